@@ -1,0 +1,75 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { JwtService } from '@nestjs/jwt';
+import { randomBytes } from 'node:crypto';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { SigningKeyStore } from '../keys/signing-key.store';
+import { formatScope } from '../oauth/scope';
+import { ResourceStore } from '../resources/resource.store';
+import type { ActorClaim } from './access-token';
+
+export interface AccessTokenRequest {
+  readonly clientId: string;
+  readonly lifetimeSeconds: number;
+  readonly scopes: readonly string[];
+  readonly subject?: string;
+  readonly authTime?: number;
+  readonly authenticationMethods?: readonly string[];
+  readonly actor?: ActorClaim;
+  /** Claims a grant adds; they never replace the registered claims below. */
+  readonly extraClaims?: Readonly<Record<string, unknown>>;
+  /** The token expires no later than this (epoch seconds), e.g. its subject token's `exp`. */
+  readonly expiresAtMost?: number;
+}
+
+export interface IssuedAccessToken {
+  readonly token: string;
+  readonly jwtId: string;
+  readonly expiresIn: number;
+  readonly scopes: readonly string[];
+}
+
+/** Signs RFC 9068 access tokens (CONTRACT §3.1) with the active key, parsed once. */
+@Injectable()
+export class AccessTokenIssuer {
+  constructor(
+    private readonly jwt: JwtService,
+    private readonly keys: SigningKeyStore,
+    private readonly resources: ResourceStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  issue(request: AccessTokenRequest): IssuedAccessToken {
+    const now = Math.floor(Date.now() / 1000);
+    const exp = Math.min(now + request.lifetimeSeconds, request.expiresAtMost ?? Number.MAX_SAFE_INTEGER);
+    const audiences = this.resources.catalog.audiencesFor(request.scopes);
+    const jwtId = randomBytes(16).toString('base64url');
+    const claims = {
+      ...request.extraClaims,
+      iss: this.config.issuer,
+      sub: request.subject,
+      aud: audiences.length === 0 ? `${this.config.issuer}/resources` : audiences.length === 1 ? audiences[0] : audiences,
+      client_id: request.clientId,
+      scope: formatScope(request.scopes),
+      iat: now,
+      nbf: now,
+      exp,
+      jti: jwtId,
+      auth_time: request.subject === undefined ? undefined : request.authTime,
+      amr: request.subject === undefined ? undefined : request.authenticationMethods,
+      act: request.actor,
+    };
+    const key = this.keys.signingKey();
+    const token = this.jwt.sign(withoutUndefined(claims), {
+      privateKey: key.privateKey,
+      algorithm: key.algorithm,
+      keyid: key.kid,
+      header: { alg: key.algorithm, typ: 'at+jwt', kid: key.kid },
+    });
+    return { token, jwtId, expiresIn: Math.max(exp - now, 0), scopes: request.scopes };
+  }
+}
+
+function withoutUndefined(claims: Record<string, unknown>): Record<string, unknown> {
+  for (const name of Object.keys(claims)) if (claims[name] === undefined) delete claims[name];
+  return claims;
+}

@@ -1,0 +1,38 @@
+/** RFC 8693 §4.1 `act`: the party acting for the subject, nesting earlier actors. */
+export interface ActorClaim {
+  readonly client_id: string;
+  readonly act?: ActorClaim;
+}
+
+/** CONTRACT §3.1: `act` nests at most this deep. */
+export const MAX_ACTOR_DEPTH = 8;
+
+/** An access token that passed CONTRACT §3.2, as the protocol reads it. */
+export interface ValidatedAccessToken {
+  readonly jwtId: string;
+  readonly subject?: string;
+  readonly clientId: string;
+  readonly scopes: readonly string[];
+  readonly audiences: readonly string[];
+  readonly issuedAt: number;
+  readonly expiresAt: number;
+  readonly authTime?: number;
+  readonly authenticationMethods?: readonly string[];
+  readonly actor?: ActorClaim;
+}
+
+/** Reads an `act` claim, returning undefined when it is not well formed or nests too deep. */
+export function readActorClaim(value: unknown, depth = 1): ActorClaim | undefined {
+  if (depth > MAX_ACTOR_DEPTH || typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { client_id: clientId, act } = value as Record<string, unknown>;
+  if (typeof clientId !== 'string') return undefined;
+  if (act === undefined) return { client_id: clientId };
+  const inner = readActorClaim(act, depth + 1);
+  return inner ? { client_id: clientId, act: inner } : undefined;
+}
+
+export function actorDepth(actor: ActorClaim | undefined): number {
+  let depth = 0;
+  for (let current = actor; current; current = current.act) depth++;
+  return depth;
+}

@@ -1,0 +1,44 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from './config/app.config';
+import { DatabaseModule } from './database/database.module';
+import { DiscoveryModule } from './discovery/discovery.module';
+import type { GrantValidatorClass } from './grants/grant-validator';
+import { ClientCredentialsGrantValidator } from './grants/client-credentials.grant-validator';
+import { DelegationGrantValidator } from './grants/delegation.grant-validator';
+import { PasswordGrantValidator } from './grants/password.grant-validator';
+import { TokenModule } from './token/token.module';
+
+/** The grants the token endpoint serves. To add a grant, write its validator and list it here. */
+export const GRANT_VALIDATOR_CLASSES: readonly GrantValidatorClass[] = [
+  ClientCredentialsGrantValidator,
+  PasswordGrantValidator,
+  DelegationGrantValidator,
+];
+
+export interface AppOptions {
+  /** Grant validators served besides the built-in ones (tests, embedding applications). */
+  readonly extraGrantValidators?: readonly GrantValidatorClass[];
+}
+
+@Global()
+@Module({})
+class ConfigModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return { module: ConfigModule, providers: [{ provide: APP_CONFIG, useValue: config }], exports: [APP_CONFIG] };
+  }
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, options: AppOptions = {}): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot(),
+        TokenModule.register([...GRANT_VALIDATOR_CLASSES, ...(options.extraGrantValidators ?? [])]),
+        DiscoveryModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,22 @@
+export interface ClientSecret {
+  /** SHA-256 of the secret, decoded from its stored base64 form. */
+  readonly hash: Uint8Array;
+  readonly expiresAt?: Date;
+}
+
+/** A registered client, as the protocol sees it (read-only; persistence maps to it). */
+export interface Client {
+  readonly clientId: string;
+  readonly enabled: boolean;
+  readonly allowedGrantTypes: readonly string[];
+  readonly allowedScopes: readonly string[];
+  readonly accessTokenLifetimeSeconds: number;
+  readonly refreshTokenLifetimeSeconds: number;
+  readonly secrets: readonly ClientSecret[];
+}
+
+/** A client that proved its identity on this request, and how. */
+export interface AuthenticatedClient {
+  readonly client: Client;
+  readonly method: 'client_secret_basic' | 'client_secret_post';
+}

@@ -1,0 +1,29 @@
+import { Column, CreateDateColumn, Entity, OneToMany, PrimaryColumn } from 'typeorm';
+import { ClientSecretEntity } from './client-secret.entity';
+
+@Entity('clients')
+export class ClientEntity {
+  @PrimaryColumn({ name: 'client_id', type: 'text' })
+  clientId!: string;
+
+  @Column({ type: 'boolean', default: true })
+  enabled!: boolean;
+
+  @Column({ name: 'allowed_grant_types', type: 'text', array: true, default: () => "'{}'" })
+  allowedGrantTypes!: string[];
+
+  @Column({ name: 'allowed_scopes', type: 'text', array: true, default: () => "'{}'" })
+  allowedScopes!: string[];
+
+  @Column({ name: 'access_token_lifetime', type: 'integer', default: 3600 })
+  accessTokenLifetime!: number;
+
+  @Column({ name: 'refresh_token_lifetime', type: 'integer', default: 2592000 })
+  refreshTokenLifetime!: number;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @OneToMany(() => ClientSecretEntity, (secret) => secret.client)
+  secrets!: ClientSecretEntity[];
+}

@@ -1,0 +1,90 @@
+/**
+ * The service's configuration, parsed from the environment once at boot (CONTRACT §1).
+ * This is the only module that reads `process.env`.
+ */
+export interface AppConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly issuer: string;
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  readonly seedDemo: boolean;
+  readonly logLevel: LogLevel;
+  readonly databasePoolSize: number;
+  /** How long clients, resources and keys may be served from memory before a change is seen. */
+  readonly cacheTtlSeconds: number;
+  readonly signingAlgorithm: SigningAlgorithm;
+}
+
+/** DI token for the parsed configuration. */
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+export const SIGNING_ALGORITHMS = ['RS256', 'PS256', 'ES256'] as const;
+export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration: ${problems.join('; ')}`);
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const problems: string[] = [];
+  const read = <T>(name: string, fallback: T, parse: (raw: string) => T | undefined, expected: string): T => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = parse(raw);
+    if (value === undefined) {
+      problems.push(`${name} must be ${expected}`);
+      return fallback;
+    }
+    return value;
+  };
+
+  const port = read('PORT', 5000, (raw) => integerIn(raw, 0, 65535), 'an integer from 0 to 65535');
+  const host = read('HOST', '0.0.0.0', (raw) => raw, 'a host name or address');
+  const issuer = read('ISSUER', `http://localhost:${port}`, parseIssuer, 'an absolute http(s) URL without query or fragment');
+  const databaseUrl = read<string | undefined>('DATABASE_URL', undefined, parseDatabaseUrl, 'a postgres:// or postgresql:// URL');
+  const dataDir = read('DATA_DIR', './.data', (raw) => raw, 'a directory path');
+  const seedDemo = read('SEED_DEMO', databaseUrl === undefined, parseBoolean, '"true" or "false"');
+  const logLevel = read<LogLevel>('LOG_LEVEL', 'info', (raw) => LOG_LEVELS.find((level) => level === raw), `one of ${LOG_LEVELS.join(', ')}`);
+  const databasePoolSize = read('DATABASE_POOL_SIZE', 10, (raw) => integerIn(raw, 1, 200), 'an integer from 1 to 200');
+  const cacheTtlSeconds = read('CACHE_TTL_SECONDS', 5, (raw) => integerIn(raw, 0, 3600), 'an integer from 0 to 3600');
+  const signingAlgorithm = read<SigningAlgorithm>('SIGNING_ALG', 'RS256', (raw) => SIGNING_ALGORITHMS.find((alg) => alg === raw), `one of ${SIGNING_ALGORITHMS.join(', ')}`);
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { port, host, issuer, databaseUrl, dataDir, seedDemo, logLevel, databasePoolSize, cacheTtlSeconds, signingAlgorithm };
+}
+
+function integerIn(raw: string, min: number, max: number): number | undefined {
+  if (!/^\d+$/.test(raw)) return undefined;
+  const value = Number(raw);
+  return value >= min && value <= max ? value : undefined;
+}
+
+function parseBoolean(raw: string): boolean | undefined {
+  return raw === 'true' ? true : raw === 'false' ? false : undefined;
+}
+
+function parseIssuer(raw: string): string | undefined {
+  try {
+    const url = new URL(raw);
+    if (!['http:', 'https:'].includes(url.protocol) || url.search || url.hash) return undefined;
+    return raw.replace(/\/+$/, '');
+  } catch {
+    return undefined;
+  }
+}
+
+function parseDatabaseUrl(raw: string): string | undefined {
+  try {
+    return ['postgres:', 'postgresql:'].includes(new URL(raw).protocol) ? raw : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,24 @@
+import type { DataSourceOptions } from 'typeorm';
+import { migrations } from '../../migrations';
+import { entities } from './entities';
+
+export function dataSourceOptions(url: string, poolSize: number): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    entities,
+    migrations,
+    synchronize: false,
+    migrationsRun: false,
+    installExtensions: false,
+    uuidExtension: 'pgcrypto',
+    poolSize,
+    logging: ['error'],
+    extra: {
+      // A bounded wait for a pooled connection: an unreachable database fails fast (503), never hangs.
+      connectionTimeoutMillis: 3000,
+      idleTimeoutMillis: 30000,
+      statement_timeout: 10000,
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { dataSourceOptions } from './database.config';
+import { seedDemoData } from './demo-data.seeder';
+import { EMBEDDED_POOL_SIZE, EmbeddedPostgres } from './embedded-postgres';
+import { runMigrationsExclusively } from './migration-runner';
+
+@Module({ providers: [EmbeddedPostgres], exports: [EmbeddedPostgres] })
+class EmbeddedPostgresModule {}
+
+/** PostgreSQL by `DATABASE_URL`, or the embedded PGlite; migrated (and seeded) before anything uses it. */
+@Global()
+@Module({})
+export class DatabaseModule {
+  static forRoot(): DynamicModule {
+    const logger = new Logger('Database');
+    let seed = false;
+    return {
+      module: DatabaseModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          imports: [EmbeddedPostgresModule],
+          inject: [APP_CONFIG, EmbeddedPostgres],
+          useFactory: async (config: AppConfig, embedded: EmbeddedPostgres) => {
+            seed = config.seedDemo;
+            const options = config.databaseUrl
+              ? dataSourceOptions(config.databaseUrl, config.databasePoolSize)
+              : dataSourceOptions(await embedded.start(config.dataDir), EMBEDDED_POOL_SIZE);
+            return { ...options, retryAttempts: 3, retryDelay: 1000 };
+          },
+          dataSourceFactory: async (options?: DataSourceOptions) => {
+            const dataSource = await new DataSource(options!).initialize();
+            const applied = await runMigrationsExclusively(dataSource);
+            if (applied.length > 0) logger.log(`Applied migrations: ${applied.join(', ')}`);
+            if (seed) await seedDemoData(dataSource);
+            return dataSource;
+          },
+        }),
+      ],
+    };
+  }
+}

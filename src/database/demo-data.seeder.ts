@@ -1,0 +1,35 @@
+import type { DataSource } from 'typeorm';
+import { hashClientSecret } from '../clients/client-secret.verifier';
+import { PasswordHasher } from '../users/password.hasher';
+import { DEMO_API_RESOURCES, DEMO_CLIENTS, DEMO_IDENTITY_RESOURCES, DEMO_USERS } from './demo-data';
+
+/** Inserts the demo data set; rows that exist are left as they are, so a restart changes nothing. */
+export async function seedDemoData(dataSource: DataSource): Promise<void> {
+  const hasher = new PasswordHasher();
+  const users = await Promise.all(DEMO_USERS.map(async (user) => ({ ...user, passwordHash: await hasher.hash(user.password) })));
+  await dataSource.transaction(async (manager) => {
+    for (const resource of DEMO_IDENTITY_RESOURCES) {
+      await manager.query('INSERT INTO identity_resources (name, claim_types) VALUES ($1, $2) ON CONFLICT DO NOTHING', [resource.name, resource.claimTypes]);
+    }
+    for (const api of DEMO_API_RESOURCES) {
+      await manager.query('INSERT INTO api_resources (name, scopes) VALUES ($1, $2) ON CONFLICT DO NOTHING', [api.name, api.scopes]);
+    }
+    for (const user of users) {
+      await manager.query(
+        `INSERT INTO users (subject_id, username, password_hash, claims, roles, updated_at)
+         VALUES ($1, $2, $3, $4, $5, '2026-01-01T00:00:00Z') ON CONFLICT DO NOTHING`,
+        [user.subjectId, user.username, user.passwordHash, JSON.stringify(user.claims), user.roles],
+      );
+    }
+    for (const client of DEMO_CLIENTS) {
+      await manager.query(
+        'INSERT INTO clients (client_id, allowed_grant_types, allowed_scopes) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+        [client.clientId, client.grantTypes, client.scopes],
+      );
+      await manager.query(
+        `INSERT INTO client_secrets (client_id, value_hash, description) VALUES ($1, $2, 'demo secret') ON CONFLICT DO NOTHING`,
+        [client.clientId, hashClientSecret(client.secret)],
+      );
+    }
+  });
+}

@@ -1,0 +1,51 @@
+/** CONTRACT §7. The secrets and passwords are public: applied only on request or embedded. */
+export const DEMO_IDENTITY_RESOURCES = [
+  { name: 'openid', claimTypes: ['sub'] },
+  {
+    name: 'profile',
+    claimTypes: [
+      'name', 'family_name', 'given_name', 'middle_name', 'nickname', 'preferred_username', 'profile',
+      'picture', 'website', 'gender', 'birthdate', 'zoneinfo', 'locale', 'updated_at',
+    ],
+  },
+  { name: 'email', claimTypes: ['email', 'email_verified'] },
+  { name: 'role', claimTypes: ['role'] },
+];
+
+export const DEMO_API_RESOURCES = [
+  { name: 'api1', scopes: ['api1'] },
+  { name: 'api2', scopes: ['api2'] },
+];
+
+export const DEMO_USERS = [
+  {
+    subjectId: '1',
+    username: 'alice',
+    password: 'alice',
+    roles: ['admin', 'user'],
+    claims: { name: 'Alice Smith', given_name: 'Alice', family_name: 'Smith', preferred_username: 'alice', email: 'alice@example.com', email_verified: true },
+  },
+  {
+    subjectId: '2',
+    username: 'bob',
+    password: 'bob',
+    roles: ['user'],
+    claims: { name: 'Bob Jones', given_name: 'Bob', family_name: 'Jones', preferred_username: 'bob' },
+  },
+];
+
+export const DEMO_CLIENTS = [
+  {
+    clientId: 'frontend',
+    secret: 'frontend-secret',
+    grantTypes: ['password', 'refresh_token'],
+    scopes: ['openid', 'profile', 'email', 'role', 'api1', 'offline_access'],
+  },
+  {
+    clientId: 'api1',
+    secret: 'api1-secret',
+    grantTypes: ['delegation', 'urn:ietf:params:oauth:grant-type:token-exchange'],
+    scopes: ['openid', 'profile', 'role', 'api2'],
+  },
+  { clientId: 'm2m', secret: 'm2m-secret', grantTypes: ['client_credentials'], scopes: ['api1', 'api2'] },
+];

@@ -1,0 +1,25 @@
+import type { ResourceCatalog } from '../resources/resource-catalog';
+
+export interface DiscoveryInput {
+  readonly issuer: string;
+  readonly grantTypes: readonly string[];
+  readonly catalog: ResourceCatalog;
+  readonly signingAlgorithms: readonly string[];
+}
+
+/** OpenID Connect Discovery 1.0 §3 / RFC 8414 §2 metadata (CONTRACT §2). */
+export function discoveryDocument({ issuer, grantTypes, catalog, signingAlgorithms }: DiscoveryInput): Record<string, unknown> {
+  return {
+    issuer,
+    jwks_uri: `${issuer}/.well-known/openid-configuration/jwks`,
+    token_endpoint: `${issuer}/connect/token`,
+    grant_types_supported: grantTypes,
+    scopes_supported: catalog.scopesSupported(),
+    claims_supported: ['sub', ...catalog.claimsSupported().filter((claim) => claim !== 'sub')],
+    // No authorization endpoint: tokens come only from the token endpoint.
+    response_types_supported: [],
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: signingAlgorithms,
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+  };
+}

@@ -1,0 +1,33 @@
+import { Controller, Get, Header, Inject } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { GrantValidatorRegistry } from '../grants/grant-validator.registry';
+import { SigningKeyStore } from '../keys/signing-key.store';
+import { ResourceStore } from '../resources/resource.store';
+import { discoveryDocument } from './discovery-document';
+
+@Controller('.well-known/openid-configuration')
+export class DiscoveryController {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly grants: GrantValidatorRegistry,
+    private readonly resources: ResourceStore,
+    private readonly keys: SigningKeyStore,
+  ) {}
+
+  @Get()
+  @Header('Cache-Control', 'public, max-age=60')
+  configuration(): Record<string, unknown> {
+    return discoveryDocument({
+      issuer: this.config.issuer,
+      grantTypes: this.grants.grantTypes(),
+      catalog: this.resources.catalog,
+      signingAlgorithms: [this.config.signingAlgorithm],
+    });
+  }
+
+  @Get('jwks')
+  @Header('Cache-Control', 'public, max-age=60')
+  jwks(): { keys: object[] } {
+    return { keys: this.keys.publishedKeys().map((key) => key.publicJwk) };
+  }
+}

@@ -1,0 +1,28 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { GRANT_VALIDATORS, type GrantValidator } from './grant-validator';
+
+/** Every registered grant validator, by `grant_type`. */
+@Injectable()
+export class GrantValidatorRegistry {
+  private readonly byGrantType = new Map<string, GrantValidator>();
+
+  constructor(@Inject(GRANT_VALIDATORS) validators: readonly GrantValidator[]) {
+    for (const validator of validators) {
+      const existing = this.byGrantType.get(validator.grantType);
+      if (existing) {
+        throw new Error(
+          `Two grant validators handle grant_type "${validator.grantType}": ${existing.constructor.name} and ${validator.constructor.name}. Register one.`,
+        );
+      }
+      this.byGrantType.set(validator.grantType, validator);
+    }
+  }
+
+  find(grantType: string): GrantValidator | undefined {
+    return this.byGrantType.get(grantType);
+  }
+
+  grantTypes(): string[] {
+    return [...this.byGrantType.keys()];
+  }
+}

@@ -1,0 +1,36 @@
+import { actorDepth, MAX_ACTOR_DEPTH, type ValidatedAccessToken } from '../access-token/access-token';
+import type { OAuthError } from '../oauth/oauth-error';
+import { OFFLINE_ACCESS } from '../oauth/scope';
+import { carriedScopes } from './grant-scopes';
+import type { GrantContext, GrantSuccess } from './grant-validator';
+
+/**
+ * The rules shared by the `delegation` grant and RFC 8693 token exchange (CONTRACT §3, §3.1): the
+ * new token is for the subject token's user, names the exchanging client in a nested `act`, never
+ * outlives the subject token, keeps its `auth_time`, and reads no more about the user than it did.
+ * `invalid` builds the grant's own error for a subject token it cannot accept.
+ */
+export function delegateSubjectToken(
+  subjectToken: ValidatedAccessToken,
+  context: GrantContext,
+  invalid: (description: string) => OAuthError,
+): GrantSuccess {
+  if (!subjectToken.subject) throw invalid('the subject token does not represent a user');
+  const actor = { client_id: context.client.clientId, ...(subjectToken.actor ? { act: subjectToken.actor } : {}) };
+  if (actorDepth(actor) > MAX_ACTOR_DEPTH) throw invalid(`delegation chains are limited to ${MAX_ACTOR_DEPTH} actors`);
+  const scopes = carriedScopes(context.scopes, (scope) => {
+    if (scope === OFFLINE_ACCESS) return 'delegated tokens never come with refresh tokens';
+    if (context.resources.isIdentityScope(scope) && !subjectToken.scopes.includes(scope)) {
+      return `scope ${scope} was not granted to the subject token`;
+    }
+    return undefined;
+  });
+  return {
+    subject: subjectToken.subject,
+    scopes,
+    authenticationMethods: [context.grantType],
+    authTime: subjectToken.authTime,
+    actor,
+    expiresAtMost: subjectToken.expiresAt,
+  };
+}

@@ -1,0 +1,14 @@
+import type { FastifyRequest } from 'fastify';
+import { isFormBody, type FormBody } from '../oauth/form';
+import { OAuthError } from '../oauth/oauth-error';
+
+const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
+
+/** The request's form body; any other content type is `invalid_request` (CONTRACT §3). */
+export function requireFormBody(request: FastifyRequest): FormBody {
+  const mediaType = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (mediaType !== FORM_MEDIA_TYPE || !isFormBody(request.body)) {
+    throw OAuthError.invalidRequest(`the request body must be ${FORM_MEDIA_TYPE}`);
+  }
+  return request.body;
+}

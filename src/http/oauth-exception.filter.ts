@@ -1,0 +1,24 @@
+import { ArgumentsHost, Catch, ExceptionFilter, Inject, Logger } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { renderOAuthError, toOAuthError } from './oauth-error-renderer';
+
+/** Renders every error thrown by a route as an OAuth error (STYLE §9–10). */
+@Catch()
+export class OAuthExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('OAuth');
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const error = toOAuthError(exception);
+    if (error.status >= 500) logFault(this.logger, error.code, exception);
+    renderOAuthError(host.switchToHttp().getResponse<FastifyReply>(), error, this.config.issuer);
+  }
+}
+
+/** Logs a fault's kind and message, never the request: messages of our code carry no secrets. */
+export function logFault(logger: Logger, code: string, exception: unknown): void {
+  const detail = exception instanceof Error ? `${exception.name}: ${exception.message}` : typeof exception;
+  logger.error(`${code}: ${detail}`, exception instanceof Error ? exception.stack : undefined);
+}

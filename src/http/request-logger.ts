@@ -1,0 +1,30 @@
+import type { LogLevel as NestLogLevel } from '@nestjs/common';
+import type { FastifyServerOptions } from 'fastify';
+import type { LogLevel } from '../config/app.config';
+
+/**
+ * Fastify's pino request log, with credentials kept out: the query string is dropped from the URL
+ * (it may carry tokens) and no header or body is logged (CONTRACT §5).
+ */
+export function requestLoggerOptions(level: LogLevel): FastifyServerOptions['logger'] {
+  return {
+    level,
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.body'], censor: '[redacted]' },
+    serializers: {
+      req: (request: { method: string; url: string; ip?: string }) => ({
+        method: request.method,
+        path: request.url.split('?')[0],
+        remoteAddress: request.ip,
+      }),
+      res: (reply: { statusCode: number }) => ({ statusCode: reply.statusCode }),
+    },
+  };
+}
+
+const NEST_LEVELS: NestLogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
+
+/** Nest's own log levels for a pino level. */
+export function nestLogLevels(level: LogLevel): NestLogLevel[] {
+  const visible = { fatal: 1, error: 2, warn: 3, info: 4, debug: 5, trace: 6, silent: 0 }[level];
+  return NEST_LEVELS.slice(0, visible);
+}

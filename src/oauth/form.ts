@@ -1,0 +1,61 @@
+import { OAuthError } from './oauth-error';
+
+/** A parsed form body: Fastify gives a repeated key as an array. */
+export type FormBody = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/** Parameters after the duplicate check: each a single string unless the grant lets it repeat. */
+export type RequestParameters = Readonly<Record<string, string | readonly string[]>>;
+
+export const MAX_PARAMETER_LENGTH = 16 * 1024;
+
+export function isFormBody(body: unknown): body is FormBody {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && !Buffer.isBuffer(body);
+}
+
+/** Reads a parameter that may appear once (RFC 6749 §3.2: parameters must not repeat). */
+export function singleParameter(body: FormBody, name: string): string | undefined {
+  const value = Object.prototype.hasOwnProperty.call(body, name) ? body[name] : undefined;
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw OAuthError.invalidRequest(`parameter ${name} must not be repeated`);
+  if (value.length > MAX_PARAMETER_LENGTH) throw OAuthError.invalidRequest(`parameter ${name} is too long`);
+  return value;
+}
+
+/**
+ * Keeps only the named parameters, each checked for repetition unless listed as repeatable;
+ * everything else is dropped so a grant never sees what it did not declare (CONTRACT §3).
+ */
+export function pickParameters(
+  body: FormBody,
+  names: Iterable<string>,
+  repeatable: ReadonlySet<string> = new Set(),
+): RequestParameters {
+  const picked: Record<string, string | readonly string[]> = Object.create(null);
+  for (const name of names) {
+    if (repeatable.has(name)) {
+      const value = Object.prototype.hasOwnProperty.call(body, name) ? body[name] : undefined;
+      if (value === undefined) continue;
+      const values = typeof value === 'string' ? [value] : value;
+      if (values.some((item) => item.length > MAX_PARAMETER_LENGTH)) {
+        throw OAuthError.invalidRequest(`parameter ${name} is too long`);
+      }
+      picked[name] = values;
+    } else {
+      const value = singleParameter(body, name);
+      if (value !== undefined) picked[name] = value;
+    }
+  }
+  return picked;
+}
+
+/** The value of a single-valued parameter from picked parameters. */
+export function stringParameter(parameters: RequestParameters, name: string): string | undefined {
+  const value = parameters[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The values of a repeatable parameter from picked parameters. */
+export function listParameter(parameters: RequestParameters, name: string): readonly string[] {
+  const value = parameters[name];
+  return value === undefined ? [] : typeof value === 'string' ? [value] : value;
+}

@@ -1,0 +1,90 @@
+/** Error codes of RFC 6749 §5.2, RFC 6750 §3.1, RFC 8693 §2.2.2 and RFC 6749 §4.1.2.1. */
+export type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'unsupported_token_type'
+  | 'invalid_scope'
+  | 'invalid_target'
+  | 'invalid_token'
+  | 'insufficient_scope'
+  | 'temporarily_unavailable'
+  | 'server_error';
+
+/** How the 401 challenge is written (RFC 7617 for Basic, RFC 6750 §3 for Bearer). */
+export type AuthChallenge = 'Basic' | 'Bearer';
+
+export interface OAuthErrorOptions {
+  readonly status?: number;
+  readonly challenge?: AuthChallenge;
+  /** RFC 6750 §3: the scope needed, for `insufficient_scope`. */
+  readonly scope?: string;
+  readonly retryAfterSeconds?: number;
+  /** RFC 6750 §3.1: a request that carried no token gets a challenge with no error code. */
+  readonly bareChallenge?: boolean;
+  readonly cause?: unknown;
+}
+
+const DEFAULT_STATUS: Partial<Record<OAuthErrorCode, number>> = {
+  invalid_client: 401,
+  invalid_token: 401,
+  insufficient_scope: 403,
+  temporarily_unavailable: 503,
+  server_error: 500,
+};
+
+/** The one error type of the protocol layer; `OAuthExceptionFilter` renders it. */
+export class OAuthError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: OAuthErrorCode,
+    readonly description?: string,
+    readonly options: OAuthErrorOptions = {},
+  ) {
+    super(description ? `${code}: ${description}` : code, { cause: options.cause });
+    this.status = options.status ?? DEFAULT_STATUS[code] ?? 400;
+  }
+
+  static invalidRequest(description: string, options?: OAuthErrorOptions): OAuthError {
+    return new OAuthError('invalid_request', description, options);
+  }
+  static invalidClient(description: string, options?: OAuthErrorOptions): OAuthError {
+    return new OAuthError('invalid_client', description, options);
+  }
+  static invalidGrant(description: string): OAuthError {
+    return new OAuthError('invalid_grant', description);
+  }
+  static unauthorizedClient(description: string): OAuthError {
+    return new OAuthError('unauthorized_client', description);
+  }
+  static unsupportedGrantType(description: string): OAuthError {
+    return new OAuthError('unsupported_grant_type', description);
+  }
+  static invalidScope(description: string): OAuthError {
+    return new OAuthError('invalid_scope', description);
+  }
+  static invalidTarget(description: string): OAuthError {
+    return new OAuthError('invalid_target', description);
+  }
+  static invalidToken(description: string, options?: OAuthErrorOptions): OAuthError {
+    return new OAuthError('invalid_token', description, options);
+  }
+  static missingBearerToken(): OAuthError {
+    return new OAuthError('invalid_token', 'No access token was presented', { challenge: 'Bearer', bareChallenge: true });
+  }
+  static insufficientScope(description: string, scope: string): OAuthError {
+    return new OAuthError('insufficient_scope', description, { scope, challenge: 'Bearer' });
+  }
+  static temporarilyUnavailable(cause?: unknown): OAuthError {
+    return new OAuthError('temporarily_unavailable', 'The service is temporarily unavailable; retry later', {
+      retryAfterSeconds: 5,
+      cause,
+    });
+  }
+  static serverError(cause?: unknown): OAuthError {
+    return new OAuthError('server_error', 'An unexpected error occurred', { cause });
+  }
+}

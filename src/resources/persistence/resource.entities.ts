@@ -1,0 +1,25 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+@Entity('identity_resources')
+export class IdentityResourceEntity {
+  @PrimaryColumn({ type: 'text' })
+  name!: string;
+
+  @Column({ name: 'claim_types', type: 'text', array: true, default: () => "'{}'" })
+  claimTypes!: string[];
+
+  @Column({ type: 'boolean', default: true })
+  enabled!: boolean;
+}
+
+@Entity('api_resources')
+export class ApiResourceEntity {
+  @PrimaryColumn({ type: 'text' })
+  name!: string;
+
+  @Column({ type: 'text', array: true, default: () => "'{}'" })
+  scopes!: string[];
+
+  @Column({ type: 'boolean', default: true })
+  enabled!: boolean;
+}

@@ -1,0 +1,20 @@
+import { Body, Controller, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
+import type { AuthenticatedClient } from '../clients/client';
+import { ClientAuthGuard, CurrentClient } from '../clients/client-auth.guard';
+import type { FormBody } from '../oauth/form';
+import type { TokenResponse } from './token-response';
+import { TokenService } from './token.service';
+
+@Controller('connect')
+export class TokenController {
+  constructor(private readonly tokens: TokenService) {}
+
+  @Post('token')
+  @HttpCode(200)
+  @UseGuards(ClientAuthGuard)
+  @Header('Cache-Control', 'no-store')
+  @Header('Pragma', 'no-cache')
+  token(@Body() body: FormBody, @CurrentClient() client: AuthenticatedClient): Promise<TokenResponse> {
+    return this.tokens.requestToken(body, client);
+  }
+}

@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { AccessTokenIssuer } from '../access-token/access-token.issuer';
+import type { AuthenticatedClient } from '../clients/client';
+import { GrantValidatorRegistry } from '../grants/grant-validator.registry';
+import type { GrantValidator } from '../grants/grant-validator';
+import { pickParameters, singleParameter, type FormBody } from '../oauth/form';
+import { OAuthError } from '../oauth/oauth-error';
+import { resolveRequestedScopes } from '../oauth/scope';
+import { ResourceStore } from '../resources/resource.store';
+import { toTokenResponse, type TokenResponse } from './token-response';
+
+/**
+ * The token endpoint's pipeline after client authentication (RFC 6749 §3.2): find the grant,
+ * check the client may use it, validate the request with the grant's validator, issue the token.
+ */
+@Injectable()
+export class TokenService {
+  constructor(
+    private readonly grants: GrantValidatorRegistry,
+    private readonly resources: ResourceStore,
+    private readonly issuer: AccessTokenIssuer,
+  ) {}
+
+  async requestToken(body: FormBody, { client }: AuthenticatedClient): Promise<TokenResponse> {
+    const grantType = singleParameter(body, 'grant_type');
+    if (!grantType) throw OAuthError.invalidRequest('grant_type is required');
+    const validator = this.grants.find(grantType);
+    if (!validator) throw OAuthError.unsupportedGrantType(`grant_type ${grantType} is not supported`);
+    if (!client.allowedGrantTypes.includes(grantType)) throw OAuthError.unauthorizedClient(`the client may not use grant_type ${grantType}`);
+    rejectRepeatedParameters(body, validator);
+
+    const catalog = this.resources.catalog;
+    const scopes = resolveRequestedScopes(singleParameter(body, 'scope'), client.allowedScopes, (scope) => catalog.isKnownScope(scope));
+    const parameters = pickParameters(body, validator.parameters, validator.repeatableParameters);
+    const grant = await validator.validate({ grantType, client, parameters, scopes, resources: catalog });
+
+    const accessToken = this.issuer.issue({
+      clientId: client.clientId,
+      lifetimeSeconds: client.accessTokenLifetimeSeconds,
+      scopes: grant.scopes,
+      subject: grant.subject,
+      authTime: grant.authTime ?? Math.floor(Date.now() / 1000),
+      authenticationMethods: grant.authenticationMethods ?? [grantType],
+      actor: grant.actor,
+      extraClaims: grant.claims,
+      expiresAtMost: grant.expiresAtMost,
+    });
+    return toTokenResponse(accessToken, grant.responseParameters);
+  }
+}
+
+/** RFC 6749 §3.2: no parameter may repeat, except those the grant declares repeatable. */
+function rejectRepeatedParameters(body: FormBody, validator: GrantValidator): void {
+  for (const [name, value] of Object.entries(body)) {
+    if (Array.isArray(value) && !validator.repeatableParameters?.has(name)) {
+      throw OAuthError.invalidRequest(`parameter ${name.slice(0, 64)} must not be repeated`);
+    }
+  }
+}

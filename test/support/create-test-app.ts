@@ -1,0 +1,45 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Client } from 'pg';
+import { createApp } from '../../src/app.factory';
+import type { AppOptions } from '../../src/app.module';
+import { loadConfig, type AppConfig } from '../../src/config/app.config';
+
+export const ISSUER = 'http://tollgate.test';
+
+/** The run's fresh database (see global-setup.ts). */
+export function testDatabaseUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set: run the tests through jest (global-setup.ts)');
+  return url;
+}
+
+export function testConfig(env: Record<string, string> = {}): AppConfig {
+  return loadConfig({ DATABASE_URL: testDatabaseUrl(), ISSUER, SEED_DEMO: 'true', LOG_LEVEL: 'silent', DATABASE_POOL_SIZE: '4', ...env });
+}
+
+export interface TestServer {
+  readonly app: NestFastifyApplication;
+  /** Base URL of the listening server, e.g. http://127.0.0.1:41234 */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** The same application `main.ts` serves, on the run's database with the demo data, listening on a free port. */
+export async function startTestServer(env: Record<string, string> = {}, options: AppOptions = {}): Promise<TestServer> {
+  const app = await createApp(testConfig(env), options);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.getHttpServer().address();
+  if (!address || typeof address === 'string') throw new Error('server did not listen on a TCP port');
+  return { app, url: `http://127.0.0.1:${address.port}`, close: () => app.close() };
+}
+
+/** Runs SQL against the test database, for arranging data (not for asserting protocol behaviour). */
+export async function sql<T = Record<string, unknown>>(text: string, values: unknown[] = []): Promise<T[]> {
+  const client = new Client({ connectionString: testDatabaseUrl() });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}

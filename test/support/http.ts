@@ -1,0 +1,59 @@
+/** A client's view of an HTTP exchange: real sockets, form-encoded bodies, parsed JSON. */
+export interface HttpResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: any;
+}
+
+export function basic(clientId: string, secret: string): string {
+  const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, '+');
+  return `Basic ${Buffer.from(`${encode(clientId)}:${encode(secret)}`).toString('base64')}`;
+}
+
+export function toForm(form: Record<string, string | string[]>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(form)) for (const item of [value].flat()) params.append(name, item);
+  return params.toString();
+}
+
+export async function request(url: string, init: RequestInit = {}): Promise<HttpResponse> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: the raw text is the body
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+/** POSTs `application/x-www-form-urlencoded`, as OAuth clients do. */
+export function postForm(
+  url: string,
+  form: Record<string, string | string[]> | string,
+  headers: Record<string, string> = {},
+): Promise<HttpResponse> {
+  return request(url, {
+    method: 'POST',
+    body: typeof form === 'string' ? form : toForm(form),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+  });
+}
+
+/** A token request with client_secret_basic. */
+export function requestToken(baseUrl: string, clientId: string, secret: string, form: Record<string, string | string[]>): Promise<HttpResponse> {
+  return postForm(`${baseUrl}/connect/token`, form, { authorization: basic(clientId, secret) });
+}
+
+/** A user's access token from the demo `frontend` client (password grant). */
+export async function userAccessToken(baseUrl: string, username = 'alice', scope = 'openid profile email role api1'): Promise<string> {
+  const response = await requestToken(baseUrl, 'frontend', 'frontend-secret', { grant_type: 'password', username, password: username, scope });
+  if (response.status !== 200) throw new Error(`password grant failed: ${JSON.stringify(response.body)}`);
+  return response.body.access_token;
+}
+
+/** The decoded payload of a JWT, without verifying it (tests verify with jose separately). */
+export function jwtPayload(jwt: string): Record<string, any> {
+  return JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString('utf8'));
+}
