@@ -2,6 +2,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from './config/app.config';
 import { DatabaseModule } from './database/database.module';
 import { DiscoveryModule } from './discovery/discovery.module';
+import { HealthModule } from './health/health.module';
 import type { GrantValidatorClass } from './grants/grant-validator';
 import { ClientCredentialsGrantValidator } from './grants/client-credentials.grant-validator';
 import { DelegationGrantValidator } from './grants/delegation.grant-validator';
@@ -38,6 +39,7 @@ export class AppModule {
         DatabaseModule.forRoot(),
         TokenModule.register([...GRANT_VALIDATOR_CLASSES, ...(options.extraGrantValidators ?? [])]),
         DiscoveryModule,
+        HealthModule,
       ],
     };
   }
