@@ -2,6 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule, type AppOptions } from './app.module';
 import type { AppConfig } from './config/app.config';
+import { limitConcurrentRequests } from './http/concurrency-limit';
 import { OAuthExceptionFilter } from './http/oauth-exception.filter';
 import { nestLogLevels, requestLoggerOptions } from './http/request-logger';
 
@@ -21,6 +22,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     logger: nestLogLevels(config.logLevel),
     abortOnError: false,
   });
+  limitConcurrentRequests(app.getHttpAdapter().getInstance(), config.maxConcurrentRequests, config.issuer);
   // Also catches Fastify's own errors (body too large, unparsable body): Nest routes them here.
   app.useGlobalFilters(new OAuthExceptionFilter(config));
   await app.init();

@@ -1,21 +1,36 @@
 import { CanActivate, ExecutionContext, Injectable, createParamDecorator } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { requireFormBody } from '../http/form-request';
+import type { ClientCredentials } from '../oauth/basic-credentials';
+import { OAuthError } from '../oauth/oauth-error';
+import { ClientAuthThrottle } from '../rate-limit/client-auth.throttle';
 import type { AuthenticatedClient } from './client';
 import { ClientAuthenticator } from './client-authenticator';
 import { readClientCredentials } from './client-credentials.reader';
 
 type ClientAuthenticatedRequest = FastifyRequest & { authenticatedClient?: AuthenticatedClient };
 
-/** Authenticates the calling client and attaches it to the request. */
+/** Authenticates the calling client, within the rate limits, and attaches it to the request. */
 @Injectable()
 export class ClientAuthGuard implements CanActivate {
-  constructor(private readonly authenticator: ClientAuthenticator) {}
+  constructor(
+    private readonly authenticator: ClientAuthenticator,
+    private readonly throttle: ClientAuthThrottle,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<ClientAuthenticatedRequest>();
-    const credentials = readClientCredentials(request.headers.authorization, requireFormBody(request));
-    request.authenticatedClient = await this.authenticator.authenticate(credentials);
+    await this.throttle.admitAddress(request.ip);
+    let credentials: ClientCredentials | undefined;
+    try {
+      credentials = readClientCredentials(request.headers.authorization, requireFormBody(request));
+      if (credentials) await this.throttle.admitClientId(credentials.clientId);
+      request.authenticatedClient = await this.authenticator.authenticate(credentials);
+    } catch (error) {
+      if (error instanceof OAuthError && error.code === 'invalid_client') await this.throttle.authenticationFailed(request.ip, credentials?.clientId);
+      throw error;
+    }
+    await this.throttle.authenticated(request.authenticatedClient.client.clientId);
     return true;
   }
 }

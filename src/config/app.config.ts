@@ -14,6 +14,19 @@ export interface AppConfig {
   /** How long clients, resources and keys may be served from memory before a change is seen. */
   readonly cacheTtlSeconds: number;
   readonly signingAlgorithm: SigningAlgorithm;
+  readonly rateLimits: RateLimitConfig;
+  /** Requests served at once per instance; more get 503 at once instead of queueing. */
+  readonly maxConcurrentRequests: number;
+}
+
+/** Token-endpoint rate limits per window; 0 turns a limit off. Shared through Redis when `redisUrl` is set. */
+export interface RateLimitConfig {
+  readonly windowSeconds: number;
+  readonly perClient: number;
+  readonly perAddress: number;
+  /** Failed client authentications per source address and per client id. */
+  readonly authFailures: number;
+  readonly redisUrl: string | undefined;
 }
 
 /** DI token for the parsed configuration. */
@@ -56,9 +69,18 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const databasePoolSize = read('DATABASE_POOL_SIZE', 10, (raw) => integerIn(raw, 1, 200), 'an integer from 1 to 200');
   const cacheTtlSeconds = read('CACHE_TTL_SECONDS', 5, (raw) => integerIn(raw, 0, 3600), 'an integer from 0 to 3600');
   const signingAlgorithm = read<SigningAlgorithm>('SIGNING_ALG', 'RS256', (raw) => SIGNING_ALGORITHMS.find((alg) => alg === raw), `one of ${SIGNING_ALGORITHMS.join(', ')}`);
+  const count = (name: string, fallback: number) => read(name, fallback, (raw) => integerIn(raw, 0, 1_000_000_000), 'a whole number');
+  const rateLimits: RateLimitConfig = {
+    windowSeconds: read('RATE_LIMIT_WINDOW_SECONDS', 60, (raw) => integerIn(raw, 1, 86_400), 'an integer from 1 to 86400'),
+    perClient: count('RATE_LIMIT_PER_CLIENT', 30_000),
+    perAddress: count('RATE_LIMIT_PER_ADDRESS', 60_000),
+    authFailures: count('RATE_LIMIT_AUTH_FAILURES', 10),
+    redisUrl: read<string | undefined>('REDIS_URL', undefined, parseRedisUrl, 'a redis:// or rediss:// URL'),
+  };
+  const maxConcurrentRequests = read('MAX_CONCURRENT_REQUESTS', 1024, (raw) => integerIn(raw, 1, 100_000), 'an integer from 1 to 100000');
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { port, host, issuer, databaseUrl, dataDir, seedDemo, logLevel, databasePoolSize, cacheTtlSeconds, signingAlgorithm };
+  return { port, host, issuer, databaseUrl, dataDir, seedDemo, logLevel, databasePoolSize, cacheTtlSeconds, signingAlgorithm, rateLimits, maxConcurrentRequests };
 }
 
 function integerIn(raw: string, min: number, max: number): number | undefined {
@@ -76,6 +98,14 @@ function parseIssuer(raw: string): string | undefined {
     const url = new URL(raw);
     if (!['http:', 'https:'].includes(url.protocol) || url.search || url.hash) return undefined;
     return raw.replace(/\/+$/, '');
+  } catch {
+    return undefined;
+  }
+}
+
+function parseRedisUrl(raw: string): string | undefined {
+  try {
+    return ['redis:', 'rediss:'].includes(new URL(raw).protocol) ? raw : undefined;
   } catch {
     return undefined;
   }

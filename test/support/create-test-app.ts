@@ -13,8 +13,19 @@ export function testDatabaseUrl(): string {
   return url;
 }
 
+/** Rate limits are off unless a spec turns them on: specs share one source address. */
 export function testConfig(env: Record<string, string> = {}): AppConfig {
-  return loadConfig({ DATABASE_URL: testDatabaseUrl(), ISSUER, SEED_DEMO: 'true', LOG_LEVEL: 'silent', DATABASE_POOL_SIZE: '4', ...env });
+  return loadConfig({
+    DATABASE_URL: testDatabaseUrl(),
+    ISSUER,
+    SEED_DEMO: 'true',
+    LOG_LEVEL: 'silent',
+    DATABASE_POOL_SIZE: '4',
+    RATE_LIMIT_PER_CLIENT: '0',
+    RATE_LIMIT_PER_ADDRESS: '0',
+    RATE_LIMIT_AUTH_FAILURES: '0',
+    ...env,
+  });
 }
 
 export interface TestServer {
