@@ -19,6 +19,8 @@ export function dataSourceOptions(url: string, poolSize: number): DataSourceOpti
       connectionTimeoutMillis: 3000,
       idleTimeoutMillis: 30000,
       statement_timeout: 10000,
+      // Client-side bound too, for a database that stops answering without closing the connection.
+      query_timeout: 12000,
     },
   };
 }
