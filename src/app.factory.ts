@@ -2,9 +2,12 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule, type AppOptions } from './app.module';
 import type { AppConfig } from './config/app.config';
+import { GrantValidatorRegistry } from './grants/grant-validator.registry';
 import { limitConcurrentRequests } from './http/concurrency-limit';
 import { OAuthExceptionFilter } from './http/oauth-exception.filter';
 import { nestLogLevels, requestLoggerOptions } from './http/request-logger';
+import { TollgateMetrics } from './metrics/metrics';
+import { recordRequestMetrics } from './metrics/request-metrics.hook';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -22,10 +25,13 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     logger: nestLogLevels(config.logLevel),
     abortOnError: false,
   });
-  limitConcurrentRequests(app.getHttpAdapter().getInstance(), config.maxConcurrentRequests, config.issuer);
+  const fastify = app.getHttpAdapter().getInstance();
+  limitConcurrentRequests(fastify, config.maxConcurrentRequests, config.issuer);
+  const grants = app.get(GrantValidatorRegistry);
+  recordRequestMetrics(fastify, app.get(TollgateMetrics), () => grants.grantTypes());
   // Also catches Fastify's own errors (body too large, unparsable body): Nest routes them here.
   app.useGlobalFilters(new OAuthExceptionFilter(config));
   await app.init();
-  await app.getHttpAdapter().getInstance().ready();
+  await fastify.ready();
   return app;
 }

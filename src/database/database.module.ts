@@ -2,6 +2,7 @@ import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { DatabasePoolStats } from './database-pool.stats';
 import { dataSourceOptions } from './database.config';
 import { seedDemoData } from './demo-data.seeder';
 import { EMBEDDED_POOL_SIZE, EmbeddedPostgres } from './embedded-postgres';
@@ -19,6 +20,8 @@ export class DatabaseModule {
     let seed = false;
     return {
       module: DatabaseModule,
+      providers: [DatabasePoolStats],
+      exports: [DatabasePoolStats],
       imports: [
         TypeOrmModule.forRootAsync({
           imports: [EmbeddedPostgresModule],

@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { OAuthError } from '../oauth/oauth-error';
+import { recordOutcome } from '../metrics/request-metrics.hook';
 import { isDatabaseUnavailable } from './database-unavailable';
 
 /** Maps anything thrown while serving a request to the OAuth error the client sees. */
@@ -17,6 +18,7 @@ export function toOAuthError(exception: unknown): OAuthError {
 
 /** Writes the RFC 6749 §5.2 / RFC 6750 §3 error response. The one place errors become HTTP. */
 export function renderOAuthError(reply: FastifyReply, error: OAuthError, realm: string): void {
+  recordOutcome(reply, error.code);
   reply.status(error.status).header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
   const challenge = challengeHeader(error, realm);
   if (challenge) reply.header('WWW-Authenticate', challenge);

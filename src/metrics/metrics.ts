@@ -1,0 +1,58 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { PoolStats } from '../database/database-pool.stats';
+
+/**
+ * The Prometheus metrics of one instance. Labels carry only bounded values: route patterns,
+ * registered grant types and RFC error codes — never client ids, secrets or tokens.
+ */
+export class TollgateMetrics {
+  readonly registry = new Registry();
+
+  readonly requests = new Counter({
+    name: 'tollgate_http_requests_total',
+    help: 'HTTP requests by endpoint, grant type and outcome (success or the OAuth error code)',
+    labelNames: ['endpoint', 'grant_type', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly latency = new Histogram({
+    name: 'tollgate_http_request_duration_seconds',
+    help: 'HTTP request latency by endpoint',
+    labelNames: ['endpoint'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+
+  readonly tokensIssued = new Counter({
+    name: 'tollgate_tokens_issued_total',
+    help: 'Access tokens issued by grant type',
+    labelNames: ['grant_type'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(options: { signingKeyCreatedAt: () => Date | undefined; pool: () => PoolStats | undefined }) {
+    collectDefaultMetrics({ register: this.registry, prefix: 'tollgate_' });
+    new Gauge({
+      name: 'tollgate_signing_key_age_seconds',
+      help: 'Age of the key new tokens are signed with',
+      registers: [this.registry],
+      collect() {
+        const createdAt = options.signingKeyCreatedAt();
+        if (createdAt) this.set((Date.now() - createdAt.getTime()) / 1000);
+      },
+    });
+    new Gauge({
+      name: 'tollgate_db_pool_connections',
+      help: 'Database pool connections by state',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect() {
+        const stats = options.pool();
+        if (!stats) return;
+        this.set({ state: 'total' }, stats.totalCount);
+        this.set({ state: 'idle' }, stats.idleCount);
+        this.set({ state: 'waiting' }, stats.waitingCount);
+      },
+    });
+  }
+}

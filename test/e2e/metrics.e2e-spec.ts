@@ -1,0 +1,39 @@
+import { startTestServer, type TestServer } from '../support/create-test-app';
+import { request, requestToken } from '../support/http';
+
+function sample(metrics: string, line: string): number {
+  const match = metrics.split('\n').find((row) => row.startsWith(`${line} `));
+  return match ? Number(match.slice(line.length + 1)) : 0;
+}
+
+describe('GET /metrics', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('counts token requests by grant type and outcome, and tokens issued, without client ids or secrets', async () => {
+    const before = (await request(`${server.url}/metrics`)).body as string;
+    expect((await requestToken(server.url, 'm2m', 'm2m-secret', { grant_type: 'client_credentials' })).status).toBe(200);
+    expect((await requestToken(server.url, 'm2m', 'wrong-secret', { grant_type: 'client_credentials' })).status).toBe(401);
+    expect((await requestToken(server.url, 'm2m', 'm2m-secret', { grant_type: 'password' })).status).toBe(400);
+
+    const response = await request(`${server.url}/metrics`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/plain');
+    const after = response.body as string;
+    const success = 'tollgate_http_requests_total{endpoint="/connect/token",grant_type="client_credentials",outcome="success"}';
+    const invalidClient = 'tollgate_http_requests_total{endpoint="/connect/token",grant_type="client_credentials",outcome="invalid_client"}';
+    const unauthorized = 'tollgate_http_requests_total{endpoint="/connect/token",grant_type="password",outcome="unauthorized_client"}';
+    const issued = 'tollgate_tokens_issued_total{grant_type="client_credentials"}';
+    expect(sample(after, success) - sample(before, success)).toBe(1);
+    expect(sample(after, invalidClient) - sample(before, invalidClient)).toBe(1);
+    expect(sample(after, unauthorized) - sample(before, unauthorized)).toBe(1);
+    expect(sample(after, issued) - sample(before, issued)).toBe(1);
+    expect(after).toMatch(/^tollgate_signing_key_age_seconds \d/m);
+    expect(after).toMatch(/^tollgate_db_pool_connections\{state="total"\} \d/m);
+    expect(after).toContain('tollgate_http_request_duration_seconds_bucket');
+    expect(after).not.toMatch(/m2m|secret/);
+  });
+});
