@@ -1,3 +1,4 @@
+import { ConsoleLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule, type AppOptions } from './app.module';
@@ -22,7 +23,8 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     keepAliveTimeout: 5_000,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, {
-    logger: nestLogLevels(config.logLevel),
+    // One JSON line per record, like the request and audit logs.
+    logger: new ConsoleLogger({ json: true, logLevels: nestLogLevels(config.logLevel) }),
     abortOnError: false,
   });
   const fastify = app.getHttpAdapter().getInstance();

@@ -1,5 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable, createParamDecorator } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { AuditSink } from '../audit/audit-event';
 import { requireFormBody } from '../http/form-request';
 import type { ClientCredentials } from '../oauth/basic-credentials';
 import { OAuthError } from '../oauth/oauth-error';
@@ -16,6 +17,7 @@ export class ClientAuthGuard implements CanActivate {
   constructor(
     private readonly authenticator: ClientAuthenticator,
     private readonly throttle: ClientAuthThrottle,
+    private readonly audit: AuditSink,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -27,7 +29,10 @@ export class ClientAuthGuard implements CanActivate {
       if (credentials) await this.throttle.admitClientId(credentials.clientId);
       request.authenticatedClient = await this.authenticator.authenticate(credentials);
     } catch (error) {
-      if (error instanceof OAuthError && error.code === 'invalid_client') await this.throttle.authenticationFailed(request.ip, credentials?.clientId);
+      if (error instanceof OAuthError && error.code === 'invalid_client') {
+        this.audit.emit({ name: 'client.authentication_failed', clientId: credentials?.clientId.slice(0, 200), address: request.ip, error: error.description ?? error.code });
+        await this.throttle.authenticationFailed(request.ip, credentials?.clientId);
+      }
       throw error;
     }
     await this.throttle.authenticated(request.authenticatedClient.client.clientId);

@@ -96,7 +96,8 @@ function parseBoolean(raw: string): boolean | undefined {
 function parseIssuer(raw: string): string | undefined {
   try {
     const url = new URL(raw);
-    if (!['http:', 'https:'].includes(url.protocol) || url.search || url.hash) return undefined;
+    // RFC 8414 §2: no query or fragment component, not even an empty one (URL reports those as '').
+    if (!['http:', 'https:'].includes(url.protocol) || /[?#]/.test(raw)) return undefined;
     return raw.replace(/\/+$/, '');
   } catch {
     return undefined;

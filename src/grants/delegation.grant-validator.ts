@@ -18,7 +18,9 @@ export class DelegationGrantValidator implements GrantValidator {
   async validate(context: GrantContext): Promise<GrantSuccess> {
     const token = stringParameter(context.parameters, 'token');
     if (!token) throw OAuthError.invalidGrant('token is required');
-    const subjectToken = await this.accessTokens.validate(token).catch((error: OAuthError) => {
+    const subjectToken = await this.accessTokens.validate(token).catch((error: unknown) => {
+      // Only a rejected token is invalid_grant; an outage or fault keeps its own meaning (503/500).
+      if (!(error instanceof OAuthError)) throw error;
       throw OAuthError.invalidGrant(`token is not a valid access token: ${error.description}`);
     });
     return delegateSubjectToken(subjectToken, context, (description) => OAuthError.invalidGrant(description));

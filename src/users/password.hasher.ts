@@ -28,7 +28,8 @@ export class PasswordHasher {
     const [N, r, p] = parts.slice(1, 4).map(Number);
     const expected = Buffer.from(parts[5], 'base64');
     if (![N, r, p].every(Number.isSafeInteger) || expected.length !== KEY_LENGTH) return false;
-    const actual = await derive(password, Buffer.from(parts[4], 'base64'), { N, r, p });
-    return timingSafeEqual(actual, expected) && encoded !== undefined;
+    // A stored cost that scrypt refuses (not a power of two, over maxmem) is a malformed hash, not a fault.
+    const actual = await derive(password, Buffer.from(parts[4], 'base64'), { N, r, p }).catch(() => undefined);
+    return actual !== undefined && timingSafeEqual(actual, expected) && encoded !== undefined;
   }
 }

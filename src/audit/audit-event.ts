@@ -1,0 +1,13 @@
+/** Security-relevant events, one structured record each, with a stable name. Never secrets or tokens. */
+export type AuditEvent =
+  | { readonly name: 'token.issued'; readonly grantType: string; readonly clientId: string; readonly subject?: string; readonly scopes: readonly string[]; readonly actors?: readonly string[]; readonly jwtId: string }
+  | { readonly name: 'token.request_failed'; readonly grantType?: string; readonly clientId?: string; readonly error: string }
+  | { readonly name: 'client.authentication_failed'; readonly clientId?: string; readonly address: string; readonly error: string }
+  | { readonly name: 'refresh_token.reuse_detected'; readonly clientId: string; readonly subject: string; readonly familyId: string }
+  | { readonly name: 'token.revoked'; readonly clientId: string; readonly tokenType: 'access_token' | 'refresh_token'; readonly jwtId?: string; readonly familyId?: string }
+  | { readonly name: 'signing_key.rotated'; readonly kid: string; readonly algorithm: string; readonly activatesAt?: string };
+
+/** Where audit events go; also the DI token. The default writes JSON lines with pino. */
+export abstract class AuditSink {
+  abstract emit(event: AuditEvent): void;
+}

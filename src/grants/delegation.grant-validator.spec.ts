@@ -1,0 +1,99 @@
+import type { ValidatedAccessToken } from '../access-token/access-token';
+import type { AccessTokenValidator } from '../access-token/access-token.validator';
+import type { Client } from '../clients/client';
+import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../database/demo-data';
+import type { RequestParameters } from '../oauth/form';
+import { OAuthError } from '../oauth/oauth-error';
+import { ResourceCatalog } from '../resources/resource-catalog';
+import { DelegationGrantValidator } from './delegation.grant-validator';
+import type { GrantContext } from './grant-validator';
+
+const resources = new ResourceCatalog({ identityResources: DEMO_IDENTITY_RESOURCES, apiResources: DEMO_API_RESOURCES });
+const client: Client = {
+  clientId: 'api1',
+  enabled: true,
+  allowedGrantTypes: ['delegation'],
+  allowedScopes: ['openid', 'profile', 'role', 'api2'],
+  accessTokenLifetimeSeconds: 3600,
+  refreshTokenLifetimeSeconds: 0,
+  secrets: [],
+};
+
+const aliceToken: ValidatedAccessToken = {
+  jwtId: 'jti-1',
+  subject: '1',
+  clientId: 'frontend',
+  scopes: ['openid', 'profile', 'api1'],
+  audiences: ['api1'],
+  issuedAt: 1_900_000_000,
+  expiresAt: 1_900_000_900,
+  authTime: 1_899_999_000,
+  authenticationMethods: ['pwd'],
+};
+
+/** A stand-in for the real validator: 'alice' is valid, 'no-sub' lacks a subject, anything else fails. */
+function validatorWith(fault?: Error): { validator: DelegationGrantValidator; seen: string[] } {
+  const seen: string[] = [];
+  const accessTokens = {
+    async validate(token: string): Promise<ValidatedAccessToken> {
+      seen.push(token);
+      if (fault) throw fault;
+      if (token === 'alice') return aliceToken;
+      if (token === 'no-sub') return { ...aliceToken, subject: undefined };
+      throw OAuthError.invalidToken('the token signature, issuer or lifetime is invalid');
+    },
+  };
+  return { validator: new DelegationGrantValidator(accessTokens as unknown as AccessTokenValidator), seen };
+}
+
+function context(parameters: RequestParameters): GrantContext {
+  return { grantType: 'delegation', client, parameters, scopes: { names: ['api2'], explicit: true }, resources };
+}
+
+const invalidGrant = (description: string) => expect.objectContaining({ code: 'invalid_grant', status: 400, description });
+
+describe('DelegationGrantValidator', () => {
+  it.each([
+    ['missing', {}],
+    ['empty', { token: '' }],
+  ])('refuses a %s token as invalid_grant without validating anything', async (_, parameters) => {
+    const { validator, seen } = validatorWith();
+    await expect(validator.validate(context(parameters))).rejects.toEqual(invalidGrant('token is required'));
+    expect(seen).toEqual([]);
+  });
+
+  it('refuses a token that fails access-token validation as invalid_grant', async () => {
+    await expect(validatorWith().validator.validate(context({ token: 'forged' }))).rejects.toEqual(
+      invalidGrant('token is not a valid access token: the token signature, issuer or lifetime is invalid'),
+    );
+  });
+
+  it('refuses a valid token without sub as invalid_grant', async () => {
+    await expect(validatorWith().validator.validate(context({ token: 'no-sub' }))).rejects.toEqual(
+      invalidGrant('the subject token does not represent a user'),
+    );
+  });
+
+  it('passes an unexpected fault of the token validator on instead of calling it invalid_grant', async () => {
+    const outage = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    await expect(validatorWith(outage).validator.validate(context({ token: 'alice' }))).rejects.toBe(outage);
+  });
+
+  it('declares the delegation grant type and its one parameter', () => {
+    const { validator } = validatorWith();
+    expect([validator.grantType, [...validator.parameters]]).toEqual(['delegation', ['token']]);
+  });
+
+  it("issues a token for the subject token's user with the client as actor", async () => {
+    const { validator, seen } = validatorWith();
+    await expect(validator.validate(context({ token: 'alice' }))).resolves.toEqual({
+      subject: '1',
+      scopes: ['api2'],
+      authenticationMethods: ['delegation'],
+      authTime: 1_899_999_000,
+      actor: { client_id: 'api1' },
+      expiresAtMost: 1_900_000_900,
+    });
+    expect(seen).toEqual(['alice']);
+  });
+});

@@ -1,0 +1,107 @@
+import type { ActorClaim, ValidatedAccessToken } from '../access-token/access-token';
+import type { Client } from '../clients/client';
+import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../database/demo-data';
+import { OAuthError } from '../oauth/oauth-error';
+import type { RequestedScopes } from '../oauth/scope';
+import { ResourceCatalog } from '../resources/resource-catalog';
+import type { GrantContext } from './grant-validator';
+import { delegateSubjectToken } from './subject-token-delegation';
+
+const resources = new ResourceCatalog({ identityResources: DEMO_IDENTITY_RESOURCES, apiResources: DEMO_API_RESOURCES });
+const client: Client = {
+  clientId: 'api1',
+  enabled: true,
+  allowedGrantTypes: ['delegation'],
+  allowedScopes: ['openid', 'profile', 'role', 'api2', 'offline_access'],
+  accessTokenLifetimeSeconds: 3600,
+  refreshTokenLifetimeSeconds: 0,
+  secrets: [],
+};
+
+function subjectToken(overrides: Partial<ValidatedAccessToken> = {}): ValidatedAccessToken {
+  return {
+    jwtId: 'jti-1',
+    subject: '1',
+    clientId: 'frontend',
+    scopes: ['openid', 'profile', 'api1'],
+    audiences: ['api1'],
+    issuedAt: 1_900_000_000,
+    expiresAt: 1_900_000_900,
+    authTime: 1_899_999_000,
+    authenticationMethods: ['pwd'],
+    ...overrides,
+  };
+}
+
+function context(scopes: RequestedScopes): GrantContext {
+  return { grantType: 'delegation', client, parameters: {}, scopes, resources };
+}
+
+/** An `act` chain of `depth` clients, outermost first: client-1 → client-2 → … */
+function chain(depth: number, index = 1): ActorClaim {
+  return index === depth ? { client_id: `client-${index}` } : { client_id: `client-${index}`, act: chain(depth, index + 1) };
+}
+
+const delegate = (token: ValidatedAccessToken, scopes: RequestedScopes = { names: ['api2'], explicit: true }) =>
+  delegateSubjectToken(token, context(scopes), (description) => OAuthError.invalidGrant(description));
+const error = (code: string, description: string) => expect.objectContaining({ code, description });
+
+describe('delegateSubjectToken', () => {
+  it.each([
+    ['no sub', undefined],
+    ['an empty sub', ''],
+  ])('refuses a subject token with %s through the grant-specific error', (_, subject) => {
+    expect(() => delegate(subjectToken({ subject }))).toThrow(error('invalid_grant', 'the subject token does not represent a user'));
+    expect(() =>
+      delegateSubjectToken(subjectToken({ subject }), context({ names: [], explicit: false }), (description) =>
+        OAuthError.invalidRequest(description),
+      ),
+    ).toThrow(error('invalid_request', 'the subject token does not represent a user'));
+  });
+
+  it('refuses a subject token whose act chain would grow beyond 8 actors', () => {
+    expect(() => delegate(subjectToken({ actor: chain(8) }))).toThrow(error('invalid_grant', 'delegation chains are limited to 8 actors'));
+  });
+
+  it('refuses an explicitly requested identity scope the subject token lacks', () => {
+    expect(() => delegate(subjectToken(), { names: ['api2', 'role'], explicit: true })).toThrow(
+      error('invalid_scope', 'scope role was not granted to the subject token'),
+    );
+  });
+
+  it('refuses an explicitly requested offline_access', () => {
+    expect(() => delegate(subjectToken(), { names: ['api2', 'offline_access'], explicit: true })).toThrow(
+      error('invalid_scope', 'delegated tokens never come with refresh tokens'),
+    );
+  });
+
+  it("issues for the subject token's user, acting as the client, capped at its expiry and keeping its auth_time", () => {
+    expect(delegate(subjectToken(), { names: ['openid', 'api2'], explicit: true })).toEqual({
+      subject: '1',
+      scopes: ['openid', 'api2'],
+      authenticationMethods: ['delegation'],
+      authTime: 1_899_999_000,
+      actor: { client_id: 'api1' },
+      expiresAtMost: 1_900_000_900,
+    });
+  });
+
+  it("nests the subject token's act inside the new actor", () => {
+    expect(delegate(subjectToken({ actor: { client_id: 'frontend-bff' } })).actor).toEqual({
+      client_id: 'api1',
+      act: { client_id: 'frontend-bff' },
+    });
+  });
+
+  it('accepts a chain of exactly 8 actors', () => {
+    expect(delegate(subjectToken({ actor: chain(7) })).actor).toEqual({ client_id: 'api1', act: chain(7) });
+  });
+
+  it('leaves identity scopes the subject token lacks out of the default set', () => {
+    expect(delegate(subjectToken(), { names: ['openid', 'profile', 'role', 'api2'], explicit: false }).scopes).toEqual([
+      'openid',
+      'profile',
+      'api2',
+    ]);
+  });
+});

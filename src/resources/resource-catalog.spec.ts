@@ -1,0 +1,76 @@
+import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../database/demo-data';
+import { ResourceCatalog } from './resource-catalog';
+
+const demo = new ResourceCatalog({ identityResources: DEMO_IDENTITY_RESOURCES, apiResources: DEMO_API_RESOURCES });
+
+describe('ResourceCatalog', () => {
+  describe('isKnownScope', () => {
+    it('knows identity scopes, API scopes and offline_access, and nothing else', () => {
+      const scopes = ['openid', 'role', 'api1', 'api2', 'offline_access', 'api3', 'sub', 'OPENID', 'toString'];
+      expect(scopes.filter((scope) => demo.isKnownScope(scope))).toEqual(['openid', 'role', 'api1', 'api2', 'offline_access']);
+    });
+  });
+
+  describe('isIdentityScope', () => {
+    it('is true for identity resources only', () => {
+      const scopes = ['openid', 'profile', 'email', 'role', 'api1', 'offline_access'];
+      expect(scopes.filter((scope) => demo.isIdentityScope(scope))).toEqual(['openid', 'profile', 'email', 'role']);
+    });
+  });
+
+  describe('identityResource', () => {
+    it('returns the claim types of an identity scope, undefined for other scopes', () => {
+      expect(demo.identityResource('email')).toEqual({ name: 'email', claimTypes: ['email', 'email_verified'] });
+      expect(demo.identityResource('api1')).toBeUndefined();
+    });
+  });
+
+  describe('audiencesFor', () => {
+    it('has no audience for identity scopes and offline_access', () => {
+      expect(demo.audiencesFor(['openid', 'profile', 'offline_access'])).toEqual([]);
+    });
+
+    it('names the API resources of the scopes once each', () => {
+      expect(demo.audiencesFor(['openid', 'api2', 'api1', 'api2'])).toEqual(['api2', 'api1']);
+    });
+
+    it('names every API resource that shares a scope', () => {
+      const shared = new ResourceCatalog({
+        identityResources: [],
+        apiResources: [
+          { name: 'orders', scopes: ['orders.read', 'shop.read'] },
+          { name: 'billing', scopes: ['billing.pay', 'shop.read'] },
+        ],
+      });
+      expect(shared.audiencesFor(['shop.read'])).toEqual(['orders', 'billing']);
+      expect(shared.audiencesFor(['billing.pay', 'orders.read'])).toEqual(['billing', 'orders']);
+    });
+  });
+
+  describe('scopesSupported', () => {
+    it('lists identity scopes, API scopes, then offline_access', () => {
+      expect(demo.scopesSupported()).toEqual(['openid', 'profile', 'email', 'role', 'api1', 'api2', 'offline_access']);
+    });
+  });
+
+  describe('claimsSupported', () => {
+    it('lists the claim types of all identity resources once each', () => {
+      const catalog = new ResourceCatalog({
+        identityResources: [
+          { name: 'openid', claimTypes: ['sub'] },
+          { name: 'email', claimTypes: ['email', 'email_verified'] },
+          { name: 'contact', claimTypes: ['email', 'phone_number'] },
+        ],
+        apiResources: [],
+      });
+      expect(catalog.claimsSupported()).toEqual(['sub', 'email', 'email_verified', 'phone_number']);
+    });
+
+    it('covers the demo identity resources', () => {
+      expect(demo.claimsSupported()).toEqual([
+        'sub', 'name', 'family_name', 'given_name', 'middle_name', 'nickname', 'preferred_username', 'profile', 'picture',
+        'website', 'gender', 'birthdate', 'zoneinfo', 'locale', 'updated_at', 'email', 'email_verified', 'role',
+      ]);
+    });
+  });
+});
