@@ -1,13 +1,17 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from './config/app.config';
+import { AuditModule } from './audit/audit.module';
 import { DatabaseModule } from './database/database.module';
 import { DiscoveryModule } from './discovery/discovery.module';
 import { HealthModule } from './health/health.module';
+import { MetricsModule } from './metrics/metrics.module';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
 import type { GrantValidatorClass } from './grants/grant-validator';
 import { ClientCredentialsGrantValidator } from './grants/client-credentials.grant-validator';
 import { DelegationGrantValidator } from './grants/delegation.grant-validator';
 import { PasswordGrantValidator } from './grants/password.grant-validator';
 import { TokenModule } from './token/token.module';
+import { UserInfoModule } from './userinfo/userinfo.module';
 
 /** The grants the token endpoint serves. To add a grant, write its validator and list it here. */
 export const GRANT_VALIDATOR_CLASSES: readonly GrantValidatorClass[] = [
@@ -37,9 +41,13 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot(),
+        RateLimitModule,
+        AuditModule,
         TokenModule.register([...GRANT_VALIDATOR_CLASSES, ...(options.extraGrantValidators ?? [])]),
         DiscoveryModule,
+        UserInfoModule,
         HealthModule,
+        MetricsModule,
       ],
     };
   }

@@ -13,6 +13,7 @@ export function discoveryDocument({ issuer, grantTypes, catalog, signingAlgorith
     issuer,
     jwks_uri: `${issuer}/.well-known/openid-configuration/jwks`,
     token_endpoint: `${issuer}/connect/token`,
+    userinfo_endpoint: `${issuer}/connect/userinfo`,
     grant_types_supported: grantTypes,
     scopes_supported: catalog.scopesSupported(),
     claims_supported: ['sub', ...catalog.claimsSupported().filter((claim) => claim !== 'sub')],

@@ -1,0 +1,65 @@
+import { isFormBody } from './form';
+import { OAuthError } from './oauth-error';
+
+/** The parts of an HTTP request a bearer token may travel in. The query string is not one of them. */
+export interface BearerTokenCarrier {
+  readonly method: string;
+  readonly headers: { readonly authorization?: string; readonly 'content-type'?: string };
+  readonly body?: unknown;
+}
+
+const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
+// RFC 7230 §3.2.6 token (an auth-scheme), RFC 6750 §2.1 b64token, RFC 7235 §2.1 token68 and auth-param.
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+const CREDENTIALS = new RegExp(`^(${TOKEN})(?: +(.*))?$`, 's');
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+const AUTH_PARAM = `${TOKEN}[ \\t]*=[ \\t]*(?:${TOKEN}|"(?:[^"\\\\]|\\\\.)*")`;
+const AUTH_PARAMS = new RegExp(`^${AUTH_PARAM}(?:[ \\t]*,[ \\t]*${AUTH_PARAM})*$`);
+
+/**
+ * Finds the access token of a protected-resource request: in `Authorization: Bearer` (RFC 6750 §2.1,
+ * scheme case-insensitive) or, for a form-encoded POST, in the `access_token` body parameter
+ * (§2.2). The query string (§2.3) is never read, so a token there counts as none (CONTRACT §4).
+ * Returns undefined when there is no token; a malformed header or a token sent in two places is
+ * `invalid_request` (§3.1).
+ */
+export function extractBearerToken(request: BearerTokenCarrier): string | undefined {
+  const fromHeader = bearerTokenFromHeader(request.headers.authorization);
+  const fromBody = bearerTokenFromBody(request);
+  if (fromHeader !== undefined && fromBody !== undefined) throw malformed('the access token was sent in more than one place');
+  return fromHeader ?? fromBody;
+}
+
+/** The token of an `Authorization: Bearer` header; undefined when absent or another well-formed scheme. */
+export function bearerTokenFromHeader(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const match = CREDENTIALS.exec(header.trim());
+  if (!match) throw malformed('the Authorization header is malformed');
+  const [, scheme, credentials] = match;
+  if (scheme.toLowerCase() !== 'bearer') {
+    if (credentials === undefined || B64TOKEN.test(credentials) || AUTH_PARAMS.test(credentials)) return undefined;
+    throw malformed('the Authorization header is malformed');
+  }
+  if (credentials === undefined || credentials.length === 0) throw malformed('the Bearer authorization header carries no token');
+  if (!B64TOKEN.test(credentials)) throw malformed('the Bearer authorization header is malformed');
+  return credentials;
+}
+
+/** RFC 6750 §2.2: only a POST whose body is `application/x-www-form-urlencoded` carries the token. */
+function bearerTokenFromBody({ method, headers, body }: BearerTokenCarrier): string | undefined {
+  if (method !== 'POST' || mediaType(headers['content-type']) !== FORM_MEDIA_TYPE || !isFormBody(body)) return undefined;
+  if (!Object.prototype.hasOwnProperty.call(body, 'access_token')) return undefined;
+  const value = body.access_token;
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw malformed('parameter access_token must not be repeated');
+  if (value.length === 0) throw malformed('parameter access_token is empty');
+  return value;
+}
+
+function mediaType(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0].trim().toLowerCase();
+}
+
+function malformed(description: string): OAuthError {
+  return OAuthError.invalidRequest(description, { challenge: 'Bearer' });
+}

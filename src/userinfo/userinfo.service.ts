@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import type { ValidatedAccessToken } from '../access-token/access-token';
+import { OAuthError } from '../oauth/oauth-error';
+import { OPENID } from '../oauth/scope';
+import { ResourceStore } from '../resources/resource.store';
+import type { User } from '../users/user';
+import { UserRepository } from '../users/user.repository';
+import { mapUserInfoClaims, type UserInfoClaims } from './claims.mapper';
+
+/**
+ * OIDC Core §5.3: the claims of the user a valid access token represents, read from the user store
+ * at request time (one indexed query) and chosen by the token's scopes through the in-memory catalog.
+ * The checks run in the order of CONTRACT §4: a user the token represents, then the `openid` scope.
+ */
+@Injectable()
+export class UserInfoService {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly resources: ResourceStore,
+  ) {}
+
+  async userInfo(token: ValidatedAccessToken): Promise<UserInfoClaims> {
+    const user = await this.activeUserOf(token);
+    requireOpenIdScope(token);
+    return mapUserInfoClaims(user, token.scopes, this.resources.catalog);
+  }
+
+  private async activeUserOf(token: ValidatedAccessToken): Promise<User> {
+    // A client-credentials token has no `sub`: it represents no user whose claims could be returned.
+    if (token.subject === undefined) throw invalidToken('the access token does not represent a user');
+    const user = await this.users.findBySubjectId(token.subject);
+    if (!user || !user.enabled) throw invalidToken('the user of the access token is unknown or disabled');
+    return user;
+  }
+}
+
+function requireOpenIdScope(token: ValidatedAccessToken): void {
+  // OIDC Core §5.3.1: the UserInfo endpoint serves only tokens granted the `openid` scope.
+  if (!token.scopes.includes(OPENID)) throw OAuthError.insufficientScope('the access token lacks the openid scope', OPENID);
+}
+
+function invalidToken(description: string): OAuthError {
+  return OAuthError.invalidToken(description, { challenge: 'Bearer' });
+}
