@@ -6,6 +6,7 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 COPY migrations ./migrations
+COPY scripts ./scripts
 RUN npm run build
 
 FROM node:20-bookworm-slim AS runtime

@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { AppModule, type AppOptions } from './app.module';
 import type { AppConfig } from './config/app.config';
 import { GrantValidatorRegistry } from './grants/grant-validator.registry';
+import { handleClientError } from './http/client-error-handler';
 import { limitConcurrentRequests } from './http/concurrency-limit';
 import { OAuthExceptionFilter } from './http/oauth-exception.filter';
 import { nestLogLevels, requestLoggerOptions } from './http/request-logger';
@@ -11,6 +12,7 @@ import { TollgateMetrics } from './metrics/metrics';
 import { recordRequestMetrics } from './metrics/request-metrics.hook';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
+const HEADERS_TIMEOUT_MS = 10_000;
 
 /** Builds the application exactly as `main.ts` serves it; tests use it too. */
 export async function createApp(config: AppConfig, options: AppOptions = {}): Promise<NestFastifyApplication> {
@@ -21,6 +23,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     requestTimeout: 30_000,
     connectionTimeout: 30_000,
     keepAliveTimeout: 5_000,
+    clientErrorHandler: handleClientError,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, {
     // One JSON line per record, like the request and audit logs.
@@ -28,12 +31,20 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     abortOnError: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
+  // Node waits 60 s for a request's headers by default; a slow client gets far less (slow loris).
+  fastify.server.headersTimeout = HEADERS_TIMEOUT_MS;
   limitConcurrentRequests(fastify, config.maxConcurrentRequests, config.issuer);
   const grants = app.get(GrantValidatorRegistry);
   recordRequestMetrics(fastify, app.get(TollgateMetrics), () => grants.grantTypes());
   // Also catches Fastify's own errors (body too large, unparsable body): Nest routes them here.
   app.useGlobalFilters(new OAuthExceptionFilter(config));
-  await app.init();
-  await fastify.ready();
+  try {
+    await app.init();
+    await fastify.ready();
+  } catch (error) {
+    // A failed boot must not leave timers and pooled connections behind.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   return app;
 }

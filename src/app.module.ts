@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from './config/app.config';
+import type { AuditSink } from './audit/audit-event';
 import { AuditModule } from './audit/audit.module';
 import { DatabaseModule } from './database/database.module';
 import { DiscoveryModule } from './discovery/discovery.module';
@@ -10,6 +11,10 @@ import type { GrantValidatorClass } from './grants/grant-validator';
 import { ClientCredentialsGrantValidator } from './grants/client-credentials.grant-validator';
 import { DelegationGrantValidator } from './grants/delegation.grant-validator';
 import { PasswordGrantValidator } from './grants/password.grant-validator';
+import { RefreshTokenGrantValidator } from './grants/refresh-token.grant-validator';
+import { TokenExchangeGrantValidator } from './grants/token-exchange.grant-validator';
+import { IntrospectionModule } from './introspection/introspection.module';
+import { RevocationModule } from './revocation/revocation.module';
 import { TokenModule } from './token/token.module';
 import { UserInfoModule } from './userinfo/userinfo.module';
 
@@ -18,11 +23,15 @@ export const GRANT_VALIDATOR_CLASSES: readonly GrantValidatorClass[] = [
   ClientCredentialsGrantValidator,
   PasswordGrantValidator,
   DelegationGrantValidator,
+  RefreshTokenGrantValidator,
+  TokenExchangeGrantValidator,
 ];
 
 export interface AppOptions {
   /** Grant validators served besides the built-in ones (tests, embedding applications). */
   readonly extraGrantValidators?: readonly GrantValidatorClass[];
+  /** Where audit events go; JSON lines on stdout by default. */
+  readonly auditSink?: AuditSink;
 }
 
 @Global()
@@ -42,10 +51,12 @@ export class AppModule {
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot(),
         RateLimitModule,
-        AuditModule,
+        AuditModule.register(options.auditSink),
         TokenModule.register([...GRANT_VALIDATOR_CLASSES, ...(options.extraGrantValidators ?? [])]),
         DiscoveryModule,
         UserInfoModule,
+        IntrospectionModule,
+        RevocationModule,
         HealthModule,
         MetricsModule,
       ],

@@ -1,13 +1,23 @@
 import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { KeysModule } from '../keys/keys.module';
 import { ResourcesModule } from '../resources/resources.module';
+import { AccessTokenDenyList } from './access-token-deny-list';
 import { AccessTokenIssuer } from './access-token.issuer';
 import { AccessTokenValidator } from './access-token.validator';
+import { RevokedAccessTokenEntity } from './persistence/revoked-access-token.entity';
+import { TypeOrmRevokedAccessTokenRepository } from './persistence/typeorm-revoked-access-token.repository';
+import { RevokedAccessTokenRepository } from './revoked-access-token.repository';
 
 @Module({
-  imports: [JwtModule.register({}), KeysModule, ResourcesModule],
-  providers: [AccessTokenValidator, AccessTokenIssuer],
-  exports: [AccessTokenValidator, AccessTokenIssuer],
+  imports: [JwtModule.register({}), KeysModule, ResourcesModule, TypeOrmModule.forFeature([RevokedAccessTokenEntity])],
+  providers: [
+    AccessTokenValidator,
+    AccessTokenIssuer,
+    AccessTokenDenyList,
+    { provide: RevokedAccessTokenRepository, useClass: TypeOrmRevokedAccessTokenRepository },
+  ],
+  exports: [AccessTokenValidator, AccessTokenIssuer, AccessTokenDenyList],
 })
 export class AccessTokenModule {}

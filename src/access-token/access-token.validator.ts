@@ -2,8 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { SigningKeyStore } from '../keys/signing-key.store';
+import { parseJsonObject } from '../oauth/json-object';
 import { OAuthError } from '../oauth/oauth-error';
 import { readActorClaim, type ValidatedAccessToken } from './access-token';
+import { AccessTokenDenyList } from './access-token-deny-list';
 
 export const MAX_TOKEN_LENGTH = 16 * 1024;
 const CLOCK_SKEW_SECONDS = 60;
@@ -13,7 +15,8 @@ const FORBIDDEN_HEADERS = ['jwk', 'jku', 'x5u', 'x5c', 'crit', 'zip', 'enc'];
 
 /**
  * Validates access tokens as CONTRACT §3.2 says; the one validator used by delegation, token
- * exchange, userinfo and introspection. Rejections are `invalid_token`; callers translate.
+ * exchange, userinfo and introspection, revoked tokens included. Rejections are `invalid_token`;
+ * callers translate.
  */
 @Injectable()
 export class AccessTokenValidator {
@@ -21,6 +24,7 @@ export class AccessTokenValidator {
     private readonly jwt: JwtService,
     private readonly keys: SigningKeyStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly denyList: AccessTokenDenyList,
   ) {}
 
   async validate(token: string): Promise<ValidatedAccessToken> {
@@ -28,12 +32,14 @@ export class AccessTokenValidator {
     const segments = token.split('.');
     if (segments.length !== 3) throw rejected('the token is not a compact JWS');
     const header = decodeJson(segments[0]);
-    if (!header) throw rejected('the token header is not a JSON object');
+    if (!header) throw rejected('the token header is not a JSON object with unique member names');
     if (typeof header.typ !== 'string' || !ACCESS_TOKEN_TYPES.has(header.typ.toLowerCase())) throw rejected('the token is not an access token (typ)');
     if (FORBIDDEN_HEADERS.some((name) => name in header)) throw rejected('the token header has parameters that are not accepted');
     const key = typeof header.kid === 'string' ? this.keys.verificationKey(header.kid) : undefined;
     if (!key) throw rejected('the token was not signed with a published key');
     if (header.alg !== key.algorithm) throw rejected('the token algorithm is not accepted');
+    // jsonwebtoken parses the payload with JSON.parse, which lets a repeated claim through.
+    if (!decodeJson(segments[1])) throw rejected('the token payload is not a JSON object with unique member names');
 
     let payload: unknown;
     try {
@@ -47,7 +53,10 @@ export class AccessTokenValidator {
     } catch {
       throw rejected('the token signature, issuer or lifetime is invalid');
     }
-    return toValidatedToken(payload);
+    const validated = toValidatedToken(payload);
+    // RFC 7009: a revoked token is refused until it expires (CONTRACT §4b).
+    if (this.denyList.isRevoked(validated.jwtId)) throw rejected('the token has been revoked');
+    return validated;
   }
 }
 
@@ -55,13 +64,9 @@ function rejected(description: string): OAuthError {
   return OAuthError.invalidToken(description);
 }
 
+/** A base64url segment holding a JSON object, no member named twice (RFC 7515 §5.2, RFC 7519 §7.2). */
 function decodeJson(segment: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
+  return parseJsonObject(Buffer.from(segment, 'base64url').toString('utf8'));
 }
 
 function toValidatedToken(payload: unknown): ValidatedAccessToken {

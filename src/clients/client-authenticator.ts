@@ -16,7 +16,8 @@ export class ClientAuthenticator {
   constructor(private readonly clients: ClientStore) {}
 
   async authenticate(credentials: ClientCredentials | undefined): Promise<AuthenticatedClient> {
-    if (credentials === undefined) throw OAuthError.invalidClient('client authentication is required');
+    // RFC 7235 §3.1: a 401 names a scheme the client can use.
+    if (credentials === undefined) throw OAuthError.invalidClient('client authentication is required', { challenge: 'Basic' });
     const failed = () =>
       OAuthError.invalidClient('client authentication failed', {
         challenge: credentials.method === 'client_secret_basic' ? 'Basic' : undefined,

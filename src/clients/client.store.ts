@@ -23,6 +23,9 @@ export class ClientStore {
     if (config.cacheTtlSeconds > 0) {
       this.cache = new LRUCache<string, Entry>({
         max: 10_000,
+        // Unknown ids are cached too, and an id is whatever a request sent: bound their total length.
+        maxSize: 4 * 1024 * 1024,
+        sizeCalculation: (_entry, clientId) => clientId.length + 64,
         ttl: config.cacheTtlSeconds * 1000,
         fetchMethod: async (clientId) => ({ client: await this.repository.findById(clientId) }),
       });

@@ -1,3 +1,5 @@
+import { readKeyConfig, type KeyConfig } from './key.config';
+
 /**
  * The service's configuration, parsed from the environment once at boot (CONTRACT §1).
  * This is the only module that reads `process.env`.
@@ -14,6 +16,10 @@ export interface AppConfig {
   /** How long clients, resources and keys may be served from memory before a change is seen. */
   readonly cacheTtlSeconds: number;
   readonly signingAlgorithm: SigningAlgorithm;
+  /** `KEY_ENCRYPTION_KEY`, `KEY_ENCRYPTION_KEY_PREVIOUS` and the `KEY_ROTATION_*` periods (key.config.ts). */
+  readonly keyEncryptionKey: KeyConfig['keyEncryptionKey'];
+  readonly previousKeyEncryptionKeys: KeyConfig['previousKeyEncryptionKeys'];
+  readonly keyRotation: KeyConfig['keyRotation'];
   readonly rateLimits: RateLimitConfig;
   /** Requests served at once per instance; more get 503 at once instead of queueing. */
   readonly maxConcurrentRequests: number;
@@ -69,6 +75,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const databasePoolSize = read('DATABASE_POOL_SIZE', 10, (raw) => integerIn(raw, 1, 200), 'an integer from 1 to 200');
   const cacheTtlSeconds = read('CACHE_TTL_SECONDS', 5, (raw) => integerIn(raw, 0, 3600), 'an integer from 0 to 3600');
   const signingAlgorithm = read<SigningAlgorithm>('SIGNING_ALG', 'RS256', (raw) => SIGNING_ALGORITHMS.find((alg) => alg === raw), `one of ${SIGNING_ALGORITHMS.join(', ')}`);
+  const keys = readKeyConfig(env, read, databaseUrl, problems);
   const count = (name: string, fallback: number) => read(name, fallback, (raw) => integerIn(raw, 0, 1_000_000_000), 'a whole number');
   const rateLimits: RateLimitConfig = {
     windowSeconds: read('RATE_LIMIT_WINDOW_SECONDS', 60, (raw) => integerIn(raw, 1, 86_400), 'an integer from 1 to 86400'),
@@ -80,7 +87,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const maxConcurrentRequests = read('MAX_CONCURRENT_REQUESTS', 1024, (raw) => integerIn(raw, 1, 100_000), 'an integer from 1 to 100000');
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { port, host, issuer, databaseUrl, dataDir, seedDemo, logLevel, databasePoolSize, cacheTtlSeconds, signingAlgorithm, rateLimits, maxConcurrentRequests };
+  return { port, host, issuer, databaseUrl, dataDir, seedDemo, logLevel, databasePoolSize, cacheTtlSeconds, signingAlgorithm, rateLimits, maxConcurrentRequests, ...keys };
 }
 
 function integerIn(raw: string, min: number, max: number): number | undefined {

@@ -1,6 +1,7 @@
 import type { DataSourceOptions } from 'typeorm';
 import { migrations } from '../../migrations';
 import { entities } from './entities';
+import { TypeOrmQueryLogger } from './typeorm-query.logger';
 
 export function dataSourceOptions(url: string, poolSize: number): DataSourceOptions {
   return {
@@ -14,6 +15,7 @@ export function dataSourceOptions(url: string, poolSize: number): DataSourceOpti
     uuidExtension: 'pgcrypto',
     poolSize,
     logging: ['error'],
+    logger: new TypeOrmQueryLogger(),
     extra: {
       // A bounded wait for a pooled connection: an unreachable database fails fast (503), never hangs.
       connectionTimeoutMillis: 3000,

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { serveSessionsInTurn } from './pglite-session-queue';
 
 /** Enough sockets for the pool; PGlite runs one backend, so more would only queue. */
 export const EMBEDDED_POOL_SIZE = 5;
@@ -22,6 +23,8 @@ export class EmbeddedPostgres implements OnApplicationShutdown {
     if (!dataDir.startsWith('memory://')) await mkdir(location, { recursive: true });
     const db = await PGlite.create(location);
     const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: EMBEDDED_POOL_SIZE * 2 });
+    // pglite-socket's own queue lets two connections' statements interleave (electric-sql/pglite#1046).
+    serveSessionsInTurn(server, db);
     await server.start();
     this.stopServer = async () => {
       await server.stop();

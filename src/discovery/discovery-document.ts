@@ -7,6 +7,9 @@ export interface DiscoveryInput {
   readonly signingAlgorithms: readonly string[];
 }
 
+// CONTRACT §5: every endpoint that authenticates clients does it the same way.
+const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'];
+
 /** OpenID Connect Discovery 1.0 §3 / RFC 8414 §2 metadata (CONTRACT §2). */
 export function discoveryDocument({ issuer, grantTypes, catalog, signingAlgorithms }: DiscoveryInput): Record<string, unknown> {
   return {
@@ -14,6 +17,8 @@ export function discoveryDocument({ issuer, grantTypes, catalog, signingAlgorith
     jwks_uri: `${issuer}/.well-known/openid-configuration/jwks`,
     token_endpoint: `${issuer}/connect/token`,
     userinfo_endpoint: `${issuer}/connect/userinfo`,
+    introspection_endpoint: `${issuer}/connect/introspect`,
+    revocation_endpoint: `${issuer}/connect/revocation`,
     grant_types_supported: grantTypes,
     scopes_supported: catalog.scopesSupported(),
     claims_supported: ['sub', ...catalog.claimsSupported().filter((claim) => claim !== 'sub')],
@@ -21,6 +26,8 @@ export function discoveryDocument({ issuer, grantTypes, catalog, signingAlgorith
     response_types_supported: [],
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: signingAlgorithms,
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
   };
 }

@@ -2,6 +2,7 @@ import type { ActorClaim } from '../access-token/access-token';
 import type { Client } from '../clients/client';
 import type { RequestParameters } from '../oauth/form';
 import type { RequestedScopes } from '../oauth/scope';
+import type { RefreshTokenFamily } from '../refresh-tokens/refresh-token';
 import type { ResourceCatalog } from '../resources/resource-catalog';
 
 /** What a grant validator is given: only the parameters it declared, already checked for repetition. */
@@ -31,6 +32,13 @@ export interface GrantSuccess {
   readonly expiresAtMost?: number;
   /** Extra members of the token response; they cannot replace the standard ones. */
   readonly responseParameters?: Readonly<Record<string, unknown>>;
+  /** RFC 8693 §2.2.1 `issued_token_type` of the response (token exchange). */
+  readonly issuedTokenType?: string;
+  /**
+   * Set by the `refresh_token` grant only: the rotated refresh token joins this family, keeping its
+   * scope and absolute expiry (RFC 6749 §6). Other grants get a new family when they qualify.
+   */
+  readonly refreshTokenFamily?: RefreshTokenFamily;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { DynamicModule, Module, type Provider } from '@nestjs/common';
 import { AccessTokenModule } from '../access-token/access-token.module';
+import { RefreshTokensModule } from '../refresh-tokens/refresh-tokens.module';
 import { UsersModule } from '../users/users.module';
 import { GRANT_VALIDATORS, type GrantValidatorClass } from './grant-validator';
 import { GrantValidatorRegistry } from './grant-validator.registry';
@@ -16,7 +17,7 @@ export class GrantsModule {
     return {
       module: GrantsModule,
       global: true,
-      imports: [AccessTokenModule, UsersModule],
+      imports: [AccessTokenModule, UsersModule, RefreshTokensModule],
       providers: [
         ...validatorProviders,
         { provide: GRANT_VALIDATORS, useFactory: (...instances: unknown[]) => instances, inject: [...validators] },

@@ -28,7 +28,7 @@ export class HealthController {
         () => this.migrations.check('migrations'),
         () => {
           const signingKey = this.indicators.check('signing_key');
-          return this.keys.publishedKeys().length > 0 ? signingKey.up() : signingKey.down('no signing key loaded');
+          return this.keys.activeSigningKey ? signingKey.up() : signingKey.down('no signing key loaded');
         },
       ])
       .then((ok) => ({ status: 200, body: ok as unknown }))

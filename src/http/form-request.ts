@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { isFormBody, type FormBody } from '../oauth/form';
+import { hasNulCharacter, isFormBody, type FormBody } from '../oauth/form';
 import { OAuthError } from '../oauth/oauth-error';
 
 const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
@@ -10,5 +10,6 @@ export function requireFormBody(request: FastifyRequest): FormBody {
   if (mediaType !== FORM_MEDIA_TYPE || !isFormBody(request.body)) {
     throw OAuthError.invalidRequest(`the request body must be ${FORM_MEDIA_TYPE}`);
   }
+  if (hasNulCharacter(request.body)) throw OAuthError.invalidRequest('a parameter contains a NUL character');
   return request.body;
 }

@@ -90,12 +90,19 @@ describe('renderOAuthError', () => {
     expect([sent.status, sent.headers['www-authenticate']]).toEqual([401, 'Bearer realm="http://localhost:5000"']);
   });
 
-  it('adds a Bearer challenge with error, escaped description and scope', () => {
-    const sent = render(OAuthError.insufficientScope('needs "openid"', 'openid'));
+  it('adds a Bearer challenge with error, description and scope', () => {
+    const sent = render(OAuthError.insufficientScope('needs openid', 'openid'));
     expect([sent.status, sent.headers['www-authenticate']]).toEqual([
       403,
-      'Bearer realm="http://localhost:5000", error="insufficient_scope", error_description="needs \\"openid\\"", scope="openid"',
+      'Bearer realm="http://localhost:5000", error="insufficient_scope", error_description="needs openid", scope="openid"',
     ]);
+  });
+
+  it('keeps error_description to the characters RFC 6749 §5.2 allows and 256 of them, in body and challenge alike', () => {
+    const sent = render(OAuthError.invalidToken(`grant_type "a\\b\u0000\u00e9\n${'x'.repeat(300)}`, { challenge: 'Bearer' }));
+    const description = `grant_type ab${'x'.repeat(256 - 'grant_type "a\\b\u0000\u00e9\n'.length)}`;
+    expect(sent.body).toEqual({ error: 'invalid_token', error_description: description });
+    expect(sent.headers['www-authenticate']).toBe(`Bearer realm="http://localhost:5000", error="invalid_token", error_description="${description}"`);
   });
 
   it('adds Retry-After to temporarily_unavailable', () => {

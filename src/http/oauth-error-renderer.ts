@@ -20,20 +20,32 @@ export function toOAuthError(exception: unknown): OAuthError {
 export function renderOAuthError(reply: FastifyReply, error: OAuthError, realm: string): void {
   recordOutcome(reply, error.code);
   reply.status(error.status).header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
-  const challenge = challengeHeader(error, realm);
+  const description = error.description === undefined ? undefined : describable(error.description);
+  const challenge = challengeHeader(error, description, realm);
   if (challenge) reply.header('WWW-Authenticate', challenge);
   if (error.options.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.options.retryAfterSeconds));
-  const body = error.description === undefined ? { error: error.code } : { error: error.code, error_description: error.description };
+  const body = description === undefined ? { error: error.code } : { error: error.code, error_description: description };
   void reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
 }
 
-function challengeHeader(error: OAuthError, realm: string): string | undefined {
+const MAX_DESCRIPTION_LENGTH = 256;
+
+/**
+ * RFC 6749 §5.2: error_description holds only %x20-21 / %x23-5B / %x5D-7E. Descriptions may quote
+ * what the client sent (a grant type, a parameter name), so anything else is dropped and the
+ * length bounded: an error never reflects kilobytes or control characters back.
+ */
+function describable(description: string): string {
+  return description.slice(0, MAX_DESCRIPTION_LENGTH).replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, '');
+}
+
+function challengeHeader(error: OAuthError, description: string | undefined, realm: string): string | undefined {
   const { challenge, scope } = error.options;
   if (challenge === 'Basic') return `Basic realm="${quote(realm)}"`;
   if (challenge !== 'Bearer') return undefined;
   if (error.options.bareChallenge) return `Bearer realm="${quote(realm)}"`;
   const parts = [`realm="${quote(realm)}"`, `error="${error.code}"`];
-  if (error.description) parts.push(`error_description="${quote(error.description)}"`);
+  if (description) parts.push(`error_description="${quote(description)}"`);
   if (scope) parts.push(`scope="${quote(scope)}"`);
   return `Bearer ${parts.join(', ')}`;
 }

@@ -1,13 +1,25 @@
-import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { SigningKeyEntity } from './persistence/signing-key.entity';
+import { Logger, Module } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { KEY_ENCRYPTION_KEYRING, resolveKeyEncryptionKeyring } from './key-encryption-key';
 import { TypeOrmSigningKeyRepository } from './persistence/typeorm-signing-key.repository';
 import { SigningKeyRepository } from './signing-key.repository';
+import { SigningKeyRotator } from './signing-key.rotator';
 import { SigningKeyStore } from './signing-key.store';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SigningKeyEntity])],
-  providers: [{ provide: SigningKeyRepository, useClass: TypeOrmSigningKeyRepository }, SigningKeyStore],
-  exports: [SigningKeyStore],
+  providers: [
+    { provide: SigningKeyRepository, useClass: TypeOrmSigningKeyRepository },
+    {
+      provide: KEY_ENCRYPTION_KEYRING,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => {
+        const logger = new Logger('KeyEncryptionKey');
+        return resolveKeyEncryptionKeyring(config, (message) => logger.warn(message));
+      },
+    },
+    SigningKeyRotator,
+    SigningKeyStore,
+  ],
+  exports: [SigningKeyStore, SigningKeyRotator],
 })
 export class KeysModule {}

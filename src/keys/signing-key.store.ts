@@ -1,38 +1,52 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import { generateSigningKey, loadSigningKey, type SigningKey } from './signing-key';
+import { KEY_ENCRYPTION_KEYRING } from './key-encryption-key';
+import { byActivationDescending } from './key-rotation-plan';
+import type { KeyEncryptionKeyring } from './private-key-sealing';
+import { loadPublishedKey, loadSigningKey, type PublishedKey, type SigningKey, type StoredSigningKey } from './signing-key';
 import { SigningKeyRepository } from './signing-key.repository';
+import { SigningKeyRotator } from './signing-key.rotator';
 
 /**
- * The published signing keys, parsed once and kept in memory. The first instance to start creates
- * a key; every instance reloads the set every `CACHE_TTL_SECONDS` to see keys the others added.
+ * The published signing keys, parsed once and kept in memory. Every instance reloads them every
+ * `CACHE_TTL_SECONDS` and signs with the newest key of `SIGNING_ALG` whose activation time has
+ * come by the database's clock, so all instances switch keys within that period of each other.
+ * At boot and every `KEY_ROTATION_CHECK_INTERVAL` it runs a rotation check (under a database lock).
  */
 @Injectable()
 export class SigningKeyStore implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(SigningKeyStore.name);
-  private byKid = new Map<string, SigningKey>();
+  private published = new Map<string, PublishedKey>();
+  private signing = new Map<string, SigningKey>();
+  /** Keys this instance cannot open, reported once each. */
+  private unusable = new Map<string, string>();
   private active?: SigningKey;
-  private timer?: NodeJS.Timeout;
+  private timers: NodeJS.Timeout[] = [];
 
   constructor(
     private readonly repository: SigningKeyRepository,
+    private readonly rotator: SigningKeyRotator,
+    @Inject(KEY_ENCRYPTION_KEYRING) private readonly keyring: KeyEncryptionKeyring,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async onModuleInit(): Promise<void> {
+    await this.rotator.rotateIfDue();
     await this.reload();
     if (!this.active) {
-      await this.repository.createIfMissing(this.config.signingAlgorithm, () => generateSigningKey(this.config.signingAlgorithm));
-      await this.reload();
-      this.logger.log(`Signing key ${this.signingKey().kid} (${this.config.signingAlgorithm}) in use`);
+      const reasons = [...this.unusable.values()].join('; ');
+      throw new Error(`No usable ${this.config.signingAlgorithm} signing key${reasons ? `: ${reasons}` : ''}`);
     }
-    const period = Math.max(this.config.cacheTtlSeconds, 1) * 1000;
-    this.timer = setInterval(() => void this.reload().catch((error: Error) => this.logger.warn(`Reloading signing keys failed: ${error.message}`)), period);
-    this.timer.unref();
+    this.logger.log(`Signing with key ${this.active.kid} (${this.active.algorithm})`);
+    this.every(Math.max(this.config.cacheTtlSeconds, 1), () => this.reload());
+    this.every(this.config.keyRotation.checkIntervalSeconds, async () => {
+      await this.rotator.rotateIfDue();
+      await this.reload();
+    });
   }
 
   onModuleDestroy(): void {
-    clearInterval(this.timer);
+    for (const timer of this.timers) clearInterval(timer);
   }
 
   /** The key new tokens are signed with. */
@@ -41,20 +55,55 @@ export class SigningKeyStore implements OnModuleInit, OnModuleDestroy {
     return this.active;
   }
 
-  /** A published key by `kid`, for verification. */
-  verificationKey(kid: string): SigningKey | undefined {
-    return this.byKid.get(kid);
+  /** The signing key, or undefined when none is usable (for health and metrics, which must not throw). */
+  get activeSigningKey(): SigningKey | undefined {
+    return this.active;
   }
 
-  publishedKeys(): SigningKey[] {
-    return [...this.byKid.values()];
+  /** A published key by `kid`, for verification. */
+  verificationKey(kid: string): PublishedKey | undefined {
+    return this.published.get(kid);
+  }
+
+  publishedKeys(): PublishedKey[] {
+    return [...this.published.values()];
   }
 
   async reload(): Promise<void> {
-    const stored = await this.repository.findPublished();
-    const byKid = new Map<string, SigningKey>();
-    for (const key of stored) byKid.set(key.kid, this.byKid.get(key.kid) ?? loadSigningKey(key));
-    this.byKid = byKid;
-    this.active = [...byKid.values()].find((key) => key.algorithm === this.config.signingAlgorithm);
+    const { keys, now } = await this.repository.findPublished();
+    const published = new Map<string, PublishedKey>();
+    const signing = new Map<string, SigningKey>();
+    for (const stored of keys) {
+      const key = this.published.get(stored.kid) ?? this.tryLoad(stored, () => loadPublishedKey(stored, this.keyring));
+      if (!key) continue;
+      published.set(key.kid, key);
+      const eligible = stored.algorithm === this.config.signingAlgorithm && stored.activatesAt.getTime() <= now.getTime();
+      const signingKey = eligible ? (this.signing.get(stored.kid) ?? this.tryLoad(stored, () => loadSigningKey(stored, key, this.keyring))) : undefined;
+      if (signingKey) signing.set(signingKey.kid, signingKey);
+    }
+    this.published = published;
+    this.signing = signing;
+    const active = [...signing.values()].sort(byActivationDescending)[0];
+    if (active && this.active && active.kid !== this.active.kid) this.logger.log(`Now signing with key ${active.kid} (was ${this.active.kid})`);
+    this.active = active;
+  }
+
+  private tryLoad<T>(stored: StoredSigningKey, load: () => T): T | undefined {
+    if (this.unusable.has(stored.kid)) return undefined;
+    try {
+      return load();
+    } catch (error) {
+      const message = (error as Error).message;
+      const reason = message.includes(stored.kid) ? message : `signing key ${stored.kid}: ${message}`;
+      this.unusable.set(stored.kid, reason);
+      this.logger.error(`Cannot use ${reason}`);
+      return undefined;
+    }
+  }
+
+  private every(seconds: number, task: () => Promise<void>): void {
+    const timer = setInterval(() => void task().catch((error: Error) => this.logger.warn(`Signing keys: ${error.message}`)), seconds * 1000);
+    timer.unref();
+    this.timers.push(timer);
   }
 }

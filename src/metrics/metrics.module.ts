@@ -13,7 +13,7 @@ import { MetricsController } from './metrics.controller';
       inject: [SigningKeyStore, DatabasePoolStats],
       useFactory: (keys: SigningKeyStore, pool: DatabasePoolStats) =>
         new TollgateMetrics({
-          signingKeyCreatedAt: () => keys.publishedKeys().length > 0 ? keys.signingKey().createdAt : undefined,
+          signingKeyCreatedAt: () => keys.activeSigningKey?.createdAt,
           pool: () => pool.current(),
         }),
     },

@@ -10,6 +10,8 @@ describe('parseBasicCredentials', () => {
     ['characters outside base64', 'Basic !!not-base64!!'],
     ['a broken percent-encoding', basic('front%ZZend:secret')],
     ['a percent-encoding that is not UTF-8', basic('frontend:%FF')],
+    ['a NUL in the client id', basic('front\u0000end:secret')],
+    ['a percent-encoded NUL in the secret', basic('frontend:sec%00ret')],
   ])('refuses a header with %s as invalid_client with a Basic challenge', (_, header) => {
     expect(() => parseBasicCredentials(header)).toThrow(
       expect.objectContaining({

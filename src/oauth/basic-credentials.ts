@@ -27,7 +27,8 @@ export function parseBasicCredentials(header: string | undefined): ClientCredent
   if (colon < 0) throw invalid('malformed Basic authorization header');
   const clientId = formDecode(decoded.slice(0, colon));
   const clientSecret = formDecode(decoded.slice(colon + 1));
-  if (clientId === undefined || clientSecret === undefined || clientId.length === 0) {
+  // RFC 6749 §2.3.1 / Appendix A: client_id is VSCHAR; neither may hold NUL (PostgreSQL text cannot).
+  if (clientId === undefined || clientSecret === undefined || clientId.length === 0 || `${clientId}:${clientSecret}`.includes('\0')) {
     throw invalid('malformed Basic authorization header');
   }
   return { clientId, clientSecret, method: 'client_secret_basic' };

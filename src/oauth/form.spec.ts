@@ -1,4 +1,4 @@
-import { MAX_PARAMETER_LENGTH, pickParameters, singleParameter, type FormBody } from './form';
+import { hasNulCharacter, MAX_PARAMETER_LENGTH, pickParameters, singleParameter, type FormBody } from './form';
 
 const invalidRequest = (description: string) => expect.objectContaining({ code: 'invalid_request', status: 400, description });
 const tooLong = 'x'.repeat(MAX_PARAMETER_LENGTH + 1);
@@ -61,5 +61,16 @@ describe('pickParameters', () => {
       ['constructor', 'c'],
     ]);
     expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+  });
+});
+
+describe('hasNulCharacter', () => {
+  it('finds a NUL in a single or a repeated value', () => {
+    expect(hasNulCharacter({ grant_type: 'password', username: 'al\u0000ice' })).toBe(true);
+    expect(hasNulCharacter({ audience: ['api1', '\u0000'] })).toBe(true);
+  });
+
+  it('finds none in ordinary values, names aside', () => {
+    expect(hasNulCharacter({ grant_type: 'password', scope: ['a', 'b'], '\u0000': 'x' })).toBe(false);
   });
 });

@@ -12,6 +12,14 @@ export function isFormBody(body: unknown): body is FormBody {
   return typeof body === 'object' && body !== null && !Array.isArray(body) && !Buffer.isBuffer(body);
 }
 
+/** RFC 6749 Appendix A: no parameter's syntax admits %x00 (and PostgreSQL text cannot hold it). */
+export function hasNulCharacter(body: FormBody): boolean {
+  for (const value of Object.values(body)) {
+    if (typeof value === 'string' ? value.includes('\0') : value?.some((item) => item.includes('\0'))) return true;
+  }
+  return false;
+}
+
 /** Reads a parameter that may appear once (RFC 6749 §3.2: parameters must not repeat). */
 export function singleParameter(body: FormBody, name: string): string | undefined {
   const value = Object.prototype.hasOwnProperty.call(body, name) ? body[name] : undefined;

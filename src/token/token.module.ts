@@ -3,6 +3,7 @@ import { AccessTokenModule } from '../access-token/access-token.module';
 import { ClientsModule } from '../clients/clients.module';
 import type { GrantValidatorClass } from '../grants/grant-validator';
 import { GrantsModule } from '../grants/grants.module';
+import { RefreshTokensModule } from '../refresh-tokens/refresh-tokens.module';
 import { ResourcesModule } from '../resources/resources.module';
 import { TokenController } from './token.controller';
 import { TokenService } from './token.service';
@@ -12,7 +13,7 @@ export class TokenModule {
   static register(grantValidators: readonly GrantValidatorClass[]): DynamicModule {
     return {
       module: TokenModule,
-      imports: [ClientsModule, ResourcesModule, AccessTokenModule, GrantsModule.register(grantValidators)],
+      imports: [ClientsModule, ResourcesModule, AccessTokenModule, RefreshTokensModule, GrantsModule.register(grantValidators)],
       controllers: [TokenController],
       providers: [TokenService],
       exports: [GrantsModule],

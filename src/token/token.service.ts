@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
+import type { ActorClaim } from '../access-token/access-token';
 import { AccessTokenIssuer } from '../access-token/access-token.issuer';
+import { AuditSink } from '../audit/audit-event';
 import type { AuthenticatedClient } from '../clients/client';
 import { GrantValidatorRegistry } from '../grants/grant-validator.registry';
 import type { GrantValidator } from '../grants/grant-validator';
 import { pickParameters, singleParameter, type FormBody } from '../oauth/form';
 import { OAuthError } from '../oauth/oauth-error';
 import { resolveRequestedScopes } from '../oauth/scope';
+import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
 import { ResourceStore } from '../resources/resource.store';
 import { toTokenResponse, type TokenResponse } from './token-response';
 
@@ -19,9 +22,23 @@ export class TokenService {
     private readonly grants: GrantValidatorRegistry,
     private readonly resources: ResourceStore,
     private readonly issuer: AccessTokenIssuer,
+    private readonly refreshTokens: RefreshTokenService,
+    private readonly audit: AuditSink,
   ) {}
 
-  async requestToken(body: FormBody, { client }: AuthenticatedClient): Promise<TokenResponse> {
+  async requestToken(body: FormBody, authenticated: AuthenticatedClient): Promise<TokenResponse> {
+    try {
+      return await this.issueToken(body, authenticated);
+    } catch (error) {
+      if (error instanceof OAuthError) {
+        const grantType = typeof body.grant_type === 'string' ? body.grant_type.slice(0, 100) : undefined;
+        this.audit.emit({ name: 'token.request_failed', grantType, clientId: authenticated.client.clientId, error: error.code });
+      }
+      throw error;
+    }
+  }
+
+  private async issueToken(body: FormBody, { client }: AuthenticatedClient): Promise<TokenResponse> {
     const grantType = singleParameter(body, 'grant_type');
     if (!grantType) throw OAuthError.invalidRequest('grant_type is required');
     const validator = this.grants.find(grantType);
@@ -32,20 +49,35 @@ export class TokenService {
     const catalog = this.resources.catalog;
     const scopes = resolveRequestedScopes(singleParameter(body, 'scope'), client.allowedScopes, (scope) => catalog.isKnownScope(scope));
     const parameters = pickParameters(body, validator.parameters, validator.repeatableParameters);
-    const grant = await validator.validate({ grantType, client, parameters, scopes, resources: catalog });
+    const validated = await validator.validate({ grantType, client, parameters, scopes, resources: catalog });
+    const grant = {
+      ...validated,
+      authTime: validated.authTime ?? Math.floor(Date.now() / 1000),
+      authenticationMethods: validated.authenticationMethods ?? [grantType],
+    };
 
     const accessToken = this.issuer.issue({
       clientId: client.clientId,
       lifetimeSeconds: client.accessTokenLifetimeSeconds,
       scopes: grant.scopes,
       subject: grant.subject,
-      authTime: grant.authTime ?? Math.floor(Date.now() / 1000),
-      authenticationMethods: grant.authenticationMethods ?? [grantType],
+      authTime: grant.authTime,
+      authenticationMethods: grant.authenticationMethods,
       actor: grant.actor,
       extraClaims: grant.claims,
       expiresAtMost: grant.expiresAtMost,
     });
-    return toTokenResponse(accessToken, grant.responseParameters);
+    const refreshToken = await this.refreshTokens.issueFor(grant, client, accessToken);
+    this.audit.emit({
+      name: 'token.issued',
+      grantType,
+      clientId: client.clientId,
+      subject: grant.subject,
+      scopes: grant.scopes,
+      actors: actorChain(grant.actor),
+      jwtId: accessToken.jwtId,
+    });
+    return toTokenResponse(accessToken, grant.responseParameters, { refreshToken, issuedTokenType: grant.issuedTokenType });
   }
 }
 
@@ -56,4 +88,11 @@ function rejectRepeatedParameters(body: FormBody, validator: GrantValidator): vo
       throw OAuthError.invalidRequest(`parameter ${name.slice(0, 64)} must not be repeated`);
     }
   }
+}
+
+/** The `act` chain as client ids, the latest actor first. */
+function actorChain(actor: ActorClaim | undefined): string[] | undefined {
+  const chain: string[] = [];
+  for (let current = actor; current; current = current.act) chain.push(current.client_id);
+  return chain.length > 0 ? chain : undefined;
 }

@@ -1,5 +1,6 @@
-import { importPKCS8, SignJWT } from 'jose';
+import { SignJWT } from 'jose';
 import { randomBytes } from 'node:crypto';
+import { SigningKeyStore } from '../../src/keys/signing-key.store';
 import { ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { insertUser, uniqueName } from '../support/fixtures';
 import { jwtPayload, postForm, request, requestToken, userAccessToken, type HttpResponse } from '../support/http';
@@ -62,13 +63,11 @@ describe('/connect/userinfo', () => {
 
   /** A token signed with the service's own key, for claims no grant would issue. */
   async function signedWithServiceKey(claims: Record<string, unknown>): Promise<string> {
-    const [key] = await sql<{ kid: string; private_key: string }>(
-      `SELECT kid, private_key FROM signing_keys WHERE algorithm = 'RS256' AND retired_at IS NULL ORDER BY created_at DESC LIMIT 1`,
-    );
+    const key = server.app.get(SigningKeyStore).signingKey();
     const now = Math.floor(Date.now() / 1000);
     return new SignJWT({ iss: ISSUER, aud: 'api1', client_id: 'frontend', iat: now, nbf: now, exp: now + 300, jti: randomBytes(8).toString('hex'), ...claims })
       .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: key.kid })
-      .sign(await importPKCS8(key.private_key, 'RS256'));
+      .sign(key.privateKey);
   }
 
   /** A user of its own, with a token, for tests that change the user. */

@@ -5,6 +5,7 @@ import type { AppOptions } from '../../src/app.module';
 import { loadConfig, type AppConfig } from '../../src/config/app.config';
 
 export const ISSUER = 'http://tollgate.test';
+export const TEST_KEY_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
 
 /** The run's fresh database (see global-setup.ts). */
 export function testDatabaseUrl(): string {
@@ -24,6 +25,8 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
     RATE_LIMIT_PER_CLIENT: '0',
     RATE_LIMIT_PER_ADDRESS: '0',
     RATE_LIMIT_AUTH_FAILURES: '0',
+    // One key-encryption key for the run: specs reach the shared database by different URLs (proxies).
+    KEY_ENCRYPTION_KEY: TEST_KEY_ENCRYPTION_KEY,
     ...env,
   });
 }

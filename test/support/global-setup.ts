@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { serveSessionsInTurn } from '../../src/database/pglite-session-queue';
 
 /**
  * One fresh database per test run: on the PostgreSQL named by DATABASE_URL when there is one,
@@ -24,6 +25,7 @@ export default async function globalSetup(): Promise<void> {
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
   const db = await PGlite.create('memory://');
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 200 });
+  serveSessionsInTurn(server, db);
   await server.start();
   (globalThis as { __pglite?: { stop: () => Promise<void> } }).__pglite = {
     stop: async () => {

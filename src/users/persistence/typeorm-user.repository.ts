@@ -5,6 +5,20 @@ import type { User } from '../user';
 import { UserRepository } from '../user.repository';
 import { UserEntity } from './user.entity';
 
+// One parameterized statement per lookup: on this hot path (userinfo reads the user on every
+// request) building the query with `findOneBy` cost more CPU than the database work itself.
+const SELECT_USER = 'SELECT subject_id, username, password_hash, enabled, claims, roles, updated_at FROM users WHERE';
+
+interface UserRow {
+  subject_id: string;
+  username: string;
+  password_hash: string;
+  enabled: boolean;
+  claims: Record<string, unknown>;
+  roles: string[];
+  updated_at: Date;
+}
+
 @Injectable()
 export class TypeOrmUserRepository extends UserRepository {
   constructor(@InjectRepository(UserEntity) private readonly users: Repository<UserEntity>) {
@@ -12,16 +26,23 @@ export class TypeOrmUserRepository extends UserRepository {
   }
 
   async findByUsername(username: string): Promise<User | undefined> {
-    return toUser(await this.users.findOneBy({ username }));
+    return toUser(await this.users.query(`${SELECT_USER} username = $1`, [username]));
   }
 
   async findBySubjectId(subjectId: string): Promise<User | undefined> {
-    return toUser(await this.users.findOneBy({ subjectId }));
+    return toUser(await this.users.query(`${SELECT_USER} subject_id = $1`, [subjectId]));
   }
 }
 
-function toUser(entity: UserEntity | null): User | undefined {
-  if (!entity) return undefined;
-  const { subjectId, username, passwordHash, enabled, claims, roles, updatedAt } = entity;
-  return { subjectId, username, passwordHash, enabled, claims, roles, updatedAt };
+function toUser([row]: UserRow[]): User | undefined {
+  if (!row) return undefined;
+  return {
+    subjectId: row.subject_id,
+    username: row.username,
+    passwordHash: row.password_hash,
+    enabled: row.enabled,
+    claims: row.claims,
+    roles: row.roles,
+    updatedAt: row.updated_at,
+  };
 }

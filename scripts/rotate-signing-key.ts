@@ -1,0 +1,59 @@
+import 'reflect-metadata';
+import { Global, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { APP_CONFIG, ConfigError, loadConfig, type AppConfig } from '../src/config/app.config';
+import { DatabaseModule } from '../src/database/database.module';
+import { KeysModule } from '../src/keys/keys.module';
+import { SigningKeyRotator } from '../src/keys/signing-key.rotator';
+
+const USAGE = `Usage: npm run keys:rotate [-- --immediately]
+Creates a new signing key, published at once and signing after KEY_PROPAGATION_TIME (with
+--immediately: at once; verifiers that cached the JWKS may refuse its tokens until they refetch).
+Reads the same environment as the service (DATABASE_URL, KEY_ENCRYPTION_KEY, SIGNING_ALG, KEY_*).
+With the embedded database (no DATABASE_URL), stop the service first: PGlite opens DATA_DIR in one process only.`;
+
+@Global()
+@Module({})
+class ConfigModule {
+  static forRoot(config: AppConfig) {
+    return { module: ConfigModule, providers: [{ provide: APP_CONFIG, useValue: config }], exports: [APP_CONFIG] };
+  }
+}
+
+/** An operator's forced rotation: the service's own modules, without HTTP. */
+async function main(argv: readonly string[]): Promise<number> {
+  const unknown = argv.filter((arg) => arg !== '--immediately');
+  if (unknown.length > 0) {
+    process.stderr.write(`${unknown.includes('--help') ? '' : `keys:rotate: unknown argument ${unknown[0]}\n`}${USAGE}\n`);
+    return unknown.includes('--help') ? 0 : 2;
+  }
+  let config: AppConfig;
+  try {
+    config = { ...loadConfig(), seedDemo: false };
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return 1;
+  }
+  const app = await NestFactory.createApplicationContext(
+    { module: class RotateSigningKeyModule {}, imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(), KeysModule] },
+    { logger: ['error', 'warn'] },
+  );
+  try {
+    const { kid, activatesAt } = await app.get(SigningKeyRotator).rotateNow({ immediately: argv.includes('--immediately') });
+    process.stdout.write(`Signing key ${kid} (${config.signingAlgorithm}) created: published now, signs from ${activatesAt.toISOString()}.\n`);
+    return 0;
+  } finally {
+    await app.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`keys:rotate failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,131 @@
+import { JwtService } from '@nestjs/jwt';
+import { createPublicKey, generateKeyPairSync, sign } from 'node:crypto';
+import { forgedTokenCorpus, nestedActor, userTokenClaims } from '../../test/support/forged-token-corpus';
+import type { AppConfig } from '../config/app.config';
+import type { SigningKey } from '../keys/signing-key';
+import type { SigningKeyStore } from '../keys/signing-key.store';
+import type { AccessTokenDenyList } from './access-token-deny-list';
+import { AccessTokenValidator } from './access-token.validator';
+
+const ISSUER = 'https://tollgate.example';
+
+/** The parts of a SigningKey the validator reads, around a real RSA key. */
+function signingKey(kid: string): Pick<SigningKey, 'kid' | 'algorithm' | 'privateKey' | 'publicKey'> {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return { kid, algorithm: 'RS256', privateKey, publicKey };
+}
+
+const key = signingKey('kid-1');
+
+/** A SigningKeyStore that publishes one real key; a deny list holding the given jti values. */
+function validator(revoked: readonly string[] = []): AccessTokenValidator {
+  const keys = { verificationKey: (kid: string) => (kid === key.kid ? key : undefined) };
+  const denyList = { isRevoked: (jwtId: string) => revoked.includes(jwtId) };
+  return new AccessTokenValidator(
+    new JwtService({}),
+    keys as unknown as SigningKeyStore,
+    { issuer: ISSUER } as AppConfig,
+    denyList as unknown as AccessTokenDenyList,
+  );
+}
+
+function signed(claims: Record<string, unknown>, header: Record<string, unknown> = {}): string {
+  const input = [{ alg: 'RS256', typ: 'at+jwt', kid: key.kid, ...header }, claims].map((part) => Buffer.from(JSON.stringify(part)).toString('base64url')).join('.');
+  return `${input}.${sign('sha256', Buffer.from(input), key.privateKey).toString('base64url')}`;
+}
+
+const invalidToken = expect.objectContaining({ code: 'invalid_token', status: 401 });
+const now = () => Math.floor(Date.now() / 1000);
+
+describe('AccessTokenValidator.validate', () => {
+  const corpus = forgedTokenCorpus({ key, issuer: ISSUER, claims: userTokenClaims(ISSUER) });
+
+  describe('refuses every forged token of the corpus as invalid_token', () => {
+    it.each(corpus.forgeries.map(({ name, token }) => [name, token]))('%s', async (_, token) => {
+      await expect(validator().validate(token)).rejects.toThrow(invalidToken);
+    });
+  });
+
+  it('refuses an empty token', async () => {
+    await expect(validator().validate('')).rejects.toThrow(invalidToken);
+  });
+
+  it('refuses a revoked token', async () => {
+    const claims = userTokenClaims(ISSUER);
+    await expect(validator([claims.jti as string]).validate(signed(claims))).rejects.toThrow(
+      expect.objectContaining({ code: 'invalid_token', description: 'the token has been revoked' }),
+    );
+  });
+
+  it('refuses a token signed by a key that is no longer published', async () => {
+    const retired = signingKey('kid-retired');
+    const input = `${Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'at+jwt', kid: retired.kid })).toString('base64url')}.${Buffer.from(JSON.stringify(userTokenClaims(ISSUER))).toString('base64url')}`;
+    await expect(validator().validate(`${input}.${sign('sha256', Buffer.from(input), retired.privateKey).toString('base64url')}`)).rejects.toThrow(invalidToken);
+  });
+
+  it('names a repeated claim as the reason', async () => {
+    const duplicated = corpus.forgeries.find(({ name }) => name === 'two sub claims')?.token ?? '';
+    await expect(validator().validate(duplicated)).rejects.toThrow(
+      expect.objectContaining({ description: 'the token payload is not a JSON object with unique member names' }),
+    );
+  });
+
+  it('names a repeated header parameter as the reason', async () => {
+    const duplicated = corpus.forgeries.find(({ name }) => name === 'two typ header parameters')?.token ?? '';
+    await expect(validator().validate(duplicated)).rejects.toThrow(
+      expect.objectContaining({ description: 'the token header is not a JSON object with unique member names' }),
+    );
+  });
+
+  it('accepts the corpus control token, from which every forgery differs', async () => {
+    const claims = userTokenClaims(ISSUER);
+    const control = forgedTokenCorpus({ key, issuer: ISSUER, claims }).control;
+    await expect(validator().validate(control)).resolves.toEqual({
+      jwtId: claims.jti,
+      subject: '1',
+      clientId: 'frontend',
+      scopes: ['openid', 'profile', 'api1'],
+      audiences: ['api1'],
+      issuedAt: claims.iat,
+      expiresAt: claims.exp,
+      authTime: claims.auth_time,
+      authenticationMethods: ['pwd'],
+      actor: undefined,
+    });
+  });
+
+  it('accepts an act chain exactly 8 levels deep', async () => {
+    const validated = await validator().validate(signed(userTokenClaims(ISSUER, { act: nestedActor(8) })));
+    expect(validated.actor).toEqual(nestedActor(8));
+  });
+
+  it('accepts typ "application/at+jwt" in any case (RFC 9068 §2.1, RFC 7515 §4.1.9)', async () => {
+    await expect(validator().validate(signed(userTokenClaims(ISSUER), { typ: 'Application/AT+JWT' }))).resolves.toMatchObject({ subject: '1' });
+  });
+
+  it('accepts a token that expired 30 s ago, within the 60 s clock skew', async () => {
+    const issued = now() - 600;
+    await expect(validator().validate(signed(userTokenClaims(ISSUER, { iat: issued, nbf: issued, exp: now() - 30 })))).resolves.toMatchObject({ subject: '1' });
+  });
+
+  it('accepts a token whose nbf is 30 s ahead, within the 60 s clock skew', async () => {
+    await expect(validator().validate(signed(userTokenClaims(ISSUER, { nbf: now() + 30 })))).resolves.toMatchObject({ subject: '1' });
+  });
+
+  it('accepts the same name in different objects, and __proto__ as a plain claim', async () => {
+    const token = signed(userTokenClaims(ISSUER, { act: { client_id: 'api1', sub: 'x' }, ['__proto__']: { admin: true } }));
+    const validated = await validator().validate(token);
+    expect(validated.actor).toEqual({ client_id: 'api1' });
+    expect(({} as { admin?: boolean }).admin).toBeUndefined();
+  });
+});
+
+describe('the forged-token corpus', () => {
+  it('holds the forgeries issue 5 lists', () => {
+    const names = forgedTokenCorpus({ key, issuer: ISSUER, claims: userTokenClaims(ISSUER) }).forgeries.map(({ name }) => name).join('\n');
+    for (const pattern of [/alg "nOnE"/, /HS256 .*SPKI PEM/, /HS384 .*SPKI DER/, /HS512 .*JWK JSON/, /foreign key under our kid/, /embedded jwk/, /jku/, /x5u/, /crit/, /typ "JWT"/, /iss of another issuer/, /exp 90 s ago/, /nbf 5 minutes ahead/, /payload that is an array/, /payload that is a string/, /payload that is a number/, /two sub claims/, /two alg header/, /over 16 KiB/, /JWE/, /act nested 9 levels/]) {
+      expect(names).toMatch(pattern);
+    }
+    expect(createPublicKey(key.privateKey).asymmetricKeyType).toBe('rsa');
+  });
+});

@@ -1,0 +1,93 @@
+import { ClientMigrationUsageError, parseClientMigrationArguments } from './client-migration-arguments';
+
+const NOW = new Date('2026-11-01T00:00:00Z');
+const parse = (...argv: string[]) => parseClientMigrationArguments(argv, NOW);
+
+function problemOf(...argv: string[]): string {
+  try {
+    parse(...argv);
+  } catch (error) {
+    if (error instanceof ClientMigrationUsageError) return error.message;
+    throw error;
+  }
+  throw new Error('expected a ClientMigrationUsageError');
+}
+
+describe('parseClientMigrationArguments', () => {
+  it.each([
+    [['--grant', 'delegation', '--scope', 'api2'], '--client-id is required'],
+    [['--client-id=-api3', '--grant', 'delegation', '--scope', 'api2'], '--client-id "-api3" must be 1 to 100 characters: letters, digits and . _ ~ -, starting with a letter or digit'],
+    [['--client-id', 'api 3', '--grant', 'delegation', '--scope', 'api2'], '--client-id "api 3" must be 1 to 100 characters: letters, digits and . _ ~ -, starting with a letter or digit'],
+    [['--client-id', 'api3', '--scope', 'api2'], '--grant is required when creating a client (at least one grant type)'],
+    [['--client-id', 'api3', '--grant', 'authorization_code', '--scope', 'api2'], expect.stringMatching(/^--grant "authorization_code" is not a grant type Tollgate serves \(client_credentials, password, refresh_token, delegation, urn:ietf:params:oauth:grant-type:token-exchange\)/)],
+    [['--client-id', 'api3', '--grant', 'delegation'], '--scope is required when creating a client (at least one scope)'],
+    [['--client-id', 'api3', '--grant', 'delegation', '--scope', 'api"2'], '--scope "api"2" is not a valid scope token (RFC 6749 §3.3)'],
+    [['--client-id', 'api3', '--grant', 'delegation', '--scope', 'api2', '--access-token-lifetime', '0'], '--access-token-lifetime must be a number of seconds from 1 to 31536000'],
+    [['--client-id', 'api3', '--grant', 'delegation', '--scope', 'api2', '--refresh-token-lifetime', '1h'], '--refresh-token-lifetime must be a number of seconds from 1 to 31536000'],
+    [['--client-id', 'api3', '--grant', 'delegation', '--scope', 'api2', '--expires', 'next week'], '--expires "next week" must be an ISO 8601 date or date-time, e.g. 2027-01-31 or 2027-01-31T12:00:00Z'],
+    [['--client-id', 'api3', '--grant', 'delegation', '--scope', 'api2', '--expires', '2026-10-31'], '--expires 2026-10-31T00:00:00.000Z is not in the future'],
+    [['--client-id', 'api3', '--add-secret', '--disable'], '--add-secret and --disable cannot be combined: write one migration for each'],
+    [['--client-id', 'api3', '--add-secret', '--scope', 'api2'], '--scope applies only when creating a client'],
+    [['--client-id', 'api3', '--disable', '--expires', '2027-01-01'], '--expires does not apply to --disable'],
+    [['--client-id', 'api3', '--grant', 'delegation', '--scope', 'api2', '--secret', 'mine'], expect.stringContaining("Unknown option '--secret'")],
+    [['--client-id', 'api3', 'extra'], expect.stringContaining("Unexpected argument 'extra'")],
+  ])('refuses %j', (argv, problem) => {
+    expect(problemOf(...argv)).toEqual(problem);
+  });
+
+  it('reports every problem at once', () => {
+    expect(problemOf('--client-id', 'a b', '--grant', 'implicit').split('\n')).toHaveLength(3);
+  });
+
+  it('returns nothing for --help', () => {
+    expect(parse('--help')).toBeUndefined();
+  });
+
+  it('reads a new client with repeated or listed grants and scopes, defaulting the lifetimes and the output', () => {
+    expect(parse('--client-id', 'api3', '--grant', 'delegation', '--grant', 'client_credentials,delegation', '--scope', 'api2 openid', '--scope', 'api1')).toEqual({
+      request: {
+        kind: 'create',
+        clientId: 'api3',
+        grantTypes: ['delegation', 'client_credentials'],
+        scopes: ['api2', 'openid', 'api1'],
+        accessTokenLifetimeSeconds: 3600,
+        refreshTokenLifetimeSeconds: 2_592_000,
+        secretExpiresAt: undefined,
+        secretDescription: undefined,
+      },
+      outDir: 'migrations',
+      updateIndex: true,
+    });
+  });
+
+  it('accepts an extension grant by its absolute URI, and every option', () => {
+    const command = parse(
+      '--client-id', 'svc.reports_2', '--grant', 'urn:example:grant:custom', '--scope', 'api1', '--access-token-lifetime', '600',
+      '--refresh-token-lifetime', '86400', '--expires', '2027-01-31', '--description', 'reporting service', '--out-dir', '/tmp/m', '--no-index',
+    );
+    expect(command).toEqual({
+      request: {
+        kind: 'create',
+        clientId: 'svc.reports_2',
+        grantTypes: ['urn:example:grant:custom'],
+        scopes: ['api1'],
+        accessTokenLifetimeSeconds: 600,
+        refreshTokenLifetimeSeconds: 86_400,
+        secretExpiresAt: new Date('2027-01-31T00:00:00Z'),
+        secretDescription: 'reporting service',
+      },
+      outDir: '/tmp/m',
+      updateIndex: false,
+    });
+  });
+
+  it('reads --add-secret with an expiry, and --disable', () => {
+    expect(parse('--client-id', 'api3', '--add-secret', '--expires', '2027-01-31T12:00:00Z')?.request).toEqual({
+      kind: 'add-secret',
+      clientId: 'api3',
+      secretExpiresAt: new Date('2027-01-31T12:00:00Z'),
+      secretDescription: undefined,
+    });
+    expect(parse('--client-id', 'api3', '--disable')?.request).toEqual({ kind: 'disable', clientId: 'api3' });
+  });
+});

@@ -1,0 +1,88 @@
+import { appendToMigrationIndex, renderClientMigration } from './client-migration-source';
+
+const TIMESTAMP = Date.parse('2026-11-23T10:00:00Z');
+const HASH = 'n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=';
+
+describe('renderClientMigration', () => {
+  it('names the class and file after the client, ending with the 13-digit timestamp TypeORM orders by', () => {
+    const migration = renderClientMigration({ kind: 'disable', clientId: 'svc.reports-2' }, { timestamp: TIMESTAMP });
+    expect(migration.className).toBe(`DisableClientSvcReports2${TIMESTAMP}`);
+    expect(migration.fileBase).toBe(`${TIMESTAMP}-DisableClientSvcReports2`);
+    expect(migration.source).toContain(`name = 'DisableClientSvcReports2${TIMESTAMP}';`);
+  });
+
+  it('writes a new client with the hash of its secret, and a down that removes it', () => {
+    const { source } = renderClientMigration(
+      {
+        kind: 'create',
+        clientId: 'api3',
+        grantTypes: ['delegation'],
+        scopes: ['api2'],
+        accessTokenLifetimeSeconds: 600,
+        refreshTokenLifetimeSeconds: 86_400,
+        secretExpiresAt: new Date('2027-01-31T00:00:00Z'),
+        secretDescription: 'say "hi" */',
+      },
+      { timestamp: TIMESTAMP, secretHash: HASH },
+    );
+    expect(source).toContain(`[\"api3\", [\"delegation\"], [\"api2\"], 600, 86400]`);
+    expect(source).toContain(`[\"api3\", \"${HASH}\", \"say \\\"hi\\\" */\", \"2027-01-31T00:00:00.000Z\"]`);
+    expect(source).toContain(`if ((await queryRunner.query('SELECT 1 FROM clients WHERE client_id = $1', ["api3"])).length > 0) throw new Error("Client \\"api3\\" already exists`);
+    expect(source).toMatch(/async down\(queryRunner: QueryRunner\): Promise<void> \{\n {4}\/\/ Its secrets go with it: client_secrets references clients ON DELETE CASCADE\.\n {4}await queryRunner\.query\('DELETE FROM clients WHERE client_id = \$1', \["api3"\]\);\n {2}\}/);
+  });
+
+  it('adds a secret to an existing client; down removes only that secret', () => {
+    const { source } = renderClientMigration({ kind: 'add-secret', clientId: 'api3' }, { timestamp: TIMESTAMP, secretHash: HASH });
+    expect(source).toContain(`throw new Error("Client \\"api3\\" does not exist")`);
+    expect(source).toContain(`[\"api3\", \"${HASH}\", null, null]`);
+    expect(source).toContain(`'DELETE FROM client_secrets WHERE client_id = $1 AND value_hash = $2', ["api3", "${HASH}"]`);
+  });
+
+  it('disables a client; down enables it', () => {
+    const { source } = renderClientMigration({ kind: 'disable', clientId: 'api3' }, { timestamp: TIMESTAMP });
+    expect(source).toContain(`'UPDATE clients SET enabled = false WHERE client_id = $1', ["api3"]`);
+    expect(source).toContain(`'UPDATE clients SET enabled = true WHERE client_id = $1', ["api3"]`);
+    expect(source).not.toContain('client_secrets');
+  });
+});
+
+describe('appendToMigrationIndex', () => {
+  const migration = { className: `AddClientApi3${TIMESTAMP}`, fileBase: `${TIMESTAMP}-AddClientApi3` };
+
+  it('refuses an index without the migrations list', () => {
+    expect(() => appendToMigrationIndex('export default [];\n', migration)).toThrow('index.ts has no `export const migrations = [...]` list');
+  });
+
+  it('adds the import after the last one and the class at the end of a one-line list', () => {
+    const index = `import { A1 } from './1-A';
+import { B2 } from './2-B';
+
+/** Every migration, oldest first. */
+export const migrations = [A1, B2];
+`;
+    expect(appendToMigrationIndex(index, migration)).toBe(`import { A1 } from './1-A';
+import { B2 } from './2-B';
+import { AddClientApi3${TIMESTAMP} } from './${TIMESTAMP}-AddClientApi3';
+
+/** Every migration, oldest first. */
+export const migrations = [A1, B2, AddClientApi3${TIMESTAMP}];
+`);
+  });
+
+  it('keeps a multi-line list multi-line', () => {
+    const index = `import { A1 } from './1-A';
+
+export const migrations = [
+  A1,
+];
+`;
+    expect(appendToMigrationIndex(index, migration)).toBe(`import { A1 } from './1-A';
+import { AddClientApi3${TIMESTAMP} } from './${TIMESTAMP}-AddClientApi3';
+
+export const migrations = [
+  A1,
+  AddClientApi3${TIMESTAMP},
+];
+`);
+  });
+});

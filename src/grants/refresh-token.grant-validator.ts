@@ -1,0 +1,91 @@
+import { AuditSink } from '../audit/audit-event';
+import type { Client } from '../clients/client';
+import { stringParameter } from '../oauth/form';
+import { OAuthError } from '../oauth/oauth-error';
+import { OFFLINE_ACCESS, type RequestedScopes } from '../oauth/scope';
+import { REFRESH_TOKEN_GRANT_TYPE, refreshTokenState, type RefreshToken } from '../refresh-tokens/refresh-token';
+import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
+import type { ResourceCatalog } from '../resources/resource-catalog';
+import { UserRepository } from '../users/user.repository';
+import type { GrantContext, GrantSuccess, GrantValidator } from './grant-validator';
+
+/**
+ * RFC 6749 §6 with rotation (RFC 9700 §4.14.2): every use consumes the token and the token endpoint
+ * issues its successor in the same family; presenting a consumed token revokes the family.
+ */
+export class RefreshTokenGrantValidator implements GrantValidator {
+  static readonly inject = [RefreshTokenService, UserRepository, AuditSink];
+  readonly grantType = REFRESH_TOKEN_GRANT_TYPE;
+  readonly parameters: ReadonlySet<string> = new Set(['refresh_token']);
+
+  constructor(
+    private readonly refreshTokens: RefreshTokenService,
+    private readonly users: UserRepository,
+    private readonly audit: AuditSink,
+  ) {}
+
+  async validate({ client, parameters, scopes, resources }: GrantContext): Promise<GrantSuccess> {
+    const handle = stringParameter(parameters, 'refresh_token');
+    if (!handle) throw OAuthError.invalidRequest('refresh_token is required');
+    const token = await this.refreshTokens.find(handle);
+    // Bound to its client (RFC 6749 §6); another client learns nothing and changes nothing.
+    if (!token || token.clientId !== client.clientId) throw invalidGrant('the refresh token is invalid');
+    await this.requireActive(token);
+    if (!client.allowedScopes.includes(OFFLINE_ACCESS)) throw invalidGrant('the client may no longer use offline access');
+    const granted = grantedScopes(token, scopes, client, resources);
+    await this.requireEnabledUser(token.subject);
+    if (!(await this.refreshTokens.consume(token))) {
+      // Another request used it first: to us, a replay like any other.
+      await this.revokeReusedFamily(token);
+    }
+    return {
+      subject: token.subject,
+      scopes: granted,
+      authTime: token.authTime,
+      authenticationMethods: token.authenticationMethods.length > 0 ? token.authenticationMethods : undefined,
+      refreshTokenFamily: { id: token.familyId, scopes: token.scopes, expiresAt: token.expiresAt },
+    };
+  }
+
+  private async requireActive(token: RefreshToken): Promise<void> {
+    switch (refreshTokenState(token, new Date())) {
+      case 'active':
+        return;
+      case 'consumed':
+        // RFC 9700 §4.14.2: a rotated token came back, so one of its holders is not the client.
+        return this.revokeReusedFamily(token);
+      case 'revoked':
+        throw invalidGrant('the refresh token has been revoked');
+      case 'expired':
+        throw invalidGrant('the refresh token has expired');
+    }
+  }
+
+  private async revokeReusedFamily(token: RefreshToken): Promise<never> {
+    await this.refreshTokens.revokeFamily(token.familyId);
+    this.audit.emit({ name: 'refresh_token.reuse_detected', clientId: token.clientId, subject: token.subject, familyId: token.familyId });
+    throw invalidGrant('the refresh token has already been used');
+  }
+
+  private async requireEnabledUser(subject: string): Promise<void> {
+    const user = await this.users.findBySubjectId(subject);
+    if (!user || !user.enabled) throw invalidGrant('the user of the refresh token is unknown or disabled');
+  }
+}
+
+/**
+ * RFC 6749 §6: `scope` may narrow the original grant, never widen it; omitted, it means the original
+ * scope, less what the client may no longer have.
+ */
+function grantedScopes(token: RefreshToken, requested: RequestedScopes, client: Client, resources: ResourceCatalog): string[] {
+  if (!requested.explicit) {
+    return token.scopes.filter((scope) => client.allowedScopes.includes(scope) && resources.isKnownScope(scope));
+  }
+  const widened = requested.names.filter((scope) => !token.scopes.includes(scope));
+  if (widened.length > 0) throw OAuthError.invalidScope(`scope was not granted to the refresh token: ${widened.join(' ')}`);
+  return [...requested.names];
+}
+
+function invalidGrant(description: string): OAuthError {
+  return OAuthError.invalidGrant(description);
+}

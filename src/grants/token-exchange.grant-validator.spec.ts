@@ -1,0 +1,150 @@
+import type { ValidatedAccessToken } from '../access-token/access-token';
+import type { AccessTokenValidator } from '../access-token/access-token.validator';
+import type { Client } from '../clients/client';
+import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../database/demo-data';
+import type { RequestParameters } from '../oauth/form';
+import { OAuthError } from '../oauth/oauth-error';
+import type { RequestedScopes } from '../oauth/scope';
+import { ResourceCatalog } from '../resources/resource-catalog';
+import type { GrantContext } from './grant-validator';
+import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT_TYPE } from './token-exchange-request';
+import { TokenExchangeGrantValidator } from './token-exchange.grant-validator';
+
+const resources = new ResourceCatalog({ identityResources: DEMO_IDENTITY_RESOURCES, apiResources: DEMO_API_RESOURCES });
+const api1: Client = {
+  clientId: 'api1',
+  enabled: true,
+  allowedGrantTypes: [TOKEN_EXCHANGE_GRANT_TYPE],
+  allowedScopes: ['openid', 'profile', 'role', 'api2'],
+  accessTokenLifetimeSeconds: 3600,
+  refreshTokenLifetimeSeconds: 0,
+  secrets: [],
+};
+const alice: ValidatedAccessToken = {
+  jwtId: 'jti-1',
+  subject: '1',
+  clientId: 'frontend',
+  scopes: ['openid', 'profile', 'api1'],
+  audiences: ['api1'],
+  issuedAt: 1_900_000_000,
+  expiresAt: 1_900_000_900,
+  authTime: 1_899_999_000,
+  authenticationMethods: ['pwd'],
+  actor: { client_id: 'gateway' },
+};
+const TOKENS: Record<string, ValidatedAccessToken> = {
+  alice,
+  'no-sub': { ...alice, subject: undefined },
+  'for-api2': { ...alice, audiences: ['api2'] },
+  'api1-own': { ...alice, jwtId: 'jti-2', subject: undefined, clientId: 'api1', actor: undefined },
+  'api1-user': { ...alice, jwtId: 'jti-3', clientId: 'api1', actor: undefined },
+};
+
+function validatorWith(fault?: Error): { validator: TokenExchangeGrantValidator; seen: string[] } {
+  const seen: string[] = [];
+  const accessTokens = {
+    async validate(token: string): Promise<ValidatedAccessToken> {
+      seen.push(token);
+      if (fault) throw fault;
+      if (token in TOKENS) return TOKENS[token];
+      throw OAuthError.invalidToken('the token signature, issuer or lifetime is invalid');
+    },
+  } as unknown as AccessTokenValidator;
+  return { validator: new TokenExchangeGrantValidator(accessTokens), seen };
+}
+
+function context(parameters: RequestParameters, scopes: RequestedScopes = { names: ['api2'], explicit: true }): GrantContext {
+  return { grantType: TOKEN_EXCHANGE_GRANT_TYPE, client: api1, parameters, scopes, resources };
+}
+
+const subject = (token: string): RequestParameters => ({ subject_token: token, subject_token_type: ACCESS_TOKEN_TYPE });
+const invalid = (code: string, description: string) => expect.objectContaining({ code, status: 400, description });
+
+describe('TokenExchangeGrantValidator', () => {
+  it('refuses a malformed request as invalid_request before validating any token', async () => {
+    const { validator, seen } = validatorWith();
+    await expect(validator.validate(context({ subject_token: 'alice' }))).rejects.toEqual(invalid('invalid_request', 'subject_token_type is required'));
+    expect(seen).toEqual([]);
+  });
+
+  it('refuses an audience the client may not target as invalid_target before validating any token', async () => {
+    const { validator, seen } = validatorWith();
+    await expect(validator.validate(context({ ...subject('alice'), audience: ['api1'] }))).rejects.toEqual(
+      invalid('invalid_target', 'the client may not obtain a token for api1'),
+    );
+    expect(seen).toEqual([]);
+  });
+
+  it('refuses a subject token that fails validation as invalid_request', async () => {
+    await expect(validatorWith().validator.validate(context(subject('forged')))).rejects.toEqual(
+      invalid('invalid_request', 'subject_token is not a valid access token: the token signature, issuer or lifetime is invalid'),
+    );
+  });
+
+  it('refuses a subject token without sub as invalid_request', async () => {
+    await expect(validatorWith().validator.validate(context(subject('no-sub')))).rejects.toEqual(
+      invalid('invalid_request', 'the subject token does not represent a user'),
+    );
+  });
+
+  it('refuses a subject token whose aud lacks the client as invalid_request', async () => {
+    await expect(validatorWith().validator.validate(context(subject('for-api2')))).rejects.toEqual(
+      invalid('invalid_request', 'the subject token was not issued for this client (aud)'),
+    );
+  });
+
+  it('refuses an actor token that fails validation as invalid_request', async () => {
+    const parameters = { ...subject('alice'), actor_token: 'forged', actor_token_type: ACCESS_TOKEN_TYPE };
+    await expect(validatorWith().validator.validate(context(parameters))).rejects.toEqual(
+      invalid('invalid_request', 'actor_token is not a valid access token: the token signature, issuer or lifetime is invalid'),
+    );
+  });
+
+  it.each([
+    ["another client's token", 'alice'],
+    ["a user's token issued to the client", 'api1-user'],
+  ])('refuses as actor token %s', async (_, actorToken) => {
+    const parameters = { ...subject('alice'), actor_token: actorToken, actor_token_type: ACCESS_TOKEN_TYPE };
+    await expect(validatorWith().validator.validate(context(parameters))).rejects.toEqual(
+      invalid('invalid_request', 'actor_token does not represent the requesting client'),
+    );
+  });
+
+  it('refuses identity scopes the subject token lacks as invalid_scope (the delegation rule)', async () => {
+    await expect(validatorWith().validator.validate(context(subject('alice'), { names: ['role', 'api2'], explicit: true }))).rejects.toEqual(
+      invalid('invalid_scope', 'scope role was not granted to the subject token'),
+    );
+  });
+
+  it('passes an unexpected fault of the token validator on', async () => {
+    const outage = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    await expect(validatorWith(outage).validator.validate(context(subject('alice')))).rejects.toBe(outage);
+  });
+
+  it('issues a delegated access token for the subject with the client as actor, and says so', async () => {
+    const grant = await validatorWith().validator.validate(context(subject('alice')));
+    expect(grant).toEqual({
+      subject: '1',
+      scopes: ['api2'],
+      authenticationMethods: [TOKEN_EXCHANGE_GRANT_TYPE],
+      authTime: 1_899_999_000,
+      actor: { client_id: 'api1', act: { client_id: 'gateway' } },
+      expiresAtMost: 1_900_000_900,
+      issuedTokenType: ACCESS_TOKEN_TYPE,
+    });
+    expect(grant.refreshTokenFamily).toBeUndefined();
+  });
+
+  it("accepts the client's own token as actor token", async () => {
+    const { validator, seen } = validatorWith();
+    const parameters = { ...subject('alice'), actor_token: 'api1-own', actor_token_type: ACCESS_TOKEN_TYPE };
+    await expect(validator.validate(context(parameters))).resolves.toEqual(expect.objectContaining({ subject: '1' }));
+    expect(seen).toEqual(['alice', 'api1-own']);
+  });
+
+  it('limits the default scope to the targets', async () => {
+    const defaults = { names: ['openid', 'profile', 'api2'], explicit: false };
+    const grant = await validatorWith().validator.validate(context({ ...subject('alice'), audience: ['api2'], resource: ['api2'] }, defaults));
+    expect(grant.scopes).toEqual(['openid', 'profile', 'api2']);
+  });
+});

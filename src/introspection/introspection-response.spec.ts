@@ -1,0 +1,88 @@
+import type { ValidatedAccessToken } from '../access-token/access-token';
+import type { Client } from '../clients/client';
+import type { RefreshToken } from '../refresh-tokens/refresh-token';
+import { INACTIVE, accessTokenIntrospection, isAccessTokenVisibleTo, refreshTokenIntrospection } from './introspection-response';
+
+const client = (clientId: string) => ({ clientId }) as Client;
+const token: ValidatedAccessToken = {
+  jwtId: 'jti-1',
+  subject: '1',
+  clientId: 'frontend',
+  scopes: ['openid', 'api1'],
+  audiences: ['api1'],
+  issuedAt: 1_900_000_000,
+  expiresAt: 1_900_003_600,
+  authTime: 1_899_999_000,
+  authenticationMethods: ['pwd'],
+};
+
+describe('isAccessTokenVisibleTo', () => {
+  it('hides a token from a client that neither received it nor is in its aud', () => {
+    expect(isAccessTokenVisibleTo(token, client('m2m'))).toBe(false);
+  });
+
+  it('shows a token to the client it was issued to and to an API its aud names', () => {
+    expect([isAccessTokenVisibleTo(token, client('frontend')), isAccessTokenVisibleTo(token, client('api1'))]).toEqual([true, true]);
+  });
+});
+
+describe('INACTIVE', () => {
+  it('is exactly {"active": false}', () => {
+    expect(JSON.stringify(INACTIVE)).toBe('{"active":false}');
+  });
+});
+
+describe('accessTokenIntrospection', () => {
+  it('omits sub, auth_time and act when the token has none', () => {
+    const response = accessTokenIntrospection({ ...token, subject: undefined, authTime: undefined }, 'https://issuer');
+    expect(Object.keys(response)).toEqual(['active', 'iss', 'client_id', 'scope', 'aud', 'exp', 'iat', 'jti', 'token_type']);
+  });
+
+  it('gives the RFC 7662 members of an active token, with act when delegated', () => {
+    const delegated = { ...token, audiences: ['api1', 'api2'], actor: { client_id: 'api1', act: { client_id: 'gateway' } } };
+    expect(accessTokenIntrospection(delegated, 'https://issuer')).toEqual({
+      active: true,
+      iss: 'https://issuer',
+      sub: '1',
+      client_id: 'frontend',
+      scope: 'openid api1',
+      aud: ['api1', 'api2'],
+      exp: 1_900_003_600,
+      iat: 1_900_000_000,
+      jti: 'jti-1',
+      token_type: 'Bearer',
+      auth_time: 1_899_999_000,
+      act: { client_id: 'api1', act: { client_id: 'gateway' } },
+    });
+  });
+
+  it('gives a single audience as a string, as the token has it', () => {
+    expect(accessTokenIntrospection(token, 'https://issuer').aud).toBe('api1');
+  });
+});
+
+describe('refreshTokenIntrospection', () => {
+  it('describes the refresh token without its hash or family', () => {
+    const refresh: RefreshToken = {
+      tokenHash: 'secret-hash',
+      familyId: 'family',
+      subject: '1',
+      clientId: 'frontend',
+      scopes: ['openid', 'offline_access'],
+      authTime: 1_899_999_000,
+      authenticationMethods: ['pwd'],
+      createdAt: new Date(1_900_000_000_000),
+      expiresAt: new Date(1_902_592_000_000),
+    };
+    expect(refreshTokenIntrospection(refresh, 'https://issuer')).toEqual({
+      active: true,
+      iss: 'https://issuer',
+      sub: '1',
+      client_id: 'frontend',
+      scope: 'openid offline_access',
+      exp: 1_902_592_000,
+      iat: 1_900_000_000,
+      auth_time: 1_899_999_000,
+    });
+  });
+});

@@ -1,0 +1,60 @@
+import type { ValidatedAccessToken } from '../access-token/access-token';
+import type { Client } from '../clients/client';
+import { formatScope } from '../oauth/scope';
+import type { RefreshToken } from '../refresh-tokens/refresh-token';
+
+/** RFC 7662 §2.2 introspection response. */
+export type IntrospectionResponse = { readonly active: false } | ActiveTokenIntrospection;
+
+export interface ActiveTokenIntrospection {
+  readonly active: true;
+  readonly [claim: string]: unknown;
+}
+
+/** Every token that is not both valid and visible to the caller answers exactly this (CONTRACT §4a). */
+export const INACTIVE: IntrospectionResponse = Object.freeze({ active: false as const });
+
+/** CONTRACT §4a: the client the token was issued to, or an API its `aud` names. */
+export function isAccessTokenVisibleTo(token: ValidatedAccessToken, client: Client): boolean {
+  return token.clientId === client.clientId || token.audiences.includes(client.clientId);
+}
+
+export function accessTokenIntrospection(token: ValidatedAccessToken, issuer: string): ActiveTokenIntrospection {
+  return withoutUndefined({
+    active: true,
+    iss: issuer,
+    sub: token.subject,
+    client_id: token.clientId,
+    scope: formatScope(token.scopes),
+    aud: token.audiences.length === 1 ? token.audiences[0] : [...token.audiences],
+    exp: token.expiresAt,
+    iat: token.issuedAt,
+    jti: token.jwtId,
+    // RFC 7662 §2.2: the token type of RFC 6749 §5.1.
+    token_type: 'Bearer',
+    auth_time: token.authTime,
+    act: token.actor,
+  });
+}
+
+/** A refresh token is shown only to its own client (CONTRACT §4a). */
+export function refreshTokenIntrospection(token: RefreshToken, issuer: string): ActiveTokenIntrospection {
+  return {
+    active: true,
+    iss: issuer,
+    sub: token.subject,
+    client_id: token.clientId,
+    scope: formatScope(token.scopes),
+    exp: epochSeconds(token.expiresAt),
+    iat: epochSeconds(token.createdAt),
+    auth_time: token.authTime,
+  };
+}
+
+function epochSeconds(date: Date): number {
+  return Math.floor(date.getTime() / 1000);
+}
+
+function withoutUndefined<T extends Record<string, unknown>>(members: T): T {
+  return Object.fromEntries(Object.entries(members).filter(([, value]) => value !== undefined)) as T;
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { AccessTokenModule } from '../access-token/access-token.module';
+import { ClientsModule } from '../clients/clients.module';
+import { RefreshTokensModule } from '../refresh-tokens/refresh-tokens.module';
+import { UsersModule } from '../users/users.module';
+import { IntrospectionController } from './introspection.controller';
+import { IntrospectionService } from './introspection.service';
+
+@Module({
+  imports: [ClientsModule, AccessTokenModule, RefreshTokensModule, UsersModule],
+  controllers: [IntrospectionController],
+  providers: [IntrospectionService],
+})
+export class IntrospectionModule {}

@@ -1,0 +1,63 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AccessTokenValidator } from '../access-token/access-token.validator';
+import type { AuthenticatedClient, Client } from '../clients/client';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { FormBody } from '../oauth/form';
+import { OAuthError } from '../oauth/oauth-error';
+import { readTokenParameters } from '../oauth/token-parameters';
+import { isRefreshTokenHandle, refreshTokenState } from '../refresh-tokens/refresh-token';
+import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
+import { UserRepository } from '../users/user.repository';
+import {
+  INACTIVE,
+  accessTokenIntrospection,
+  isAccessTokenVisibleTo,
+  refreshTokenIntrospection,
+  type IntrospectionResponse,
+} from './introspection-response';
+
+/**
+ * RFC 7662 for an authenticated client. Access tokens are validated as everywhere else (CONTRACT
+ * §3.2, deny list included); refresh tokens are looked up by hash. A token of a disabled user is
+ * inactive, as the userinfo endpoint and the refresh grant would refuse it.
+ */
+@Injectable()
+export class IntrospectionService {
+  constructor(
+    private readonly accessTokens: AccessTokenValidator,
+    private readonly refreshTokens: RefreshTokenService,
+    private readonly users: UserRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async introspect(body: FormBody, { client }: AuthenticatedClient): Promise<IntrospectionResponse> {
+    // The hint is not needed: a refresh token handle is never a JWT (RFC 7662 §2.1 lets us ignore it).
+    const { token } = readTokenParameters(body);
+    return isRefreshTokenHandle(token) ? this.introspectRefreshToken(token, client) : this.introspectAccessToken(token, client);
+  }
+
+  private async introspectAccessToken(token: string, client: Client): Promise<IntrospectionResponse> {
+    const validated = await this.accessTokens.validate(token).catch(undefinedIfInvalid);
+    if (!validated || !isAccessTokenVisibleTo(validated, client)) return INACTIVE;
+    if (validated.subject !== undefined && !(await this.isEnabledUser(validated.subject))) return INACTIVE;
+    return accessTokenIntrospection(validated, this.config.issuer);
+  }
+
+  private async introspectRefreshToken(handle: string, client: Client): Promise<IntrospectionResponse> {
+    const token = await this.refreshTokens.find(handle);
+    if (!token || token.clientId !== client.clientId || refreshTokenState(token, new Date()) !== 'active') return INACTIVE;
+    if (!(await this.isEnabledUser(token.subject))) return INACTIVE;
+    return refreshTokenIntrospection(token, this.config.issuer);
+  }
+
+  private async isEnabledUser(subject: string): Promise<boolean> {
+    return (await this.users.findBySubjectId(subject))?.enabled === true;
+  }
+}
+
+/** A token that fails validation is simply inactive; a fault (database down) is not. */
+function undefinedIfInvalid(error: unknown): undefined {
+  if (error instanceof OAuthError) return undefined;
+  throw error;
+}
+

@@ -1,0 +1,99 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { AccessTokenDenyList } from '../access-token/access-token-deny-list';
+import type { IssuedAccessToken } from '../access-token/access-token.issuer';
+import type { Client } from '../clients/client';
+import type { GrantSuccess } from '../grants/grant-validator';
+import { OAuthError } from '../oauth/oauth-error';
+import { OFFLINE_ACCESS } from '../oauth/scope';
+import {
+  REFRESH_TOKEN_GRANT_TYPE,
+  generateRefreshTokenHandle,
+  hashRefreshTokenHandle,
+  isRefreshTokenHandle,
+  type NewRefreshToken,
+  type RefreshToken,
+  type RefreshTokenFamily,
+} from './refresh-token';
+import { RefreshTokenRepository } from './refresh-token.repository';
+
+/** A grant's outcome as the token endpoint issued it: `authTime` and `amr` resolved. */
+export interface IssuedGrant extends GrantSuccess {
+  readonly authTime: number;
+  readonly authenticationMethods: readonly string[];
+}
+
+/**
+ * Refresh tokens (RFC 6749 §6): issued only with `offline_access`, rotated on every use, and revoked
+ * a whole family at a time together with the access tokens issued alongside (RFC 7009 §2.1,
+ * RFC 9700 §4.14.2).
+ */
+@Injectable()
+export class RefreshTokenService {
+  constructor(
+    private readonly repository: RefreshTokenRepository,
+    private readonly denyList: AccessTokenDenyList,
+  ) {}
+
+  /** The stored token a handle names; undefined for an unknown or malformed handle. */
+  async find(handle: string): Promise<RefreshToken | undefined> {
+    if (!isRefreshTokenHandle(handle)) return undefined;
+    return this.repository.findByHash(hashRefreshTokenHandle(handle));
+  }
+
+  /**
+   * The refresh token to return with a grant's access token, or undefined: the rotated successor
+   * for the `refresh_token` grant, a new family's first token when the grant qualifies.
+   */
+  async issueFor(grant: IssuedGrant, client: Client, accessToken: IssuedAccessToken): Promise<string | undefined> {
+    const now = new Date();
+    const family = grant.refreshTokenFamily ?? (offersRefreshToken(grant, client) ? newFamily(grant, client, now) : undefined);
+    if (!family || grant.subject === undefined) return undefined;
+    const handle = generateRefreshTokenHandle();
+    const token: NewRefreshToken = {
+      tokenHash: hashRefreshTokenHandle(handle),
+      familyId: family.id,
+      subject: grant.subject,
+      clientId: client.clientId,
+      scopes: family.scopes,
+      authTime: grant.authTime,
+      authenticationMethods: grant.authenticationMethods,
+      expiresAt: family.expiresAt,
+      accessToken: { jwtId: accessToken.jwtId, expiresAt: Math.floor(now.getTime() / 1000) + accessToken.expiresIn },
+    };
+    if (!grant.refreshTokenFamily) {
+      await this.repository.add(token);
+    } else if (!(await this.repository.addToFamily(token))) {
+      // The family was revoked (reuse detected, or RFC 7009 revocation) while this grant ran.
+      throw OAuthError.invalidGrant('the refresh token has been revoked');
+    }
+    return handle;
+  }
+
+  /** Marks the token used; false when another request used it (or revoked it) first. */
+  consume(token: RefreshToken): Promise<boolean> {
+    return this.repository.consume(token.tokenHash, new Date());
+  }
+
+  /** Revokes every refresh token of the family and denies the access tokens issued with them. */
+  async revokeFamily(familyId: string): Promise<void> {
+    const accessTokens = await this.repository.revokeFamily(familyId, new Date());
+    await this.denyList.revoke(accessTokens);
+  }
+}
+
+/** CONTRACT §3: only with `offline_access` granted, for a user, never for a delegated token. */
+function offersRefreshToken(grant: GrantSuccess, client: Client): boolean {
+  return (
+    grant.subject !== undefined &&
+    grant.actor === undefined &&
+    grant.scopes.includes(OFFLINE_ACCESS) &&
+    // A token the client may not redeem would be a credential with no use.
+    client.allowedGrantTypes.includes(REFRESH_TOKEN_GRANT_TYPE)
+  );
+}
+
+/** The family's lifetime is absolute: rotation never extends it. */
+function newFamily(grant: GrantSuccess, client: Client, now: Date): RefreshTokenFamily {
+  return { id: randomUUID(), scopes: grant.scopes, expiresAt: new Date(now.getTime() + client.refreshTokenLifetimeSeconds * 1000) };
+}

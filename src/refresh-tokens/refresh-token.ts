@@ -1,0 +1,66 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+export const REFRESH_TOKEN_GRANT_TYPE = 'refresh_token';
+
+/** A stored refresh token (RFC 6749 §1.5), found by the hash of its handle. */
+export interface RefreshToken {
+  readonly tokenHash: string;
+  /** Every token rotated from one grant shares it (RFC 9700 §4.14.2). */
+  readonly familyId: string;
+  readonly subject: string;
+  readonly clientId: string;
+  /** The scope originally granted; a rotated token keeps it (RFC 6749 §6). */
+  readonly scopes: readonly string[];
+  /** Epoch seconds of the user's authentication, kept by every refreshed access token. */
+  readonly authTime: number;
+  readonly authenticationMethods: readonly string[];
+  readonly createdAt: Date;
+  /** Absolute: the same for every token of the family. */
+  readonly expiresAt: Date;
+  readonly consumedAt?: Date;
+  readonly revokedAt?: Date;
+}
+
+/** The access token issued together with a refresh token, revoked with its family (RFC 7009 §2.1). */
+export interface CompanionAccessToken {
+  readonly jwtId: string;
+  /** Epoch seconds. */
+  readonly expiresAt: number;
+}
+
+export interface NewRefreshToken extends Omit<RefreshToken, 'createdAt' | 'consumedAt' | 'revokedAt'> {
+  readonly accessToken: CompanionAccessToken;
+}
+
+/** What a rotated refresh token inherits from the one it replaces. */
+export interface RefreshTokenFamily {
+  readonly id: string;
+  readonly scopes: readonly string[];
+  readonly expiresAt: Date;
+}
+
+export type RefreshTokenState = 'active' | 'consumed' | 'revoked' | 'expired';
+
+// 32 random bytes, base64url without padding.
+const HANDLE = /^[A-Za-z0-9_-]{43}$/;
+
+/** A new opaque handle with 256 bits of entropy (RFC 6749 §10.10). */
+export function generateRefreshTokenHandle(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** The stored form of a handle: SHA-256, base64url. The handle itself is never stored. */
+export function hashRefreshTokenHandle(handle: string): string {
+  return createHash('sha256').update(handle, 'utf8').digest('base64url');
+}
+
+/** True for a string shaped like a handle this service issues; a JWT never is. */
+export function isRefreshTokenHandle(value: string): boolean {
+  return HANDLE.test(value);
+}
+
+export function refreshTokenState(token: RefreshToken, now: Date): RefreshTokenState {
+  if (token.revokedAt) return 'revoked';
+  if (token.consumedAt) return 'consumed';
+  return token.expiresAt.getTime() > now.getTime() ? 'active' : 'expired';
+}

@@ -1,0 +1,20 @@
+import { Body, Controller, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
+import type { AuthenticatedClient } from '../clients/client';
+import { ClientAuthGuard, CurrentClient } from '../clients/client-auth.guard';
+import type { FormBody } from '../oauth/form';
+import { RevocationService } from './revocation.service';
+
+@Controller('connect')
+export class RevocationController {
+  constructor(private readonly revocation: RevocationService) {}
+
+  /** RFC 7009 §2.2: 200 with an empty body, whether or not there was anything to revoke. */
+  @Post('revocation')
+  @HttpCode(200)
+  @UseGuards(ClientAuthGuard)
+  @Header('Cache-Control', 'no-store')
+  @Header('Pragma', 'no-cache')
+  revoke(@Body() body: FormBody, @CurrentClient() client: AuthenticatedClient): Promise<void> {
+    return this.revocation.revoke(body, client);
+  }
+}

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { AuditSink } from '../audit/audit-event';
+import { AccessTokenDenyList } from '../access-token/access-token-deny-list';
+import { AccessTokenValidator } from '../access-token/access-token.validator';
+import type { AuthenticatedClient, Client } from '../clients/client';
+import type { FormBody } from '../oauth/form';
+import { OAuthError } from '../oauth/oauth-error';
+import { readTokenParameters } from '../oauth/token-parameters';
+import { isRefreshTokenHandle } from '../refresh-tokens/refresh-token';
+import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
+
+/**
+ * RFC 7009 for an authenticated client (CONTRACT §4b). A refresh token takes its whole family with
+ * it, and the access tokens issued alongside (§2.1); an access token goes on the deny list until it
+ * expires. A token that is unknown, invalid or already revoked needs nothing done (§2.2).
+ */
+@Injectable()
+export class RevocationService {
+  constructor(
+    private readonly accessTokens: AccessTokenValidator,
+    private readonly refreshTokens: RefreshTokenService,
+    private readonly denyList: AccessTokenDenyList,
+    private readonly audit: AuditSink,
+  ) {}
+
+  async revoke(body: FormBody, { client }: AuthenticatedClient): Promise<void> {
+    // The hint is not needed: a refresh token handle is never a JWT (RFC 7009 §2.1 lets us ignore it).
+    const { token } = readTokenParameters(body);
+    if (isRefreshTokenHandle(token)) await this.revokeRefreshToken(token, client);
+    else await this.revokeAccessToken(token, client);
+  }
+
+  private async revokeRefreshToken(handle: string, client: Client): Promise<void> {
+    const token = await this.refreshTokens.find(handle);
+    if (!token) return;
+    requireOwnToken(token.clientId, client);
+    await this.refreshTokens.revokeFamily(token.familyId);
+    this.audit.emit({ name: 'token.revoked', clientId: client.clientId, tokenType: 'refresh_token', familyId: token.familyId });
+  }
+
+  private async revokeAccessToken(jwt: string, client: Client): Promise<void> {
+    const token = await this.accessTokens.validate(jwt).catch((error: unknown) => {
+      if (error instanceof OAuthError) return undefined;
+      throw error;
+    });
+    if (!token) return;
+    requireOwnToken(token.clientId, client);
+    await this.denyList.revoke([{ jwtId: token.jwtId, expiresAt: token.expiresAt }]);
+    this.audit.emit({ name: 'token.revoked', clientId: client.clientId, tokenType: 'access_token', jwtId: token.jwtId });
+  }
+}
+
+/** RFC 7009 §2.1: a client may revoke only the tokens issued to it; the token stays valid. */
+function requireOwnToken(issuedTo: string, client: Client): void {
+  if (issuedTo !== client.clientId) throw OAuthError.invalidRequest('the token was not issued to this client');
+}

@@ -1,0 +1,167 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { runClientMigrationCommand } from '../../src/client-migration/client-migration.command';
+import { sql, startTestServer, testDatabaseUrl, type TestServer } from '../support/create-test-app';
+import { expectTokenError, secretHash, uniqueName } from '../support/fixtures';
+import { requestToken } from '../support/http';
+
+/**
+ * Issue 6 item 2: `npm run client:migration` writes a migration that, once applied, lets the client
+ * authenticate with the secret it printed. The generator writes into a temporary directory here
+ * (--out-dir), never into the repository's migrations/.
+ */
+describe('npm run client:migration', () => {
+  let server: TestServer;
+  let outDir: string;
+  let dataSource: DataSource;
+  let runner: QueryRunner;
+
+  beforeAll(async () => {
+    // No client cache: a migration's effect is seen by the next request.
+    [server, dataSource, outDir] = await Promise.all([
+      startTestServer({ CACHE_TTL_SECONDS: '0' }),
+      new DataSource({ type: 'postgres', url: testDatabaseUrl(), poolSize: 1 }).initialize(),
+      mkdtemp(join(tmpdir(), 'tollgate-client-migration-')),
+    ]);
+    runner = dataSource.createQueryRunner();
+  });
+  afterAll(async () => {
+    await runner?.release();
+    await dataSource?.destroy();
+    await server?.close();
+    await rm(outDir, { recursive: true, force: true });
+  });
+
+  interface Generated {
+    readonly code: number;
+    readonly stdout: string;
+    readonly stderr: string;
+    readonly file?: string;
+    readonly migration?: MigrationInterface;
+    readonly migrationClass?: new () => MigrationInterface;
+  }
+
+  /** Runs the command as `npm run client:migration -- <argv>` would, then loads the file it wrote. */
+  async function generate(...argv: string[]): Promise<Generated> {
+    let stdout = '';
+    let stderr = '';
+    const before = new Set(await readdir(outDir));
+    const code = await runClientMigrationCommand([...argv, '--out-dir', outDir, '--no-index'], {
+      stdout: (text) => (stdout += text),
+      stderr: (text) => (stderr += text),
+      cwd: process.cwd(),
+    });
+    const written = (await readdir(outDir)).filter((name) => !before.has(name) && name.endsWith('.ts'));
+    if (written.length === 0) return { code, stdout, stderr };
+    expect(written).toHaveLength(1);
+    const file = join(outDir, written[0]);
+    const exported: Record<string, new () => MigrationInterface> = await import(file);
+    const [MigrationClass] = Object.values(exported);
+    return { code, stdout, stderr, file, migration: new MigrationClass(), migrationClass: MigrationClass };
+  }
+
+  const clientCredentials = (clientId: string, secret: string) => requestToken(server.url, clientId, secret, { grant_type: 'client_credentials', scope: 'api2' });
+
+  it('refuses bad arguments with exit code 2 and a clear message, writing nothing', async () => {
+    const result = await generate('--client-id', 'api 3', '--grant', 'implicit');
+    expect(result).toEqual({ code: 2, stdout: '', stderr: expect.stringMatching(/^client:migration: --client-id "api 3" must be/) });
+    expect(result.stderr).toContain('--grant "implicit" is not a grant type Tollgate serves');
+    expect(result.stderr).toContain('--scope is required when creating a client');
+    expect(await readdir(outDir)).toEqual([]);
+  });
+
+  it('creates a client whose printed secret authenticates once the migration is applied; down removes it', async () => {
+    const clientId = uniqueName('api3');
+    const created = await generate('--client-id', clientId, '--grant', 'client_credentials', '--grant', 'delegation', '--scope', 'api2');
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/^[\w-]{43}\n$/);
+    const secret = created.stdout.trim();
+    expect(created.stderr).toContain(`The new secret of client "${clientId}" follows on stdout.`);
+    expect(created.stderr).not.toContain(secret);
+    const source = await readFile(created.file!, 'utf8');
+    expect(source).not.toContain(secret);
+    expect(source).toContain(secretHash(secret));
+
+    expectTokenError(await clientCredentials(clientId, secret), 401, 'invalid_client', { basicChallenge: true });
+    // Applied the way Tollgate applies migrations: through TypeORM's migration table, which also
+    // checks the class name ends with its timestamp.
+    const migrator = await new DataSource({ type: 'postgres', url: testDatabaseUrl(), migrations: [created.migrationClass!], poolSize: 1 }).initialize();
+    try {
+      expect((await migrator.runMigrations({ transaction: 'each' })).map((migration) => migration.name)).toEqual([created.migrationClass!.name]);
+    } finally {
+      await migrator.destroy();
+    }
+    const issued = await clientCredentials(clientId, secret);
+    expect({ status: issued.status, scope: issued.body.scope }).toEqual({ status: 200, scope: 'api2' });
+    expect(await sql('SELECT allowed_grant_types, allowed_scopes, enabled FROM clients WHERE client_id = $1', [clientId])).toEqual([
+      { allowed_grant_types: ['client_credentials', 'delegation'], allowed_scopes: ['api2'], enabled: true },
+    ]);
+    await expect(created.migration!.up(runner)).rejects.toThrow(`Client "${clientId}" already exists: give it a new secret with --add-secret`);
+
+    await created.migration!.down(runner);
+    expectTokenError(await clientCredentials(clientId, secret), 401, 'invalid_client', { basicChallenge: true });
+    expect(await sql('SELECT count(*)::int AS count FROM client_secrets WHERE client_id = $1', [clientId])).toEqual([{ count: 0 }]);
+    await sql('DELETE FROM migrations WHERE name = $1', [created.migrationClass!.name]);
+  });
+
+  it('rotates a secret with --add-secret (both work until the old one is removed) and disables a client with --disable', async () => {
+    const clientId = uniqueName('rotating');
+    const created = await generate('--client-id', clientId, '--grant', 'client_credentials', '--scope', 'api2', '--expires', '2099-01-01');
+    await created.migration!.up(runner);
+    const first = created.stdout.trim();
+
+    const added = await generate('--client-id', clientId, '--add-secret', '--expires', '2100-01-01T00:00:00Z', '--description', 'rotation 2026-11');
+    const second = added.stdout.trim();
+    expect(second).not.toBe(first);
+    await added.migration!.up(runner);
+    expect((await clientCredentials(clientId, first)).status).toBe(200);
+    expect((await clientCredentials(clientId, second)).status).toBe(200);
+    expect(await sql('SELECT description, expires_at FROM client_secrets WHERE client_id = $1 ORDER BY expires_at', [clientId])).toEqual([
+      { description: expect.stringMatching(/^client:migration \d{4}-\d{2}-\d{2}$/), expires_at: new Date('2099-01-01T00:00:00Z') },
+      { description: 'rotation 2026-11', expires_at: new Date('2100-01-01T00:00:00Z') },
+    ]);
+
+    const disabled = await generate('--client-id', clientId, '--disable');
+    expect({ code: disabled.code, stdout: disabled.stdout }).toEqual({ code: 0, stdout: '' });
+    await disabled.migration!.up(runner);
+    expectTokenError(await clientCredentials(clientId, second), 401, 'invalid_client', { basicChallenge: true });
+    await disabled.migration!.down(runner);
+    expect((await clientCredentials(clientId, second)).status).toBe(200);
+
+    await added.migration!.down(runner);
+    expectTokenError(await clientCredentials(clientId, second), 401, 'invalid_client', { basicChallenge: true });
+    expect((await clientCredentials(clientId, first)).status).toBe(200);
+    await created.migration!.down(runner);
+  });
+
+  it('refuses to add a secret to, or disable, a client that does not exist', async () => {
+    const clientId = uniqueName('missing');
+    const added = await generate('--client-id', clientId, '--add-secret');
+    await expect(added.migration!.up(runner)).rejects.toThrow(`Client "${clientId}" does not exist`);
+    const disabled = await generate('--client-id', clientId, '--disable');
+    await expect(disabled.migration!.up(runner)).rejects.toThrow(`Client "${clientId}" does not exist`);
+  });
+
+  it('appends the migration to index.ts in the output directory unless --no-index', async () => {
+    const indexDir = await mkdtemp(join(tmpdir(), 'tollgate-client-migration-index-'));
+    try {
+      const original = await readFile(join(process.cwd(), 'migrations/index.ts'), 'utf8');
+      await writeFile(join(indexDir, 'index.ts'), original);
+      const code = await runClientMigrationCommand(['--client-id', 'indexed', '--disable', '--out-dir', indexDir], {
+        stdout: () => undefined,
+        stderr: () => undefined,
+        cwd: process.cwd(),
+        now: () => new Date(1_795_000_000_000),
+      });
+      expect(code).toBe(0);
+      expect(await readdir(indexDir)).toEqual(['1795000000000-DisableClientIndexed.ts', 'index.ts']);
+      const index = await readFile(join(indexDir, 'index.ts'), 'utf8');
+      expect(index).toContain("import { DisableClientIndexed1795000000000 } from './1795000000000-DisableClientIndexed';");
+      expect(index).toMatch(/export const migrations = \[[^\]]*, DisableClientIndexed1795000000000\];/);
+    } finally {
+      await rm(indexDir, { recursive: true, force: true });
+    }
+  });
+});

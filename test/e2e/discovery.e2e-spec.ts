@@ -1,0 +1,98 @@
+import { importJWK, jwtVerify, decodeProtectedHeader, type JWK } from 'jose';
+import { ISSUER, startTestServer, type TestServer } from '../support/create-test-app';
+import { request, userAccessToken } from '../support/http';
+
+/** CONTRACT §2: OpenID Connect Discovery 1.0 / RFC 8414 metadata and the JWK Set. */
+describe('discovery', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  describe('GET /.well-known/openid-configuration', () => {
+    it('answers with JSON metadata', async () => {
+      const response = await request(`${server.url}/.well-known/openid-configuration`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json(;|$)/);
+    });
+
+    it('names the issuer and bases every endpoint on it', async () => {
+      const { body } = await request(`${server.url}/.well-known/openid-configuration`);
+      expect(body.issuer).toBe(ISSUER);
+      expect(body.jwks_uri).toBe(`${ISSUER}/.well-known/openid-configuration/jwks`);
+      expect(body.token_endpoint).toBe(`${ISSUER}/connect/token`);
+      const endpoints = Object.entries(body).filter(([name]) => name.endsWith('_endpoint') || name === 'jwks_uri');
+      for (const [, url] of endpoints) expect(url).toMatch(new RegExp(`^${ISSUER.replace(/\./g, '\\.')}/`));
+    });
+
+    it('lists every registered grant type', async () => {
+      const { body } = await request(`${server.url}/.well-known/openid-configuration`);
+      expect(body.grant_types_supported).toEqual(expect.arrayContaining(['client_credentials', 'password', 'delegation']));
+      expect(new Set(body.grant_types_supported).size).toBe(body.grant_types_supported.length);
+    });
+
+    it('lists the scopes of the identity and API resources and offline_access', async () => {
+      const { body } = await request(`${server.url}/.well-known/openid-configuration`);
+      expect(body.scopes_supported).toEqual(expect.arrayContaining(['openid', 'profile', 'email', 'role', 'api1', 'api2', 'offline_access']));
+    });
+
+    it('lists the claims the identity resources map to', async () => {
+      const { body } = await request(`${server.url}/.well-known/openid-configuration`);
+      expect(body.claims_supported).toEqual(
+        expect.arrayContaining(['sub', 'name', 'given_name', 'family_name', 'preferred_username', 'updated_at', 'email', 'email_verified', 'role']),
+      );
+    });
+
+    it('states the authentication methods, subject types, response types and signing algorithms', async () => {
+      const { body } = await request(`${server.url}/.well-known/openid-configuration`);
+      expect(body.token_endpoint_auth_methods_supported).toEqual(['client_secret_basic', 'client_secret_post']);
+      expect(body.subject_types_supported).toEqual(['public']);
+      expect(Array.isArray(body.response_types_supported)).toBe(true);
+      expect(body.id_token_signing_alg_values_supported).toContain('RS256');
+      expect(body.id_token_signing_alg_values_supported).not.toContain('none');
+    });
+  });
+
+  describe('GET /.well-known/openid-configuration/jwks', () => {
+    const jwks = async (): Promise<JWK[]> => {
+      const response = await request(`${server.url}/.well-known/openid-configuration/jwks`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json(;|$)/);
+      return response.body.keys;
+    };
+
+    it('is served at the path jwks_uri names', async () => {
+      const { body } = await request(`${server.url}/.well-known/openid-configuration`);
+      const response = await request(`${server.url}${new URL(body.jwks_uri).pathname}`);
+      expect(response.status).toBe(200);
+      expect(response.body.keys.length).toBeGreaterThan(0);
+    });
+
+    it('publishes each key with kid, alg and use "sig"', async () => {
+      const keys = await jwks();
+      expect(keys.length).toBeGreaterThan(0);
+      for (const key of keys) {
+        expect(key).toMatchObject({ kid: expect.any(String), alg: expect.any(String), use: 'sig', kty: expect.any(String) });
+        expect(key.alg).not.toMatch(/^(HS|none)/i);
+      }
+      expect(new Set(keys.map((key) => key.kid)).size).toBe(keys.length);
+    });
+
+    it('publishes no private key material', async () => {
+      for (const key of await jwks()) {
+        for (const member of ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k']) expect(key).not.toHaveProperty(member);
+        if (key.kty === 'RSA') expect(Object.keys(key).sort()).toEqual(['alg', 'e', 'kid', 'kty', 'n', 'use']);
+      }
+    });
+
+    it('holds the key that verifies the tokens the service issues', async () => {
+      const token = await userAccessToken(server.url);
+      const { kid } = decodeProtectedHeader(token);
+      const jwk = (await jwks()).find((key) => key.kid === kid);
+      expect(jwk).toBeDefined();
+      const { payload } = await jwtVerify(token, await importJWK(jwk!, jwk!.alg), { issuer: ISSUER, typ: 'at+jwt' });
+      expect(payload.sub).toBe('1');
+    });
+  });
+});

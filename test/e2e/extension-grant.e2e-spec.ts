@@ -1,0 +1,114 @@
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { createApp } from '../../src/app.factory';
+import type { GrantContext, GrantSuccess, GrantValidator } from '../../src/grants/grant-validator';
+import { stringParameter } from '../../src/oauth/form';
+import { OAuthError } from '../../src/oauth/oauth-error';
+import { ISSUER, startTestServer, testConfig, type TestServer } from '../support/create-test-app';
+import { expectTokenError, expectTokenSuccessHeaders, insertClient, uniqueName } from '../support/fixtures';
+import { request, requestToken } from '../support/http';
+
+const ECHO_GRANT = 'urn:test:grant:echo';
+
+/** A test-only extension grant: reads `custom_param`, returns it in a custom response parameter. */
+class EchoGrantValidator implements GrantValidator {
+  readonly grantType: string = ECHO_GRANT;
+  readonly parameters: ReadonlySet<string> = new Set(['custom_param']);
+
+  async validate({ parameters, scopes }: GrantContext): Promise<GrantSuccess> {
+    const value = stringParameter(parameters, 'custom_param');
+    if (!value) throw OAuthError.invalidGrant('custom_param is required');
+    if (value === 'override') {
+      // A validator may add response parameters, never replace the standard ones.
+      return { scopes: scopes.names, responseParameters: { access_token: 'forged', token_type: 'forged', scope: 'forged' } };
+    }
+    return {
+      subject: `echo:${value}`,
+      scopes: scopes.names,
+      claims: { echo: value },
+      // Reports which parameters reached the validator, so the test sees what was dropped.
+      responseParameters: { echo: value, received_parameters: Object.keys(parameters).sort() },
+    };
+  }
+}
+
+/** A second validator for the same grant type: the app must refuse to start with both. */
+class EchoGrantTwinValidator extends EchoGrantValidator {}
+
+class PasswordImpostorValidator extends EchoGrantValidator {
+  override readonly grantType = 'password';
+}
+
+describe('an extension grant registered through extraGrantValidators', () => {
+  let server: TestServer;
+  const clientId = uniqueName('echo-client');
+  const echo = (form: Record<string, string | string[]>) => requestToken(server.url, clientId, 'echo-secret', { grant_type: ECHO_GRANT, ...form });
+
+  beforeAll(async () => {
+    server = await startTestServer({}, { extraGrantValidators: [EchoGrantValidator] });
+    await insertClient({ clientId, secrets: [{ secret: 'echo-secret' }], grantTypes: [ECHO_GRANT], scopes: ['api1'] });
+  });
+  afterAll(() => server.close());
+
+  describe('POST /connect/token', () => {
+    it('refuses a client not allowed the grant with unauthorized_client', async () => {
+      const response = await requestToken(server.url, 'm2m', 'm2m-secret', { grant_type: ECHO_GRANT, custom_param: 'x' });
+      expectTokenError(response, 400, 'unauthorized_client');
+    });
+
+    it('passes on the validator\'s own error', async () => {
+      expectTokenError(await echo({ scope: 'api1' }), 400, 'invalid_grant');
+    });
+
+    it('refuses custom_param sent twice before the validator runs', async () => {
+      expectTokenError(await echo({ custom_param: ['a', 'b'] }), 400, 'invalid_request');
+    });
+
+    it('reads custom_param and returns a custom response parameter', async () => {
+      const response = await echo({ custom_param: 'hello world', scope: 'api1' });
+      expect(response.status).toBe(200);
+      expectTokenSuccessHeaders(response);
+      expect(response.body).toEqual({
+        access_token: expect.any(String),
+        token_type: 'Bearer',
+        expires_in: 3600,
+        scope: 'api1',
+        echo: 'hello world',
+        received_parameters: ['custom_param'],
+      });
+
+      const jwks = createRemoteJWKSet(new URL(`${server.url}/.well-known/openid-configuration/jwks`));
+      const { payload } = await jwtVerify(response.body.access_token, jwks, { issuer: ISSUER, audience: 'api1', typ: 'at+jwt' });
+      expect(payload).toMatchObject({ sub: 'echo:hello world', client_id: clientId, scope: 'api1', amr: [ECHO_GRANT], echo: 'hello world' });
+    });
+
+    it('does not pass on parameters the validator did not declare', async () => {
+      const response = await echo({ custom_param: 'x', other_param: 'y', token: 'z', username: 'alice', client_secret_extra: 'w' });
+      expect(response.status).toBe(200);
+      expect(response.body.received_parameters).toEqual(['custom_param']);
+    });
+
+    it('keeps the standard response members when the validator tries to replace them', async () => {
+      const response = await echo({ custom_param: 'override', scope: 'api1' });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ access_token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/), token_type: 'Bearer', expires_in: 3600, scope: 'api1' });
+    });
+  });
+
+  describe('discovery', () => {
+    it('lists the extension grant among grant_types_supported', async () => {
+      const response = await request(`${server.url}/.well-known/openid-configuration`);
+      expect(response.status).toBe(200);
+      expect(response.body.grant_types_supported).toEqual(expect.arrayContaining(['client_credentials', 'password', 'delegation', ECHO_GRANT]));
+    });
+  });
+
+  describe('startup', () => {
+    it('fails to start with two validators for one grant type, naming the grant type', async () => {
+      await expect(createApp(testConfig(), { extraGrantValidators: [EchoGrantValidator, EchoGrantTwinValidator] })).rejects.toThrow(ECHO_GRANT);
+    });
+
+    it('fails to start with an extension validator that claims a built-in grant type', async () => {
+      await expect(createApp(testConfig(), { extraGrantValidators: [PasswordImpostorValidator] })).rejects.toThrow(/"password"/);
+    });
+  });
+});

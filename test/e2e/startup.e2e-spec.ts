@@ -1,0 +1,288 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { Client } from 'pg';
+import { createApp } from '../../src/app.factory';
+import { serveSessionsInTurn } from '../../src/database/pglite-session-queue';
+import { testConfig, testDatabaseUrl } from '../support/create-test-app';
+import { basic, jwtPayload, postForm, request, requestToken } from '../support/http';
+
+const ROOT = resolve(__dirname, '../..');
+const MAIN = join(ROOT, 'dist/src/main.js');
+
+/**
+ * Starting the service: migrations under the advisory lock with several instances at once, the
+ * configuration check, and the built service as a new user starts it (README), restarted on its data.
+ */
+describe('startup', () => {
+  describe('three instances started at once against one empty database', () => {
+    let database: { url: string; drop: () => Promise<void> };
+    beforeAll(async () => {
+      database = await emptyDatabase();
+    });
+    afterAll(() => database?.drop());
+
+    it('all come up, share one signing key and serve tokens', async () => {
+      const apps = await Promise.all([1, 2, 3].map(() => createApp(testConfig({ DATABASE_URL: database.url }))));
+      try {
+        const urls = await Promise.all(
+          apps.map(async (app) => {
+            await app.listen({ port: 0, host: '127.0.0.1' });
+            return `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
+          }),
+        );
+        const tokens = await Promise.all(urls.map((url) => requestToken(url, 'm2m', 'm2m-secret', { grant_type: 'client_credentials', scope: 'api1' })));
+        for (const response of tokens) expect(response.status).toBe(200);
+
+        const keySets = await Promise.all(urls.map(async (url) => (await request(`${url}/.well-known/openid-configuration/jwks`)).body));
+        expect(keySets[0].keys).toHaveLength(1);
+        expect(keySets[1]).toEqual(keySets[0]);
+        expect(keySets[2]).toEqual(keySets[0]);
+        // A token from one instance is accepted by another.
+        const delegated = await requestToken(urls[2], 'api1', 'api1-secret', {
+          grant_type: 'delegation',
+          token: (await requestToken(urls[0], 'frontend', 'frontend-secret', { grant_type: 'password', username: 'alice', password: 'alice', scope: 'openid api1' })).body
+            .access_token,
+          scope: 'api2',
+        });
+        expect(delegated.status).toBe(200);
+      } finally {
+        await Promise.all(apps.map((app) => app.close()));
+      }
+      const migrations = await query(database.url, 'SELECT name, count(*)::int AS count FROM migrations GROUP BY name');
+      expect(migrations.length).toBeGreaterThan(0);
+      for (const row of migrations) expect(row.count).toBe(1);
+      expect(await query(database.url, 'SELECT count(*)::int AS count FROM signing_keys')).toEqual([{ count: 1 }]);
+      expect(await query(database.url, "SELECT count(*)::int AS count FROM clients WHERE client_id IN ('frontend', 'api1', 'm2m')")).toEqual([{ count: 3 }]);
+    });
+  });
+
+  describe('the built service', () => {
+    const children = new Set<ChildProcess>();
+    const directories: string[] = [];
+    beforeAll(() => ensureBuilt(), 180_000);
+    afterAll(async () => {
+      for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await Promise.all(directories.map((directory) => rm(directory, { recursive: true, force: true })));
+    });
+
+    const tempDirectory = async () => {
+      const directory = await mkdtemp(join(tmpdir(), 'tollgate-e2e-'));
+      directories.push(directory);
+      return directory;
+    };
+
+    it('stops on a bad configuration with exit code 1 and one message naming every bad variable', async () => {
+      const bad = {
+        PORT: 'abc',
+        SIGNING_ALG: 'HS256',
+        LOG_LEVEL: 'loud',
+        ISSUER: 'ftp://tollgate.test',
+        DATABASE_URL: 'mysql://localhost/db',
+        SEED_DEMO: 'maybe',
+      };
+      // The working directory is empty, so a service that wrongly started would write nowhere that matters.
+      const { code, stdout, stderr } = await runToExit(spawnService(bad, await tempDirectory(), children), 30_000);
+      expect(code).toBe(1);
+      expect(stdout).toBe('');
+      const lines = stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      for (const name of Object.keys(bad)) expect(lines[0]).toContain(name);
+    }, 60_000);
+
+    it('completes the README walk-through on a fresh DATA_DIR, and again after a restart on the same DATA_DIR', async () => {
+      const dataDir = await tempDirectory();
+      const port = await freePort();
+      const env = { PORT: String(port), DATA_DIR: dataDir };
+
+      const first = await startService(env, children);
+      const firstRun = await walkThrough(port);
+      await runReadmeCommands(port);
+      const firstLog = await stop(first);
+      // CONTRACT §5: the request log names requests, never their credentials or tokens.
+      expect(firstLog).toContain('/connect/token');
+      for (const secret of ['frontend-secret', 'api1-secret', firstRun.userToken, firstRun.delegatedToken]) expect(firstLog).not.toContain(secret);
+
+      const second = await startService(env, children);
+      const secondRun = await walkThrough(port);
+      await runReadmeCommands(port);
+      // The signing key and the users live in DATA_DIR: a token from before the restart is still good.
+      expect(secondRun.kid).toBe(firstRun.kid);
+      const delegated = await requestToken(`http://127.0.0.1:${port}`, 'api1', 'api1-secret', { grant_type: 'delegation', token: firstRun.userToken, scope: 'api2' });
+      expect(delegated.status).toBe(200);
+      const secondLog = await stop(second);
+      for (const secret of ['frontend-secret', 'api1-secret', firstRun.userToken, secondRun.userToken, secondRun.delegatedToken]) {
+        expect(secondLog).not.toContain(secret);
+      }
+    }, 180_000);
+  });
+});
+
+/** An empty database of its own: on the PostgreSQL server of the run, or on a PGlite of its own. */
+async function emptyDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (process.env.DATABASE_URL) {
+    const name = `tollgate_startup_${Date.now()}_${randomBytes(4).toString('hex')}`;
+    await query(testDatabaseUrl(), `CREATE DATABASE ${name}`);
+    const url = new URL(testDatabaseUrl());
+    url.pathname = `/${name}`;
+    return { url: url.toString(), drop: async () => void (await query(testDatabaseUrl(), `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)) };
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+  const db = await PGlite.create('memory://');
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 50 });
+  serveSessionsInTurn(server, db);
+  await server.start();
+  return {
+    url: `postgresql://postgres@${server.getServerConn()}/postgres?sslmode=disable`,
+    drop: async () => {
+      await server.stop();
+      await db.close();
+    },
+  };
+}
+
+async function query(url: string, text: string): Promise<Record<string, unknown>[]> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** `npm start` runs `npm run build` first; a spec run on its own builds when dist/ is older than the sources. */
+async function ensureBuilt(): Promise<void> {
+  const newestSource = Math.max(...['src', 'migrations'].flatMap((directory) => sourceTimes(join(ROOT, directory))));
+  if (existsSync(MAIN) && statSync(MAIN).mtimeMs >= newestSource) return;
+  try {
+    await promisify(execFile)('npm', ['run', 'build'], { cwd: ROOT, timeout: 150_000 });
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    throw new Error(`npm run build failed:\n${stdout}${stderr}`);
+  }
+}
+
+function sourceTimes(directory: string): number[] {
+  return readdirSync(directory, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts'))
+    .map((entry) => statSync(join(entry.parentPath, entry.name)).mtimeMs);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** `node dist/src/main.js` with only the environment a new user's shell would add to PATH and HOME. */
+function spawnService(env: Record<string, string>, cwd: string, children: Set<ChildProcess>): ChildProcess {
+  const child = spawn(process.execPath, [MAIN], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  return child;
+}
+
+interface Exit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function runToExit(child: ChildProcess, timeoutMs: number): Promise<Exit> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolveExit, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the service did not exit within ${timeoutMs} ms\n${stdout}${stderr}`)), timeoutMs);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      // Let the pipes drain before reporting what the process wrote.
+      setImmediate(() => resolveExit({ code, signal, stdout, stderr }));
+    });
+  });
+}
+
+interface RunningService {
+  readonly child: ChildProcess;
+  readonly exited: Promise<Exit>;
+}
+
+/** Starts the service from the project directory, as `npm start` does, and waits until it answers. */
+async function startService(env: Record<string, string>, children: Set<ChildProcess>): Promise<RunningService> {
+  const child = spawnService(env, ROOT, children);
+  const exited = runToExit(child, 170_000);
+  let early: Exit | undefined;
+  void exited.then((exit) => (early = exit), () => undefined);
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (early) throw new Error(`the service exited with ${early.code ?? early.signal} before it answered:\n${early.stdout}${early.stderr}`);
+    if (Date.now() > deadline) throw new Error('the service did not answer within 90 s');
+    const response = await fetch(`http://127.0.0.1:${env.PORT}/.well-known/openid-configuration`).catch(() => undefined);
+    if (response?.status === 200) return { child, exited };
+    await new Promise((wait) => setTimeout(wait, 200));
+  }
+}
+
+/** SIGTERM, as a process manager stops it: the service shuts down cleanly and releases DATA_DIR. */
+async function stop(service: RunningService): Promise<string> {
+  service.child.kill('SIGTERM');
+  const { code, signal, stdout, stderr } = await service.exited;
+  // Nest's shutdown hooks close the app, then re-raise the signal: either way is a clean stop.
+  if (code !== 0 && signal !== 'SIGTERM') throw new Error(`the service did not stop cleanly (code ${code}, signal ${signal}):\n${stdout}${stderr}`);
+  return `${stdout}${stderr}`;
+}
+
+/** README "Delegation walk-through", step by step over HTTP, each token verified against the JWKS. */
+async function walkThrough(port: number): Promise<{ userToken: string; delegatedToken: string; kid: string }> {
+  const base = `http://127.0.0.1:${port}`;
+  const issuer = `http://localhost:${port}`;
+  const jwks = createRemoteJWKSet(new URL(`${base}/.well-known/openid-configuration/jwks`));
+
+  const login = await postForm(`${base}/connect/token`, { grant_type: 'password', username: 'alice', password: 'alice', scope: 'openid profile api1' }, {
+    authorization: basic('frontend', 'frontend-secret'),
+  });
+  expect(login.status).toBe(200);
+  const userToken: string = login.body.access_token;
+  const { protectedHeader } = await jwtVerify(userToken, jwks, { issuer, audience: 'api1', typ: 'at+jwt' });
+
+  const exchange = await postForm(`${base}/connect/token`, { grant_type: 'delegation', token: userToken, scope: 'api2' }, {
+    authorization: basic('api1', 'api1-secret'),
+  });
+  expect(exchange.status).toBe(200);
+  const { payload } = await jwtVerify(exchange.body.access_token, jwks, { issuer, audience: 'api2', typ: 'at+jwt' });
+  expect(payload).toMatchObject({ sub: '1', aud: 'api2', client_id: 'api1', scope: 'api2', amr: ['delegation'], act: { client_id: 'api1' } });
+  expect(payload.auth_time).toBe(jwtPayload(userToken).auth_time);
+  return { userToken, delegatedToken: exchange.body.access_token, kid: protectedHeader.kid! };
+}
+
+/** The README's walk-through commands themselves, run by bash against this port. */
+async function runReadmeCommands(port: number): Promise<void> {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Delegation walk-through'));
+  const script = /```(?:sh|bash)\n([\s\S]*?)```/.exec(section)?.[1];
+  expect(script).toContain('grant_type=delegation');
+  const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script!.replaceAll('localhost:5000', `127.0.0.1:${port}`)], {
+    cwd: ROOT,
+    timeout: 30_000,
+  });
+  const decoded = JSON.parse(stdout.slice(stdout.indexOf('{'), stdout.lastIndexOf('}') + 1));
+  expect(decoded).toMatchObject({ sub: '1', aud: 'api2', client_id: 'api1', amr: ['delegation'], act: { client_id: 'api1' } });
+}
