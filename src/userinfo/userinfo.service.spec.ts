@@ -3,7 +3,9 @@ import { DEMO_IDENTITY_RESOURCES } from '../database/demo-data';
 import { ResourceCatalog } from '../resources/resource-catalog';
 import type { ResourceStore } from '../resources/resource.store';
 import type { User } from '../users/user';
+import type { AppConfig } from '../config/app.config';
 import { UserRepository } from '../users/user.repository';
+import { UserStore } from '../users/user.store';
 import { UserInfoService } from './userinfo.service';
 
 class FakeUserRepository extends UserRepository {
@@ -37,7 +39,7 @@ function token(overrides: Partial<ValidatedAccessToken> = {}): ValidatedAccessTo
 function service(users: readonly User[] = [bob]): { userInfo: UserInfoService; repository: FakeUserRepository } {
   const repository = new FakeUserRepository(users);
   const resources = { catalog: new ResourceCatalog({ identityResources: DEMO_IDENTITY_RESOURCES, apiResources: [] }) } as unknown as ResourceStore;
-  return { userInfo: new UserInfoService(repository, resources), repository };
+  return { userInfo: new UserInfoService(new UserStore(repository, { cacheTtlSeconds: 0 } as AppConfig), resources), repository };
 }
 
 const invalidToken = (description: string) =>

@@ -4,18 +4,18 @@ import { OAuthError } from '../oauth/oauth-error';
 import { OPENID } from '../oauth/scope';
 import { ResourceStore } from '../resources/resource.store';
 import type { User } from '../users/user';
-import { UserRepository } from '../users/user.repository';
+import { UserStore } from '../users/user.store';
 import { mapUserInfoClaims, type UserInfoClaims } from './claims.mapper';
 
 /**
  * OIDC Core §5.3: the claims of the user a valid access token represents, read from the user store
- * at request time (one indexed query) and chosen by the token's scopes through the in-memory catalog.
+ * (one indexed query, or memory for up to CACHE_TTL_SECONDS) and chosen by the token's scopes through the in-memory catalog.
  * The checks run in the order of CONTRACT §4: a user the token represents, then the `openid` scope.
  */
 @Injectable()
 export class UserInfoService {
   constructor(
-    private readonly users: UserRepository,
+    private readonly users: UserStore,
     private readonly resources: ResourceStore,
   ) {}
 

@@ -55,7 +55,8 @@ describe('/connect/userinfo', () => {
   const getUserInfo = (authorization?: string, url = userinfo) => request(url, { headers: authorization === undefined ? {} : { authorization } });
 
   beforeAll(async () => {
-    server = await startTestServer();
+    // Users are read afresh on every request here; the cached path has its own test below.
+    server = await startTestServer({ CACHE_TTL_SECONDS: '0' });
     userinfo = `${server.url}/connect/userinfo`;
     alice = await userAccessToken(server.url, 'alice', ALL_IDENTITY_SCOPES);
   });
@@ -280,5 +281,26 @@ describe('/connect/userinfo', () => {
   it('is advertised in the discovery document', async () => {
     const discovery = await request(`${server.url}/.well-known/openid-configuration`);
     expect(discovery.body.userinfo_endpoint).toBe(`${ISSUER}/connect/userinfo`);
+  });
+});
+
+describe('GET /connect/userinfo with users cached for CACHE_TTL_SECONDS', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ CACHE_TTL_SECONDS: '1' });
+  });
+  afterAll(() => server.close());
+
+  it('refuses a disabled user once the cache period has passed', async () => {
+    const username = uniqueName('cached');
+    const subjectId = await insertUser({ username, password: username, claims: { name: 'Cached' }, roles: [] });
+    const token = await userAccessToken(server.url, username, 'openid profile');
+    const read = () => request(`${server.url}/connect/userinfo`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await read()).body).toEqual({ sub: subjectId, name: 'Cached', updated_at: expect.any(Number) });
+    await sql('UPDATE users SET enabled = false WHERE subject_id = $1', [subjectId]);
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const refused = await read();
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ error: 'invalid_token', error_description: 'the user of the access token is unknown or disabled' });
   });
 });

@@ -1,0 +1,54 @@
+'use strict';
+/**
+ * The load generator, run by bench/run.js as its own process (pinned to another CPU than the
+ * server where taskset exists) so that generating load does not compete with the server measured.
+ * Runs one autocannon pass and prints its figures as one JSON line on stdout.
+ *
+ * Usage: node bench/load.js '<json>' with {url, method, headers, body, connections, durationSeconds}.
+ */
+const autocannon = require('autocannon');
+
+const spec = JSON.parse(process.argv[2] || '{}');
+if (!/^http:\/\/127\.0\.0\.1:\d+\//.test(spec.url || '')) {
+  console.error('load.js only targets http://127.0.0.1:<port>/');
+  process.exit(2);
+}
+const durationSeconds = Math.min(Math.max(Number(spec.durationSeconds) || 1, 1), 600);
+const connections = Math.min(Math.max(Number(spec.connections) || 1, 1), 1024);
+
+const instance = autocannon(
+  {
+    url: spec.url,
+    method: spec.method || 'GET',
+    headers: spec.headers || {},
+    body: spec.body,
+    connections,
+    duration: durationSeconds,
+    timeout: 10,
+  },
+  (error, result) => {
+    if (error) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    const latency = result.latency;
+    const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats || {}).map(([code, { count }]) => [code, Number(count)]));
+    process.stdout.write(
+      JSON.stringify({
+        requests: result.requests.total,
+        durationSeconds: result.duration,
+        requestsPerSecond: result.requests.total / result.duration,
+        latencyMs: { average: latency.average, p50: latency.p50, p99: latency.p99, max: latency.max },
+        non2xx: result.non2xx,
+        errors: result.errors,
+        timeouts: result.timeouts,
+        statusCodes,
+      }) + '\n',
+      // Exit now: autocannon leaves its keep-alive sockets to the server's idle timeout.
+      () => process.exit(0),
+    );
+  },
+);
+// Bounded: autocannon stops after `duration`; this is the backstop should a connection hang.
+setTimeout(() => instance.stop(), (durationSeconds + 30) * 1000).unref();
+process.once('SIGTERM', () => instance.stop());

@@ -1,0 +1,590 @@
+'use strict';
+/**
+ * `npm run bench`: starts the built service (dist/src/main.js) in production mode and the bare
+ * baseline (bench/baseline.js), drives both with the same autocannon load from a separate process
+ * (bench/load.js), and prints per scenario requests/s, p50/p99/max latency, non-2xx responses,
+ * the server's RSS after the run, its CPU time per request, and Tollgate's throughput and CPU cost
+ * as ratios of the baseline's. Results also go to bench/results/latest.json. See bench/README.md.
+ *
+ * Options (flag or env):            default
+ *   --duration S   BENCH_DURATION    10      measured seconds per scenario and server
+ *   --warmup S     BENCH_WARMUP      3       warm-up seconds before each measured run (not counted)
+ *   --connections N BENCH_CONNECTIONS 32
+ *   --rounds N     BENCH_ROUNDS      5       the measured seconds are split into N alternating rounds
+ *                                           (Tollgate, baseline, Tollgate, …) so that noise hits both alike
+ *   --alg A        BENCH_ALG / SIGNING_ALG   RS256   RS256 | PS256 | ES256 | both (RS256, ES256) | all
+ *   --scenarios L  BENCH_SCENARIOS   all     comma-separated: client_credentials,delegation,userinfo,password
+ *   --no-baseline                    run Tollgate only (no ratios)
+ *   --profile                        CPU-profile the measured runs of both servers
+ *                                    (bench/results/profile-<server>-<alg>-<scenario>.cpuprofile, summaries
+ *                                    printed); the profiler slows both, so quote figures from unprofiled runs
+ *   --no-pin                         do not pin with taskset
+ *   --entry FILE   BENCH_SERVICE_ENTRY dist/src/main.js  the service build to run
+ *   --against FILE                   also run this other build ("against") in the same rounds, to
+ *                                    compare two builds (e.g. before and after an optimization)
+ * DATABASE_URL: run Tollgate on that PostgreSQL (the demo data is seeded into it; KEY_ENCRYPTION_KEY
+ * is taken from the env, or derived from DATABASE_URL); unset: the embedded PGlite in a fresh
+ * temporary DATA_DIR.
+ */
+const { spawn, spawnSync } = require('node:child_process');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const { summarize, printSummary } = require('./profile-summary');
+
+const ROOT = path.resolve(__dirname, '..');
+const RESULTS_DIR = path.join(__dirname, 'results');
+const DEFAULT_SERVICE_ENTRY = path.join(ROOT, 'dist', 'src', 'main.js');
+const BOOT_TIMEOUT_MS = 180_000;
+
+const SCENARIOS = [
+  {
+    name: 'client_credentials',
+    description: 'POST /connect/token grant_type=client_credentials, scope "api1 api2", as m2m (client_secret_basic)',
+    prepare: async () => tokenRequest('m2m', 'm2m-secret', { grant_type: 'client_credentials', scope: 'api1 api2' }),
+  },
+  {
+    name: 'delegation',
+    description: 'POST /connect/token grant_type=delegation, scope "api2", as api1 with a fresh alice token (scope "openid profile api1")',
+    prepare: async (baseUrl) =>
+      tokenRequest('api1', 'api1-secret', { grant_type: 'delegation', token: await aliceToken(baseUrl, 'openid profile api1'), scope: 'api2' }),
+  },
+  {
+    name: 'userinfo',
+    description: 'GET /connect/userinfo with an alice token of scope "openid profile email role" (Bearer)',
+    prepare: async (baseUrl) => ({
+      method: 'GET',
+      path: '/connect/userinfo',
+      headers: { authorization: `Bearer ${await aliceToken(baseUrl, 'openid profile email role')}` },
+    }),
+  },
+  {
+    name: 'password',
+    description: 'POST /connect/token grant_type=password (alice/alice, scrypt N=16384), scope "openid profile api1", as frontend',
+    minRoundSeconds: 10,
+    prepare: async () =>
+      tokenRequest('frontend', 'frontend-secret', { grant_type: 'password', username: 'alice', password: 'alice', scope: 'openid profile api1' }),
+  },
+];
+
+const VALUE_FLAGS = ['duration', 'warmup', 'connections', 'rounds', 'alg', 'scenarios', 'entry', 'against'];
+const SWITCHES = ['no-baseline', 'profile', 'no-pin'];
+
+function parseOptions(argv, env) {
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i].replace(/^--/, '');
+    if (VALUE_FLAGS.includes(name) && i + 1 < argv.length) i++;
+    else if (!SWITCHES.includes(name)) fail(`unknown or incomplete option ${argv[i]} (see the top of bench/run.js)`);
+  }
+  const flag = (name) => {
+    const index = argv.indexOf(`--${name}`);
+    return index >= 0 ? argv[index + 1] : undefined;
+  };
+  const number = (name, envName, fallback, min, max) => {
+    const raw = flag(name) ?? env[envName];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) fail(`--${name} must be an integer from ${min} to ${max}`);
+    return value;
+  };
+  const alg = flag('alg') ?? env.BENCH_ALG ?? env.SIGNING_ALG ?? 'RS256';
+  const algorithms = alg === 'both' ? ['RS256', 'ES256'] : alg === 'all' ? ['RS256', 'PS256', 'ES256'] : [alg];
+  if (!algorithms.every((name) => ['RS256', 'PS256', 'ES256'].includes(name))) fail('--alg must be RS256, PS256, ES256, both or all');
+  const scenarioNames = (flag('scenarios') ?? env.BENCH_SCENARIOS ?? SCENARIOS.map((s) => s.name).join(',')).split(',').filter(Boolean);
+  const unknown = scenarioNames.filter((name) => !SCENARIOS.some((s) => s.name === name));
+  if (unknown.length > 0) fail(`unknown scenario(s): ${unknown.join(', ')}`);
+  const profile = argv.includes('--profile');
+  return {
+    durationSeconds: number('duration', 'BENCH_DURATION', 10, 1, 300),
+    warmupSeconds: number('warmup', 'BENCH_WARMUP', 3, 0, 60),
+    connections: number('connections', 'BENCH_CONNECTIONS', 32, 1, 512),
+    rounds: number('rounds', 'BENCH_ROUNDS', 5, 1, 60),
+    algorithms,
+    scenarios: SCENARIOS.filter((s) => scenarioNames.includes(s.name)),
+    baseline: !argv.includes('--no-baseline'),
+    profile,
+    pin: !argv.includes('--no-pin') && hasTaskset() && os.cpus().length >= 2,
+    databaseUrl: env.DATABASE_URL || undefined,
+    serviceEntry: path.resolve(flag('entry') ?? env.BENCH_SERVICE_ENTRY ?? DEFAULT_SERVICE_ENTRY),
+    againstEntry: flag('against') && path.resolve(flag('against')),
+  };
+}
+
+function fail(message) {
+  console.error(`bench: ${message}`);
+  process.exit(2);
+}
+
+function hasTaskset() {
+  return spawnSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' }).status === 0;
+}
+
+/** Spawns `node args` pinned to `cpu` when pinning. */
+function spawnNode(options, cpu, args, spawnOptions) {
+  return options.pin
+    ? spawn('taskset', ['-c', String(cpu), process.execPath, ...args], spawnOptions)
+    : spawn(process.execPath, args, spawnOptions);
+}
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts a server process, keeps the tail of its output, and waits until `ready` answers. */
+async function startServer(label, options, args, env, readyPath = '/.well-known/openid-configuration') {
+  const port = await freePort();
+  const profilePrefix = path.join(RESULTS_DIR, `.profile-${label}-${process.pid}`);
+  if (options.profile) {
+    args = ['-r', path.join(__dirname, 'cpu-profiler.js'), ...args];
+    env = { ...env, BENCH_PROFILE_PREFIX: profilePrefix };
+  }
+  const logFile = path.join(RESULTS_DIR, `${label}.log`);
+  const log = fs.createWriteStream(logFile);
+  const child = spawnNode(options, 0, args, { cwd: ROOT, env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let tail = '';
+  const keep = (chunk) => {
+    log.write(chunk);
+    tail = (tail + chunk.toString()).slice(-4000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + BOOT_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`${label} exited during start; output (${logFile}):\n${tail}`);
+    try {
+      const response = await fetch(baseUrl + readyPath, { signal: AbortSignal.timeout(2000) });
+      await response.arrayBuffer();
+      if (response.status === 200) return { label, child, baseUrl, logFile, profilePrefix, profiles: 0 };
+    } catch {
+      // not listening yet
+    }
+    await sleep(250);
+  }
+  child.kill('SIGKILL');
+  throw new Error(`${label} did not answer within ${BOOT_TIMEOUT_MS / 1000} s; output:\n${tail}`);
+}
+
+async function stopServer(server) {
+  if (!server || server.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill('SIGTERM');
+  const timer = setTimeout(() => server.child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+const CLOCK_TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
+/** CPU time (user + system, all threads) a process has used so far, from /proc/<pid>/stat. */
+function cpuSeconds(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Waits (at most 5 s) until the process has used no CPU for 100 ms. */
+async function settle(pid) {
+  const deadline = Date.now() + 5000;
+  let last = cpuSeconds(pid);
+  while (Date.now() < deadline) {
+    await sleep(100);
+    const now = cpuSeconds(pid);
+    if (!(now > last)) return;
+    last = now;
+  }
+}
+
+function rssMegabytes(pid) {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Math.round(Number(match[1]) / 1024) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function basic(clientId, secret) {
+  return `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+}
+
+function tokenRequest(clientId, secret, form) {
+  return {
+    method: 'POST',
+    path: '/connect/token',
+    headers: { authorization: basic(clientId, secret), 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  };
+}
+
+async function send(baseUrl, request) {
+  const response = await fetch(baseUrl + request.path, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    signal: AbortSignal.timeout(30_000),
+  });
+  return { status: response.status, body: await response.text() };
+}
+
+/** A fresh access token for alice from the password grant of the server under test. */
+async function aliceToken(baseUrl, scope) {
+  const request = tokenRequest('frontend', 'frontend-secret', { grant_type: 'password', username: 'alice', password: 'alice', scope });
+  const { status, body } = await send(baseUrl, request);
+  if (status !== 200) throw new Error(`password grant for alice answered ${status}: ${body.slice(0, 300)}`);
+  return JSON.parse(body).access_token;
+}
+
+/** One autocannon pass in a child process (pinned to CPU 1); resolves with its figures. */
+function runLoad(options, url, request, durationSeconds) {
+  const spec = { url, method: request.method, headers: request.headers, body: request.body, connections: options.connections, durationSeconds };
+  return new Promise((resolve, reject) => {
+    const child = spawnNode(options, 1, [path.join(__dirname, 'load.js'), JSON.stringify(spec)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), (durationSeconds + 60) * 1000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      if (code !== 0) return reject(new Error(`load generator exited with ${code}: ${stderr.slice(-1000)}`));
+      resolve(JSON.parse(stdout.trim().split('\n').pop()));
+    });
+  });
+}
+
+/** Prepares the scenario against one server and checks that one request succeeds. */
+async function prepare(server, scenario) {
+  let request;
+  try {
+    request = await scenario.prepare(server.baseUrl);
+  } catch (error) {
+    return { status: 'failed', reason: `preparing the scenario failed: ${error.message}` };
+  }
+  let probe;
+  try {
+    probe = await send(server.baseUrl, request);
+  } catch (error) {
+    return { status: 'failed', reason: `a single request failed: ${error.message}` };
+  }
+  if (probe.status === 404 && request.path === '/connect/userinfo') {
+    return { status: 'unavailable', reason: 'GET /connect/userinfo answered 404: the endpoint does not exist in this build' };
+  }
+  if (probe.status !== 200) return { status: 'failed', reason: `a single request answered ${probe.status}: ${probe.body.slice(0, 300)}` };
+  return { status: 'ready', request };
+}
+
+/**
+ * Warms each server up, then measures them in alternating rounds (A B A B …) that together last
+ * `durationSeconds` per server, so that load from other processes on the machine falls on both
+ * alike. Requests/s = all requests / all measured seconds; p50 and p99 are the medians of the
+ * rounds' values, max the largest.
+ */
+async function measureScenario(options, servers, scenario) {
+  const prepared = [];
+  for (const server of servers) prepared.push({ server, ...(await prepare(server, scenario)) });
+  const ready = prepared.filter((entry) => entry.status === 'ready');
+  for (const { server, request } of ready) {
+    if (options.warmupSeconds > 0) await runLoad(options, server.baseUrl + request.path, request, options.warmupSeconds);
+    await settle(server.child.pid);
+  }
+  // Slow scenarios (password: scrypt) need long rounds, or the requests in flight at each round's end dominate.
+  const rounds = Math.max(1, Math.min(options.rounds, Math.floor(options.durationSeconds / (scenario.minRoundSeconds ?? 1))));
+  const slices = Array.from({ length: rounds }, (_, i) => Math.floor(options.durationSeconds / rounds) + (i < options.durationSeconds % rounds ? 1 : 0));
+  for (const entry of ready) entry.rounds = [];
+  for (const seconds of slices) {
+    for (const entry of ready) {
+      if (options.profile) entry.server.child.kill('SIGUSR2');
+      const cpuBefore = cpuSeconds(entry.server.child.pid);
+      const result = await runLoad(options, entry.server.baseUrl + entry.request.path, entry.request, seconds);
+      // Requests still in flight when the load stops are finished by the server: wait for that
+      // (and count its CPU) so it does not spill into the next server's round.
+      await settle(entry.server.child.pid);
+      entry.rounds.push({ ...result, cpuSeconds: cpuSeconds(entry.server.child.pid) - cpuBefore });
+      if (options.profile) {
+        entry.server.child.kill('SIGUSR2');
+        await waitForFile(`${entry.server.profilePrefix}.${++entry.server.profiles}.cpuprofile`, 60_000);
+      }
+    }
+  }
+  return prepared.map((entry) => {
+    if (entry.status !== 'ready') return { status: entry.status, reason: entry.reason };
+    const result = combineRounds(entry.rounds);
+    if (options.profile) result.profile = mergeProfiles(entry.server, entry.rounds.length, `${entry.server.label}-${scenario.name}`);
+    const errorFree = result.non2xx === 0 && result.errors === 0 && result.timeouts === 0;
+    return { status: errorFree ? 'ok' : 'errors', ...result, rssMb: rssMegabytes(entry.server.child.pid) };
+  });
+}
+
+function combineRounds(rounds) {
+  const sum = (pick) => rounds.reduce((total, round) => total + pick(round), 0);
+  const median = (values) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const middle = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  };
+  const requests = sum((r) => r.requests);
+  const durationSeconds = sum((r) => r.durationSeconds);
+  const statusCodes = {};
+  for (const round of rounds) for (const [code, count] of Object.entries(round.statusCodes)) statusCodes[code] = (statusCodes[code] || 0) + count;
+  return {
+    requests,
+    durationSeconds: round(durationSeconds, 2),
+    requestsPerSecond: round(requests / durationSeconds, 1),
+    cpuMicrosPerRequest: round((sum((r) => r.cpuSeconds) * 1e6) / requests, 1),
+    rounds: rounds.length,
+    roundRequestsPerSecond: rounds.map((r) => Math.round(r.requestsPerSecond)),
+    latencyMs: {
+      p50: median(rounds.map((r) => r.latencyMs.p50)),
+      p99: median(rounds.map((r) => r.latencyMs.p99)),
+      max: Math.max(...rounds.map((r) => r.latencyMs.max)),
+    },
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
+    timeouts: sum((r) => r.timeouts),
+    statusCodes,
+  };
+}
+
+/** The rounds' profiles of a server as one .cpuprofile: the parts' trees under one root, samples concatenated. */
+function mergeProfiles(server, count, name) {
+  const files = Array.from({ length: count }, (_, i) => `${server.profilePrefix}.${server.profiles - count + i + 1}.cpuprofile`);
+  const root = { id: 1, callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 }, hitCount: 0, children: [] };
+  const merged = { nodes: [root], startTime: 0, endTime: 0, samples: [], timeDeltas: [] };
+  let offset = 1;
+  for (const file of files) {
+    const part = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const shift = (id) => id + offset;
+    root.children.push(shift(part.nodes[0].id));
+    merged.nodes.push(...part.nodes.map((node) => ({ ...node, id: shift(node.id), children: (node.children || []).map(shift) })));
+    merged.samples.push(...part.samples.map(shift));
+    merged.timeDeltas.push(...part.timeDeltas);
+    merged.endTime += part.endTime - part.startTime;
+    offset += Math.max(...part.nodes.map((node) => node.id));
+    fs.rmSync(file);
+  }
+  const target = path.join(RESULTS_DIR, `profile-${name}.cpuprofile`);
+  fs.writeFileSync(target, JSON.stringify(merged));
+  return target;
+}
+
+async function waitForFile(file, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (!fs.existsSync(file)) {
+    if (Date.now() > deadline) throw new Error(`${file} was not written`);
+    await sleep(200);
+  }
+}
+
+async function benchAlgorithm(options, algorithm) {
+  const runDirs = [];
+  const serviceEnv = () => {
+    const runDir = options.databaseUrl ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'tollgate-bench-'));
+    if (runDir) runDirs.push(runDir);
+    const env = {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn',
+      SEED_DEMO: 'true',
+      SIGNING_ALG: algorithm,
+      // The limits exist to stop abuse, not this load: set far above it so the limiter still runs on
+      // every request (its cost is measured) but never answers 429. Set them in the env to override.
+      RATE_LIMIT_PER_CLIENT: process.env.RATE_LIMIT_PER_CLIENT || '1000000000',
+      RATE_LIMIT_PER_ADDRESS: process.env.RATE_LIMIT_PER_ADDRESS || '1000000000',
+      ...(runDir ? { DATA_DIR: runDir } : {}),
+    };
+    delete env.ISSUER;
+    if (options.databaseUrl && !env.KEY_ENCRYPTION_KEY) {
+      // Production mode on a shared database requires a key-encryption key. Without one given, use
+      // one derived from DATABASE_URL, stable across runs so keys sealed by an earlier run still open.
+      env.KEY_ENCRYPTION_KEY = Buffer.from(crypto.hkdfSync('sha256', options.databaseUrl, 'tollgate-bench', 'bench key-encryption key', 32)).toString('base64');
+    }
+    return env;
+  };
+  const servers = [];
+  try {
+    servers.push({ name: 'tollgate', ...(await startServer(`tollgate-${algorithm}`, options, [options.serviceEntry], serviceEnv())) });
+    if (options.againstEntry) {
+      servers.push({ name: 'against', ...(await startServer(`against-${algorithm}`, options, [options.againstEntry], serviceEnv())) });
+    }
+    if (options.baseline) {
+      const env = { PATH: process.env.PATH, NODE_ENV: 'production', SIGNING_ALG: algorithm };
+      servers.push({ name: 'baseline', ...(await startServer(`baseline-${algorithm}`, options, [path.join(__dirname, 'baseline.js')], env, '/health')) });
+    }
+    const rows = [];
+    for (const scenario of options.scenarios) {
+      log(`[${algorithm}] ${scenario.name}…`);
+      const results = await measureScenario(options, servers, scenario);
+      const row = { scenario: scenario.name, description: scenario.description };
+      servers.forEach((server, i) => (row[server.name] = results[i]));
+      row.ratios = {};
+      const compare = (a, b) => {
+        if (!row[a]?.requestsPerSecond || !row[b]?.requestsPerSecond) return;
+        // CPU per request, b over a: the throughput ratio two dedicated cores would show, and far
+        // less sensitive to other processes than requests/s on a shared machine.
+        row.ratios[`${a}/${b}`] = {
+          requestsPerSecond: round(row[a].requestsPerSecond / row[b].requestsPerSecond, 2),
+          cpuPerRequest: round(row[b].cpuMicrosPerRequest / row[a].cpuMicrosPerRequest, 2),
+        };
+      };
+      compare('tollgate', 'baseline');
+      compare('against', 'baseline');
+      compare('tollgate', 'against');
+      rows.push(row);
+    }
+    return { algorithm, servers: servers.map(({ name, label }) => ({ name, label })), serviceRssAfterAllMb: rssMegabytes(servers[0].child.pid), scenarios: rows };
+  } finally {
+    for (const server of servers) await stopServer(server);
+    for (const runDir of runDirs) fs.rmSync(runDir, { recursive: true, force: true });
+  }
+}
+
+function formatTable(run) {
+  const reference = run.servers.some((s) => s.name === 'baseline') ? 'baseline' : undefined;
+  const header = ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'non-2xx', 'errors', 'RSS MB', 'CPU µs/req', 'vs baseline req/s', 'vs baseline CPU'];
+  const lines = [];
+  const notes = [];
+  for (const row of run.scenarios) {
+    run.servers.forEach(({ name }, index) => {
+      const result = row[name];
+      const first = index === 0 ? row.scenario : '';
+      if (result.status === 'unavailable' || result.status === 'failed') {
+        lines.push([first, name, `${result.status.toUpperCase()}: ${result.reason}`]);
+        return;
+      }
+      const ratio = reference && name !== reference ? row.ratios[`${name}/${reference}`] : undefined;
+      lines.push([
+        first,
+        name,
+        String(Math.round(result.requestsPerSecond)),
+        String(result.latencyMs.p50),
+        String(result.latencyMs.p99),
+        String(result.latencyMs.max),
+        String(result.non2xx),
+        String(result.errors + result.timeouts),
+        String(result.rssMb ?? '?'),
+        String(Math.round(result.cpuMicrosPerRequest)),
+        ratio ? `${ratio.requestsPerSecond.toFixed(2)}x` : '',
+        ratio ? `${ratio.cpuPerRequest.toFixed(2)}x` : '',
+      ]);
+    });
+    const versus = row.ratios['tollgate/against'];
+    if (versus) notes.push(`${row.scenario}: tollgate vs against ${versus.requestsPerSecond.toFixed(2)}x req/s, ${versus.cpuPerRequest.toFixed(2)}x CPU per request`);
+  }
+  const widths = header.map((title, i) => Math.max(title.length, ...lines.filter((l) => l.length > 3).map((l) => (l[i] ?? '').length)));
+  const render = (cells) =>
+    cells.length === 3 ? `${cells[0].padEnd(widths[0])}  ${cells[1].padEnd(widths[1])}  ${cells[2]}` : cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [render(header), ...lines.map(render), ...notes].join('\n');
+}
+
+function machine() {
+  const cpus = os.cpus();
+  const nproc = spawnSync('nproc', { encoding: 'utf8' }).stdout?.trim();
+  return {
+    nproc: Number(nproc) || cpus.length,
+    cpuModel: cpus[0]?.model,
+    memoryGb: round(os.totalmem() / 2 ** 30, 1),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    loadAverageAtStart: os.loadavg().map((l) => round(l, 2)),
+  };
+}
+
+function databaseDescription(url) {
+  if (!url) return 'embedded PGlite in a fresh temporary DATA_DIR';
+  try {
+    const parsed = new URL(url);
+    return `PostgreSQL at ${parsed.host}${parsed.pathname}`;
+  } catch {
+    return 'PostgreSQL (DATABASE_URL)';
+  }
+}
+
+function round(value, digits) {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function log(message) {
+  process.stderr.write(`${message}\n`);
+}
+
+async function main() {
+  const options = parseOptions(process.argv.slice(2), process.env);
+  if (!fs.existsSync(options.serviceEntry)) fail(`${path.relative(ROOT, options.serviceEntry)} is missing: run npm run build (npm run bench does)`);
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  const pinning = options.pin
+    ? 'server (Tollgate, baseline) pinned to CPU 0, load generator to CPU 1 (taskset)'
+    : 'not pinned (no taskset, fewer than 2 CPUs, or --no-pin)';
+  const report = {
+    date: new Date().toISOString(),
+    command: `node bench/run.js ${process.argv.slice(2).join(' ')}`.trim(),
+    machine: machine(),
+    settings: {
+      durationSeconds: options.durationSeconds,
+      warmupSeconds: options.warmupSeconds,
+      connections: options.connections,
+      service: path.relative(ROOT, options.serviceEntry),
+      against: options.againstEntry && path.relative(ROOT, options.againstEntry),
+      database: databaseDescription(options.databaseUrl),
+      pinning,
+      profiled: options.profile,
+    },
+    runs: [],
+  };
+  log(`bench: ${options.connections} connections, ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s per scenario and server; ${pinning}; ${report.settings.database}`);
+  for (const algorithm of options.algorithms) {
+    const run = await benchAlgorithm(options, algorithm);
+    report.runs.push(run);
+    process.stdout.write(`\n${algorithm} — ${options.connections} connections, ${options.durationSeconds} s after ${options.warmupSeconds} s warm-up; ${pinning}\n`);
+    process.stdout.write(formatTable(run) + '\n');
+    process.stdout.write(`Tollgate RSS after all ${algorithm} runs: ${run.serviceRssAfterAllMb} MB\n`);
+    for (const row of run.scenarios) {
+      for (const { name: server } of run.servers) {
+        const result = row[server];
+        if (!result?.profile) continue;
+        process.stdout.write(`\nCPU profile of ${server}, ${row.scenario} (${algorithm}): ${path.relative(ROOT, result.profile)}\n`);
+        const summary = summarize(JSON.parse(fs.readFileSync(result.profile, 'utf8')), 15);
+        result.profileSummary = { ...summary, perRequestMicros: round((summary.busyMs * 1000) / result.requests, 1) };
+        process.stdout.write(`busy CPU per request: ${result.profileSummary.perRequestMicros} µs\n`);
+        printSummary(summary);
+      }
+    }
+  }
+  const latest = path.join(RESULTS_DIR, 'latest.json');
+  fs.writeFileSync(latest, JSON.stringify(report, null, 2) + '\n');
+  process.stdout.write(`\n${JSON.stringify(report)}\n\nwritten to ${path.relative(ROOT, latest)}\n`);
+  const withErrors = report.runs.flatMap((run) => run.scenarios).filter((row) => ['tollgate', 'against', 'baseline'].some((name) => row[name]?.status === 'errors'));
+  if (withErrors.length > 0) {
+    log(`bench: non-2xx responses or connection errors in: ${withErrors.map((row) => row.scenario).join(', ')}`);
+    process.exitCode = 1;
+  }
+}
+
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(`bench: ${error.stack || error.message}`);
+    process.exit(1);
+  });
+}
+
+module.exports = { parseOptions, combineRounds, formatTable };
