@@ -23,6 +23,8 @@ export interface AppConfig {
   readonly rateLimits: RateLimitConfig;
   /** Requests served at once per instance; more get 503 at once instead of queueing. */
   readonly maxConcurrentRequests: number;
+  /** On SIGTERM, how long readiness reports down while requests are still served, before closing. */
+  readonly shutdownDrainSeconds: number;
 }
 
 /** Token-endpoint rate limits per window; 0 turns a limit off. Shared through Redis when `redisUrl` is set. */
@@ -84,10 +86,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     authFailures: count('RATE_LIMIT_AUTH_FAILURES', 10),
     redisUrl: read<string | undefined>('REDIS_URL', undefined, parseRedisUrl, 'a redis:// or rediss:// URL'),
   };
+  const shutdownDrainSeconds = read('SHUTDOWN_DRAIN_SECONDS', 0, (raw) => integerIn(raw, 0, 300), 'an integer from 0 to 300');
   const maxConcurrentRequests = read('MAX_CONCURRENT_REQUESTS', 1024, (raw) => integerIn(raw, 1, 100_000), 'an integer from 1 to 100000');
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { port, host, issuer, databaseUrl, dataDir, seedDemo, logLevel, databasePoolSize, cacheTtlSeconds, signingAlgorithm, rateLimits, maxConcurrentRequests, ...keys };
+  return { port, host, issuer, databaseUrl, dataDir, seedDemo, logLevel, databasePoolSize, cacheTtlSeconds, signingAlgorithm, rateLimits, maxConcurrentRequests, shutdownDrainSeconds, ...keys };
 }
 
 function integerIn(raw: string, min: number, max: number): number | undefined {

@@ -3,6 +3,7 @@ import { HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } fr
 import type { FastifyReply } from 'fastify';
 import { MigrationsHealthIndicator } from '../database/migrations.health';
 import { SigningKeyStore } from '../keys/signing-key.store';
+import { ShutdownState } from './shutdown-state';
 
 /** Liveness (the process serves) and readiness (database, migrations, signing key) probes. */
 @Controller('health')
@@ -13,6 +14,7 @@ export class HealthController {
     private readonly migrations: MigrationsHealthIndicator,
     private readonly indicators: HealthIndicatorService,
     private readonly keys: SigningKeyStore,
+    private readonly shutdown: ShutdownState,
   ) {}
 
   @Get('live')
@@ -26,6 +28,10 @@ export class HealthController {
       .check([
         () => this.database.pingCheck('database').withTimeout(1500),
         () => this.migrations.check('migrations'),
+        () => {
+          const serving = this.indicators.check('serving');
+          return this.shutdown.draining ? serving.down('shutting down') : serving.up();
+        },
         () => {
           const signingKey = this.indicators.check('signing_key');
           return this.keys.activeSigningKey ? signingKey.up() : signingKey.down('no signing key loaded');

@@ -3,10 +3,12 @@ import { TerminusModule } from '@nestjs/terminus';
 import { MigrationsHealthIndicator } from '../database/migrations.health';
 import { KeysModule } from '../keys/keys.module';
 import { HealthController } from './health.controller';
+import { ShutdownState } from './shutdown-state';
 
 @Module({
   imports: [TerminusModule.forRoot({ logger: false }), KeysModule],
   controllers: [HealthController],
-  providers: [MigrationsHealthIndicator],
+  providers: [MigrationsHealthIndicator, ShutdownState],
+  exports: [ShutdownState],
 })
 export class HealthModule {}

@@ -1,16 +1,12 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { ISSUER, sql, TEST_KEY_ENCRYPTION_KEY, testDatabaseUrl } from '../support/create-test-app';
 import { insertClient, insertUser, uniqueName } from '../support/fixtures';
+import { ensureBuilt, freePort, MAIN, ROOT } from '../support/built-service';
 import { basic, postForm, request, requestToken, type HttpResponse } from '../support/http';
 
-const ROOT = resolve(__dirname, '../..');
-const MAIN = join(ROOT, 'dist/src/main.js');
 const INTERNALS = /\bat [\w.<>]+ \(|node_modules|\.ts:\d+|\.js:\d+|QueryFailedError|TypeError|\bSELECT\b|\bINSERT\b|\bUPDATE\b|\bFROM\b|\bstack\b/;
 
 /**
@@ -245,36 +241,5 @@ function stop(child: ChildProcess): Promise<void> {
     if (child.exitCode !== null) return resolveStop();
     child.once('exit', () => resolveStop());
     child.kill('SIGTERM');
-  });
-}
-
-/** `npm start` runs `npm run build` first; this spec builds when dist/ is older than the sources. */
-async function ensureBuilt(): Promise<void> {
-  const newestSource = Math.max(...['src', 'migrations'].flatMap((directory) => sourceTimes(join(ROOT, directory))));
-  if (existsSync(MAIN) && statSync(MAIN).mtimeMs >= newestSource) return;
-  try {
-    await promisify(execFile)('npm', ['run', 'build'], { cwd: ROOT, timeout: 200_000 });
-  } catch (error) {
-    // tsc emits even when it reports type errors; only a build that wrote nothing new is fatal.
-    if (existsSync(MAIN) && statSync(MAIN).mtimeMs >= newestSource) return;
-    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new Error(`npm run build failed:\n${stdout}${stderr}`);
-  }
-}
-
-function sourceTimes(directory: string): number[] {
-  return readdirSync(directory, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts'))
-    .map((entry) => statSync(join(entry.parentPath, entry.name)).mtimeMs);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
   });
 }

@@ -1,20 +1,17 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { Client } from 'pg';
 import { createApp } from '../../src/app.factory';
 import { serveSessionsInTurn } from '../../src/database/pglite-session-queue';
 import { testConfig, testDatabaseUrl } from '../support/create-test-app';
+import { ensureBuilt, freePort, ROOT, runToExit, spawnService, startService, stop } from '../support/built-service';
 import { basic, jwtPayload, postForm, request, requestToken } from '../support/http';
-
-const ROOT = resolve(__dirname, '../..');
-const MAIN = join(ROOT, 'dist/src/main.js');
 
 /**
  * Starting the service: migrations under the advisory lock with several instances at once, the
@@ -156,98 +153,6 @@ async function query(url: string, text: string): Promise<Record<string, unknown>
   } finally {
     await client.end();
   }
-}
-
-/** `npm start` runs `npm run build` first; a spec run on its own builds when dist/ is older than the sources. */
-async function ensureBuilt(): Promise<void> {
-  const newestSource = Math.max(...['src', 'migrations'].flatMap((directory) => sourceTimes(join(ROOT, directory))));
-  if (existsSync(MAIN) && statSync(MAIN).mtimeMs >= newestSource) return;
-  try {
-    await promisify(execFile)('npm', ['run', 'build'], { cwd: ROOT, timeout: 150_000 });
-  } catch (error) {
-    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new Error(`npm run build failed:\n${stdout}${stderr}`);
-  }
-}
-
-function sourceTimes(directory: string): number[] {
-  return readdirSync(directory, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts'))
-    .map((entry) => statSync(join(entry.parentPath, entry.name)).mtimeMs);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
-  });
-}
-
-/** `node dist/src/main.js` with only the environment a new user's shell would add to PATH and HOME. */
-function spawnService(env: Record<string, string>, cwd: string, children: Set<ChildProcess>): ChildProcess {
-  const child = spawn(process.execPath, [MAIN], {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  return child;
-}
-
-interface Exit {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function runToExit(child: ChildProcess, timeoutMs: number): Promise<Exit> {
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolveExit, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the service did not exit within ${timeoutMs} ms\n${stdout}${stderr}`)), timeoutMs);
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      // Let the pipes drain before reporting what the process wrote.
-      setImmediate(() => resolveExit({ code, signal, stdout, stderr }));
-    });
-  });
-}
-
-interface RunningService {
-  readonly child: ChildProcess;
-  readonly exited: Promise<Exit>;
-}
-
-/** Starts the service from the project directory, as `npm start` does, and waits until it answers. */
-async function startService(env: Record<string, string>, children: Set<ChildProcess>): Promise<RunningService> {
-  const child = spawnService(env, ROOT, children);
-  const exited = runToExit(child, 170_000);
-  let early: Exit | undefined;
-  void exited.then((exit) => (early = exit), () => undefined);
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (early) throw new Error(`the service exited with ${early.code ?? early.signal} before it answered:\n${early.stdout}${early.stderr}`);
-    if (Date.now() > deadline) throw new Error('the service did not answer within 90 s');
-    const response = await fetch(`http://127.0.0.1:${env.PORT}/.well-known/openid-configuration`).catch(() => undefined);
-    if (response?.status === 200) return { child, exited };
-    await new Promise((wait) => setTimeout(wait, 200));
-  }
-}
-
-/** SIGTERM, as a process manager stops it: the service shuts down cleanly and releases DATA_DIR. */
-async function stop(service: RunningService): Promise<string> {
-  service.child.kill('SIGTERM');
-  const { code, signal, stdout, stderr } = await service.exited;
-  // Nest's shutdown hooks close the app, then re-raise the signal: either way is a clean stop.
-  if (code !== 0 && signal !== 'SIGTERM') throw new Error(`the service did not stop cleanly (code ${code}, signal ${signal}):\n${stdout}${stderr}`);
-  return `${stdout}${stderr}`;
 }
 
 /** README "Delegation walk-through", step by step over HTTP, each token verified against the JWKS. */
