@@ -6,6 +6,7 @@ import { SigningKeyStore } from '../keys/signing-key.store';
 import { formatScope } from '../oauth/scope';
 import { ResourceStore } from '../resources/resource.store';
 import type { ActorClaim } from './access-token';
+import { signJws } from './jws';
 
 export interface AccessTokenRequest {
   readonly clientId: string;
@@ -38,7 +39,7 @@ export class AccessTokenIssuer {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  issue(request: AccessTokenRequest): IssuedAccessToken {
+  async issue(request: AccessTokenRequest): Promise<IssuedAccessToken> {
     const now = Math.floor(Date.now() / 1000);
     const exp = Math.min(now + request.lifetimeSeconds, request.expiresAtMost ?? Number.MAX_SAFE_INTEGER);
     const audiences = this.resources.catalog.audiencesFor(request.scopes);
@@ -58,13 +59,7 @@ export class AccessTokenIssuer {
       amr: request.subject === undefined ? undefined : request.authenticationMethods,
       act: request.actor,
     };
-    const key = this.keys.signingKey();
-    const token = this.jwt.sign(withoutUndefined(claims), {
-      privateKey: key.privateKey,
-      algorithm: key.algorithm,
-      keyid: key.kid,
-      header: { alg: key.algorithm, typ: 'at+jwt', kid: key.kid },
-    });
+    const token = await signJws(this.jwt, withoutUndefined(claims), this.keys.signingKey());
     return { token, jwtId, expiresIn: Math.max(exp - now, 0), scopes: request.scopes };
   }
 }

@@ -4,11 +4,11 @@ import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { SigningKeyStore } from '../keys/signing-key.store';
 import { parseJsonObject } from '../oauth/json-object';
 import { OAuthError } from '../oauth/oauth-error';
+import { verifyJws } from './jws';
 import { readActorClaim, type ValidatedAccessToken } from './access-token';
 import { AccessTokenDenyList } from './access-token-deny-list';
 
 export const MAX_TOKEN_LENGTH = 16 * 1024;
-const CLOCK_SKEW_SECONDS = 60;
 const ACCESS_TOKEN_TYPES = new Set(['at+jwt', 'application/at+jwt']);
 // Header parameters that would let the token choose its own key, or demand extensions we do not implement.
 const FORBIDDEN_HEADERS = ['jwk', 'jku', 'x5u', 'x5c', 'crit', 'zip', 'enc'];
@@ -43,13 +43,7 @@ export class AccessTokenValidator {
 
     let payload: unknown;
     try {
-      payload = this.jwt.verify(token, {
-        // jsonwebtoken takes a KeyObject; @nestjs/jwt's typings only name string and Buffer.
-        publicKey: key.publicKey as unknown as Buffer,
-        algorithms: [key.algorithm],
-        issuer: this.config.issuer,
-        clockTolerance: CLOCK_SKEW_SECONDS,
-      });
+      payload = await verifyJws(this.jwt, token, key, this.config.issuer);
     } catch {
       throw rejected('the token signature, issuer or lifetime is invalid');
     }

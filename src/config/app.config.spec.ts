@@ -32,9 +32,9 @@ describe('loadConfig', () => {
       'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
       'DATABASE_POOL_SIZE must be an integer from 1 to 200',
       'CACHE_TTL_SECONDS must be an integer from 0 to 3600',
-      'SIGNING_ALG must be one of RS256, PS256, ES256',
+      'SIGNING_ALG must be one of RS256, PS256, ES256, EdDSA',
     ]);
-    expect(() => loadConfig(env)).toThrow(/^Invalid configuration: PORT must be .*; SIGNING_ALG must be one of RS256, PS256, ES256$/);
+    expect(() => loadConfig(env)).toThrow(/^Invalid configuration: PORT must be .*; SIGNING_ALG must be one of RS256, PS256, ES256, EdDSA$/);
   });
 
   it.each([

@@ -40,7 +40,7 @@ export interface RateLimitConfig {
 /** DI token for the parsed configuration. */
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
-export const SIGNING_ALGORITHMS = ['RS256', 'PS256', 'ES256'] as const;
+export const SIGNING_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'] as const;
 export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

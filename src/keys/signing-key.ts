@@ -41,7 +41,9 @@ export async function generateSigningKey(algorithm: SigningAlgorithm): Promise<G
   const { privateKey } =
     algorithm === 'ES256'
       ? await generate('ec', { namedCurve: 'P-256' })
-      : await generate('rsa', { modulusLength: 2048 });
+      : algorithm === 'EdDSA'
+        ? await generate('ed25519')
+        : await generate('rsa', { modulusLength: 2048 });
   const publicKey = createPublicKey(privateKey);
   return {
     kid: thumbprint(publicKey.export({ format: 'jwk' })),
@@ -69,6 +71,11 @@ export function loadSigningKey(stored: StoredSigningKey, published: PublishedKey
 
 /** RFC 7638 JWK thumbprint, used as the key id. */
 function thumbprint(jwk: JsonWebKey): string {
-  const members = jwk.kty === 'EC' ? { crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y } : { e: jwk.e, kty: jwk.kty, n: jwk.n };
+  const members =
+    jwk.kty === 'EC'
+      ? { crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y }
+      : jwk.kty === 'OKP'
+        ? { crv: jwk.crv, kty: jwk.kty, x: jwk.x }
+        : { e: jwk.e, kty: jwk.kty, n: jwk.n };
   return createHash('sha256').update(JSON.stringify(members)).digest('base64url');
 }

@@ -56,7 +56,7 @@ export class TokenService {
       authenticationMethods: validated.authenticationMethods ?? [grantType],
     };
 
-    const accessToken = this.issuer.issue({
+    const accessToken = await this.issuer.issue({
       clientId: client.clientId,
       lifetimeSeconds: client.accessTokenLifetimeSeconds,
       scopes: grant.scopes,

@@ -74,7 +74,7 @@ describe('POST /connect/introspect', () => {
     });
 
     it('for an expired access token', async () => {
-      const expired = server.app.get(AccessTokenIssuer).issue({
+      const expired = await server.app.get(AccessTokenIssuer).issue({
         clientId: 'frontend',
         lifetimeSeconds: 3600,
         scopes: ['api1'],

@@ -1,5 +1,4 @@
 import { execFile, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,8 +7,7 @@ import { promisify } from 'node:util';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { Client } from 'pg';
 import { createApp } from '../../src/app.factory';
-import { serveSessionsInTurn } from '../../src/database/pglite-session-queue';
-import { testConfig, testDatabaseUrl } from '../support/create-test-app';
+import { emptyDatabase, testConfig, testDatabaseUrl } from '../support/create-test-app';
 import { ensureBuilt, freePort, ROOT, runToExit, spawnService, startService, stop } from '../support/built-service';
 import { basic, jwtPayload, postForm, request, requestToken } from '../support/http';
 
@@ -122,28 +120,6 @@ describe('startup', () => {
 });
 
 /** An empty database of its own: on the PostgreSQL server of the run, or on a PGlite of its own. */
-async function emptyDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  if (process.env.DATABASE_URL) {
-    const name = `tollgate_startup_${Date.now()}_${randomBytes(4).toString('hex')}`;
-    await query(testDatabaseUrl(), `CREATE DATABASE ${name}`);
-    const url = new URL(testDatabaseUrl());
-    url.pathname = `/${name}`;
-    return { url: url.toString(), drop: async () => void (await query(testDatabaseUrl(), `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)) };
-  }
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
-  const db = await PGlite.create('memory://');
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 50 });
-  serveSessionsInTurn(server, db);
-  await server.start();
-  return {
-    url: `postgresql://postgres@${server.getServerConn()}/postgres?sslmode=disable`,
-    drop: async () => {
-      await server.stop();
-      await db.close();
-    },
-  };
-}
 
 async function query(url: string, text: string): Promise<Record<string, unknown>[]> {
   const client = new Client({ connectionString: url });

@@ -180,7 +180,7 @@ describe('POST /connect/token — RFC 8693 token exchange', () => {
     });
 
     it('refuses an expired subject token as invalid_request', async () => {
-      const expired = server.app.get(AccessTokenIssuer).issue({
+      const expired = await server.app.get(AccessTokenIssuer).issue({
         clientId: 'frontend',
         lifetimeSeconds: 3600,
         scopes: ['openid', 'api1'],

@@ -1,5 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import { serveSessionsInTurn } from '../../src/database/pglite-session-queue';
 import { createApp } from '../../src/app.factory';
 import type { AppOptions } from '../../src/app.module';
 import { loadConfig, type AppConfig } from '../../src/config/app.config';
@@ -56,4 +58,28 @@ export async function sql<T = Record<string, unknown>>(text: string, values: unk
   } finally {
     await client.end();
   }
+}
+
+/** A database of its own, empty (no migrations), for specs that must not share the run's. */
+export async function emptyDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (process.env.DATABASE_URL) {
+    const name = `tollgate_spec_${Date.now()}_${randomBytes(4).toString('hex')}`;
+    await sql(`CREATE DATABASE ${name}`);
+    const url = new URL(testDatabaseUrl());
+    url.pathname = `/${name}`;
+    return { url: url.toString(), drop: async () => void (await sql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)) };
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+  const db = await PGlite.create('memory://');
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 50 });
+  serveSessionsInTurn(server, db);
+  await server.start();
+  return {
+    url: `postgresql://postgres@${server.getServerConn()}/postgres?sslmode=disable`,
+    drop: async () => {
+      await server.stop();
+      await db.close();
+    },
+  };
 }
