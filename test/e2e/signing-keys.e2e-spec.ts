@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, SignJWT, type JSONWebKeySet } from 'jose';
 import { SigningKeyRotator } from '../../src/keys/signing-key.rotator';
-import { ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
+import { emptyDatabase, ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { uniqueName } from '../support/fixtures';
 import { request, requestToken, userAccessToken } from '../support/http';
 import { servicePrivateKey } from '../support/signing-keys';
@@ -168,26 +168,3 @@ describe('the key-encryption key', () => {
     await expect(start({ KEY_ENCRYPTION_KEY: first })).rejects.toThrow(/^No usable RS256 signing key/);
   });
 });
-
-/** An empty database: on the run's PostgreSQL server, or a PGlite of its own. */
-async function emptyDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  if (process.env.DATABASE_URL) {
-    const name = `tollgate_keys_${Date.now()}_${randomBytes(4).toString('hex')}`;
-    await sql(`CREATE DATABASE ${name}`);
-    const url = new URL(process.env.TEST_DATABASE_URL!);
-    url.pathname = `/${name}`;
-    return { url: url.toString(), drop: async () => void (await sql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)) };
-  }
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
-  const db = await PGlite.create('memory://');
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 50 });
-  await server.start();
-  return {
-    url: `postgresql://postgres@${server.getServerConn()}/postgres?sslmode=disable`,
-    drop: async () => {
-      await server.stop();
-      await db.close();
-    },
-  };
-}
