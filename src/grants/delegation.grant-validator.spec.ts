@@ -1,35 +1,14 @@
 import type { ValidatedAccessToken } from '../access-token/access-token';
 import type { AccessTokenValidator } from '../access-token/access-token.validator';
-import type { Client } from '../clients/client';
-import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../database/demo-data';
 import type { RequestParameters } from '../oauth/form';
 import { OAuthError } from '../oauth/oauth-error';
-import { ResourceCatalog } from '../resources/resource-catalog';
 import { DelegationGrantValidator } from './delegation.grant-validator';
+import { aliceAccessToken, demoResources, testClient } from './grant.fixtures';
 import type { GrantContext } from './grant-validator';
 
-const resources = new ResourceCatalog({ identityResources: DEMO_IDENTITY_RESOURCES, apiResources: DEMO_API_RESOURCES });
-const client: Client = {
-  clientId: 'api1',
-  enabled: true,
-  allowedGrantTypes: ['delegation'],
-  allowedScopes: ['openid', 'profile', 'role', 'api2'],
-  accessTokenLifetimeSeconds: 3600,
-  refreshTokenLifetimeSeconds: 0,
-  secrets: [],
-};
-
-const aliceToken: ValidatedAccessToken = {
-  jwtId: 'jti-1',
-  subject: '1',
-  clientId: 'frontend',
-  scopes: ['openid', 'profile', 'api1'],
-  audiences: ['api1'],
-  issuedAt: 1_900_000_000,
-  expiresAt: 1_900_000_900,
-  authTime: 1_899_999_000,
-  authenticationMethods: ['pwd'],
-};
+const resources = demoResources;
+const client = testClient();
+const aliceToken = aliceAccessToken();
 
 /** A stand-in for the real validator: 'alice' is valid, 'no-sub' lacks a subject, anything else fails. */
 function validatorWith(fault?: Error): { validator: DelegationGrantValidator; seen: string[] } {

@@ -1,37 +1,13 @@
 import type { ActorClaim, ValidatedAccessToken } from '../access-token/access-token';
-import type { Client } from '../clients/client';
-import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../database/demo-data';
 import { OAuthError } from '../oauth/oauth-error';
 import type { RequestedScopes } from '../oauth/scope';
-import { ResourceCatalog } from '../resources/resource-catalog';
+import { aliceAccessToken, demoResources, testClient } from './grant.fixtures';
 import type { GrantContext } from './grant-validator';
 import { delegateSubjectToken } from './subject-token-delegation';
 
-const resources = new ResourceCatalog({ identityResources: DEMO_IDENTITY_RESOURCES, apiResources: DEMO_API_RESOURCES });
-const client: Client = {
-  clientId: 'api1',
-  enabled: true,
-  allowedGrantTypes: ['delegation'],
-  allowedScopes: ['openid', 'profile', 'role', 'api2', 'offline_access'],
-  accessTokenLifetimeSeconds: 3600,
-  refreshTokenLifetimeSeconds: 0,
-  secrets: [],
-};
-
-function subjectToken(overrides: Partial<ValidatedAccessToken> = {}): ValidatedAccessToken {
-  return {
-    jwtId: 'jti-1',
-    subject: '1',
-    clientId: 'frontend',
-    scopes: ['openid', 'profile', 'api1'],
-    audiences: ['api1'],
-    issuedAt: 1_900_000_000,
-    expiresAt: 1_900_000_900,
-    authTime: 1_899_999_000,
-    authenticationMethods: ['pwd'],
-    ...overrides,
-  };
-}
+const resources = demoResources;
+const client = testClient({ allowedScopes: ['openid', 'profile', 'role', 'api2', 'offline_access'] });
+const subjectToken = aliceAccessToken;
 
 function context(scopes: RequestedScopes): GrantContext {
   return { grantType: 'delegation', client, parameters: {}, scopes, resources };

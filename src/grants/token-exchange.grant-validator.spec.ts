@@ -1,37 +1,16 @@
 import type { ValidatedAccessToken } from '../access-token/access-token';
 import type { AccessTokenValidator } from '../access-token/access-token.validator';
-import type { Client } from '../clients/client';
-import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../database/demo-data';
 import type { RequestParameters } from '../oauth/form';
 import { OAuthError } from '../oauth/oauth-error';
 import type { RequestedScopes } from '../oauth/scope';
-import { ResourceCatalog } from '../resources/resource-catalog';
+import { aliceAccessToken, demoResources, testClient } from './grant.fixtures';
 import type { GrantContext } from './grant-validator';
 import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT_TYPE } from './token-exchange-request';
 import { TokenExchangeGrantValidator } from './token-exchange.grant-validator';
 
-const resources = new ResourceCatalog({ identityResources: DEMO_IDENTITY_RESOURCES, apiResources: DEMO_API_RESOURCES });
-const api1: Client = {
-  clientId: 'api1',
-  enabled: true,
-  allowedGrantTypes: [TOKEN_EXCHANGE_GRANT_TYPE],
-  allowedScopes: ['openid', 'profile', 'role', 'api2'],
-  accessTokenLifetimeSeconds: 3600,
-  refreshTokenLifetimeSeconds: 0,
-  secrets: [],
-};
-const alice: ValidatedAccessToken = {
-  jwtId: 'jti-1',
-  subject: '1',
-  clientId: 'frontend',
-  scopes: ['openid', 'profile', 'api1'],
-  audiences: ['api1'],
-  issuedAt: 1_900_000_000,
-  expiresAt: 1_900_000_900,
-  authTime: 1_899_999_000,
-  authenticationMethods: ['pwd'],
-  actor: { client_id: 'gateway' },
-};
+const resources = demoResources;
+const api1 = testClient({ allowedGrantTypes: [TOKEN_EXCHANGE_GRANT_TYPE] });
+const alice = aliceAccessToken({ actor: { client_id: 'gateway' } });
 const TOKENS: Record<string, ValidatedAccessToken> = {
   alice,
   'no-sub': { ...alice, subject: undefined },

@@ -1,0 +1,36 @@
+import type { ValidatedAccessToken } from '../access-token/access-token';
+import type { Client } from '../clients/client';
+import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../database/demo-data';
+import { ResourceCatalog } from '../resources/resource-catalog';
+
+/** Shared by the grant validators' unit specs (not built into dist/). */
+export const demoResources = new ResourceCatalog({ identityResources: DEMO_IDENTITY_RESOURCES, apiResources: DEMO_API_RESOURCES });
+
+export function testClient(overrides: Partial<Client> = {}): Client {
+  return {
+    clientId: 'api1',
+    enabled: true,
+    allowedGrantTypes: ['delegation'],
+    allowedScopes: ['openid', 'profile', 'role', 'api2'],
+    accessTokenLifetimeSeconds: 3600,
+    refreshTokenLifetimeSeconds: 0,
+    secrets: [],
+    ...overrides,
+  };
+}
+
+/** Alice's validated access token as the front end got it (scope openid profile api1). */
+export function aliceAccessToken(overrides: Partial<ValidatedAccessToken> = {}): ValidatedAccessToken {
+  return {
+    jwtId: 'jti-1',
+    subject: '1',
+    clientId: 'frontend',
+    scopes: ['openid', 'profile', 'api1'],
+    audiences: ['api1'],
+    issuedAt: 1_900_000_000,
+    expiresAt: 1_900_000_900,
+    authTime: 1_899_999_000,
+    authenticationMethods: ['pwd'],
+    ...overrides,
+  };
+}
