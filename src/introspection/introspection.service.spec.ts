@@ -7,6 +7,7 @@ import type { RefreshToken } from '../refresh-tokens/refresh-token';
 import type { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
 import type { User } from '../users/user';
 import type { UserRepository } from '../users/user.repository';
+import { UserStore } from '../users/user.store';
 import { IntrospectionService } from './introspection.service';
 
 const HANDLE = 'r'.repeat(43);
@@ -43,7 +44,8 @@ function service({ enabled = true, refresh = refreshToken, fault = undefined as 
   } as unknown as AccessTokenValidator;
   const refreshTokens = { find: async (handle: string) => (handle === HANDLE ? refresh : undefined) } as unknown as RefreshTokenService;
   const users = { findBySubjectId: async (subject: string) => (subject === '1' ? ({ subjectId: '1', enabled } as User) : undefined) } as UserRepository;
-  return new IntrospectionService(accessTokens, refreshTokens, users, { issuer: 'https://issuer' } as AppConfig);
+  const config = { issuer: 'https://issuer', cacheTtlSeconds: 0 } as AppConfig;
+  return new IntrospectionService(accessTokens, refreshTokens, new UserStore(users, config), config);
 }
 
 const as = (clientId: string) => ({ client: { clientId } }) as AuthenticatedClient;

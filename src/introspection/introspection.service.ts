@@ -7,7 +7,7 @@ import { OAuthError } from '../oauth/oauth-error';
 import { readTokenParameters } from '../oauth/token-parameters';
 import { isRefreshTokenHandle, refreshTokenState } from '../refresh-tokens/refresh-token';
 import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
-import { UserRepository } from '../users/user.repository';
+import { UserStore } from '../users/user.store';
 import {
   INACTIVE,
   accessTokenIntrospection,
@@ -19,14 +19,15 @@ import {
 /**
  * RFC 7662 for an authenticated client. Access tokens are validated as everywhere else (CONTRACT
  * §3.2, deny list included); refresh tokens are looked up by hash. A token of a disabled user is
- * inactive, as the userinfo endpoint and the refresh grant would refuse it.
+ * inactive, as the userinfo endpoint and the refresh grant would refuse it; users come from the
+ * same cache as userinfo's (CACHE_TTL_SECONDS), so APIs introspecting every call cost no query.
  */
 @Injectable()
 export class IntrospectionService {
   constructor(
     private readonly accessTokens: AccessTokenValidator,
     private readonly refreshTokens: RefreshTokenService,
-    private readonly users: UserRepository,
+    private readonly users: UserStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 

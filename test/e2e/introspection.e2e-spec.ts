@@ -30,7 +30,8 @@ describe('POST /connect/introspect', () => {
   let alice: { access_token: string; refresh_token?: string };
 
   beforeAll(async () => {
-    server = await startTestServer();
+    // Users read afresh on every request, so a disabled user's tokens turn inactive at once here.
+    server = await startTestServer({ CACHE_TTL_SECONDS: '0' });
     alice = await passwordTokens(server.url, 'openid profile api1 offline_access');
   });
   afterAll(() => server.close());
