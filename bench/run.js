@@ -37,7 +37,11 @@ const { summarize, printSummary } = require('./profile-summary');
 const ROOT = path.resolve(__dirname, '..');
 const RESULTS_DIR = path.join(__dirname, 'results');
 const DEFAULT_SERVICE_ENTRY = path.join(ROOT, 'dist', 'src', 'main.js');
+const BASELINE_ENTRY = path.join(__dirname, 'baseline.js');
 const BOOT_TIMEOUT_MS = 180_000;
+// The glibc malloc setting `npm start` and the Dockerfile run the service with (see README,
+// "Memory"); both servers get it, so that they are measured as deployed.
+const GLIBC_TUNABLES = /GLIBC_TUNABLES=(\S+)/.exec(require('../package.json').scripts.start)[1];
 
 const SCENARIOS = [
   {
@@ -121,8 +125,9 @@ function hasTaskset() {
   return spawnSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' }).status === 0;
 }
 
-/** Spawns `node args` pinned to `cpu` when pinning. */
+/** Spawns `node args` pinned to `cpu` when pinning, under `options.launcher` (e.g. valgrind) when set. */
 function spawnNode(options, cpu, args, spawnOptions) {
+  if (options.launcher) return spawn(options.launcher[0], [...options.launcher.slice(1), process.execPath, ...args], spawnOptions);
   return options.pin
     ? spawn('taskset', ['-c', String(cpu), process.execPath, ...args], spawnOptions)
     : spawn(process.execPath, args, spawnOptions);
@@ -391,31 +396,42 @@ async function waitForFile(file, timeoutMs) {
   }
 }
 
+/**
+ * The environment Tollgate runs with in the benchmark: production mode, the demo data, a fresh
+ * temporary DATA_DIR (added to `runDirs`, for deletion) unless DATABASE_URL is set.
+ */
+function serviceEnvironment(options, algorithm, runDirs) {
+  const runDir = options.databaseUrl ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'tollgate-bench-'));
+  if (runDir) runDirs.push(runDir);
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    GLIBC_TUNABLES,
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn',
+    SEED_DEMO: 'true',
+    SIGNING_ALG: algorithm,
+    // The limits exist to stop abuse, not this load: set far above it so the limiter still runs on
+    // every request (its cost is measured) but never answers 429. Set them in the env to override.
+    RATE_LIMIT_PER_CLIENT: process.env.RATE_LIMIT_PER_CLIENT || '1000000000',
+    RATE_LIMIT_PER_ADDRESS: process.env.RATE_LIMIT_PER_ADDRESS || '1000000000',
+    ...(runDir ? { DATA_DIR: runDir } : {}),
+  };
+  delete env.ISSUER;
+  if (options.databaseUrl && !env.KEY_ENCRYPTION_KEY) {
+    // Production mode on a shared database requires a key-encryption key. Without one given, use
+    // one derived from DATABASE_URL, stable across runs so keys sealed by an earlier run still open.
+    env.KEY_ENCRYPTION_KEY = Buffer.from(crypto.hkdfSync('sha256', options.databaseUrl, 'tollgate-bench', 'bench key-encryption key', 32)).toString('base64');
+  }
+  return env;
+}
+
+function baselineEnvironment(algorithm) {
+  return { PATH: process.env.PATH, NODE_ENV: 'production', GLIBC_TUNABLES, SIGNING_ALG: algorithm };
+}
+
 async function benchAlgorithm(options, algorithm) {
   const runDirs = [];
-  const serviceEnv = () => {
-    const runDir = options.databaseUrl ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'tollgate-bench-'));
-    if (runDir) runDirs.push(runDir);
-    const env = {
-      ...process.env,
-      NODE_ENV: 'production',
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn',
-      SEED_DEMO: 'true',
-      SIGNING_ALG: algorithm,
-      // The limits exist to stop abuse, not this load: set far above it so the limiter still runs on
-      // every request (its cost is measured) but never answers 429. Set them in the env to override.
-      RATE_LIMIT_PER_CLIENT: process.env.RATE_LIMIT_PER_CLIENT || '1000000000',
-      RATE_LIMIT_PER_ADDRESS: process.env.RATE_LIMIT_PER_ADDRESS || '1000000000',
-      ...(runDir ? { DATA_DIR: runDir } : {}),
-    };
-    delete env.ISSUER;
-    if (options.databaseUrl && !env.KEY_ENCRYPTION_KEY) {
-      // Production mode on a shared database requires a key-encryption key. Without one given, use
-      // one derived from DATABASE_URL, stable across runs so keys sealed by an earlier run still open.
-      env.KEY_ENCRYPTION_KEY = Buffer.from(crypto.hkdfSync('sha256', options.databaseUrl, 'tollgate-bench', 'bench key-encryption key', 32)).toString('base64');
-    }
-    return env;
-  };
+  const serviceEnv = () => serviceEnvironment(options, algorithm, runDirs);
   const servers = [];
   try {
     servers.push({ name: 'tollgate', ...(await startServer(`tollgate-${algorithm}`, options, [options.serviceEntry], serviceEnv())) });
@@ -423,8 +439,7 @@ async function benchAlgorithm(options, algorithm) {
       servers.push({ name: 'against', ...(await startServer(`against-${algorithm}`, options, [options.againstEntry], serviceEnv())) });
     }
     if (options.baseline) {
-      const env = { PATH: process.env.PATH, NODE_ENV: 'production', SIGNING_ALG: algorithm };
-      servers.push({ name: 'baseline', ...(await startServer(`baseline-${algorithm}`, options, [path.join(__dirname, 'baseline.js')], env, '/health')) });
+      servers.push({ name: 'baseline', ...(await startServer(`baseline-${algorithm}`, options, [BASELINE_ENTRY], baselineEnvironment(algorithm), '/health')) });
     }
     const rows = [];
     for (const scenario of options.scenarios) {
@@ -587,4 +602,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { parseOptions, combineRounds, formatTable };
+module.exports = { SCENARIOS, GLIBC_TUNABLES, parseOptions, combineRounds, formatTable, startServer, stopServer, prepare, serviceEnvironment, baselineEnvironment, BASELINE_ENTRY };

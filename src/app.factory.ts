@@ -7,7 +7,7 @@ import { GrantValidatorRegistry } from './grants/grant-validator.registry';
 import { handleClientError } from './http/client-error-handler';
 import { limitConcurrentRequests } from './http/concurrency-limit';
 import { OAuthExceptionFilter } from './http/oauth-exception.filter';
-import { nestLogLevels, requestLoggerOptions } from './http/request-logger';
+import { nestLogLevels, requestChildLoggerFactory, requestLoggerOptions } from './http/request-logger';
 import { TollgateMetrics } from './metrics/metrics';
 import { recordRequestMetrics } from './metrics/request-metrics.hook';
 
@@ -19,6 +19,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     logger: requestLoggerOptions(config.logLevel),
+    childLoggerFactory: requestChildLoggerFactory(config.logLevel),
     routerOptions: { maxParamLength: 200 },
     requestTimeout: 30_000,
     connectionTimeout: 30_000,

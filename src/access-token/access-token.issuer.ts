@@ -29,6 +29,8 @@ export interface IssuedAccessToken {
   readonly scopes: readonly string[];
 }
 
+const REGISTERED_CLAIMS = new Set(['iss', 'sub', 'aud', 'client_id', 'scope', 'iat', 'nbf', 'exp', 'jti', 'auth_time', 'amr', 'act']);
+
 /** Signs RFC 9068 access tokens (CONTRACT §3.1) with the active key, parsed once. */
 @Injectable()
 export class AccessTokenIssuer {
@@ -44,10 +46,8 @@ export class AccessTokenIssuer {
     const exp = Math.min(now + request.lifetimeSeconds, request.expiresAtMost ?? Number.MAX_SAFE_INTEGER);
     const audiences = this.resources.catalog.audiencesFor(request.scopes);
     const jwtId = randomBytes(16).toString('base64url');
-    const claims = {
-      ...request.extraClaims,
+    const claims: Record<string, unknown> = {
       iss: this.config.issuer,
-      sub: request.subject,
       aud: audiences.length === 0 ? `${this.config.issuer}/resources` : audiences.length === 1 ? audiences[0] : audiences,
       client_id: request.clientId,
       scope: formatScope(request.scopes),
@@ -55,16 +55,19 @@ export class AccessTokenIssuer {
       nbf: now,
       exp,
       jti: jwtId,
-      auth_time: request.subject === undefined ? undefined : request.authTime,
-      amr: request.subject === undefined ? undefined : request.authenticationMethods,
-      act: request.actor,
     };
-    const token = await signJws(this.jwt, withoutUndefined(claims), this.keys.signingKey());
+    // Optional claims are added only when present: deleting undefined ones would slow the object down.
+    if (request.subject !== undefined) {
+      claims.sub = request.subject;
+      if (request.authTime !== undefined) claims.auth_time = request.authTime;
+      if (request.authenticationMethods !== undefined) claims.amr = request.authenticationMethods;
+    }
+    if (request.actor !== undefined) claims.act = request.actor;
+    for (const [name, value] of Object.entries(request.extraClaims ?? {})) {
+      if (!REGISTERED_CLAIMS.has(name) && value !== undefined) claims[name] = value;
+    }
+    const token = await signJws(this.jwt, claims, this.keys.signingKey());
     return { token, jwtId, expiresIn: Math.max(exp - now, 0), scopes: request.scopes };
   }
 }
 
-function withoutUndefined(claims: Record<string, unknown>): Record<string, unknown> {
-  for (const name of Object.keys(claims)) if (claims[name] === undefined) delete claims[name];
-  return claims;
-}

@@ -8,13 +8,15 @@ import { renderOAuthError } from './oauth-error-renderer';
  */
 export function limitConcurrentRequests(fastify: FastifyInstance, maxConcurrent: number, realm: string): void {
   let inFlight = 0;
+  // A response emits 'close' once, finished or aborted; one shared listener, no closure per request.
+  const release = () => inFlight--;
   fastify.addHook('onRequest', (request, reply, done) => {
     if (inFlight >= maxConcurrent) {
       renderOAuthError(reply, new OAuthError('temporarily_unavailable', 'the server is busy; retry later', { status: 503, retryAfterSeconds: 1 }), realm);
       return;
     }
     inFlight++;
-    reply.raw.once('close', () => inFlight--);
+    reply.raw.on('close', release);
     done();
   });
 }

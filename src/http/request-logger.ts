@@ -21,6 +21,16 @@ export function requestLoggerOptions(level: LogLevel): FastifyServerOptions['log
   };
 }
 
+/**
+ * Fastify gives each request a child logger that stamps its records with the request id. When the
+ * level hides the request log (above info), a request's records go through the root logger instead:
+ * creating a child per request would cost more than the few warnings it could tag.
+ */
+export function requestChildLoggerFactory(level: LogLevel): FastifyServerOptions['childLoggerFactory'] {
+  const requestLogVisible = level === 'info' || level === 'debug' || level === 'trace';
+  return requestLogVisible ? undefined : (logger) => logger;
+}
+
 const NEST_LEVELS: NestLogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
 /** Nest's own log levels for a pino level. */

@@ -8,17 +8,42 @@ export function recordOutcome(reply: FastifyReply, errorCode: string): void {
   outcomes.set(reply, errorCode);
 }
 
+interface RequestSeries {
+  readonly requests: { inc(): void };
+  readonly latency: { observe(seconds: number): void };
+  readonly tokensIssued?: { inc(): void };
+}
+
 /** Counts every request and its latency once the response is sent. */
 export function recordRequestMetrics(fastify: FastifyInstance, metrics: TollgateMetrics, grantTypes: () => readonly string[]): void {
+  // Label values are bounded (route patterns, grant types, error codes), so each combination's
+  // series is looked up once instead of hashing the labels on every request.
+  const series = new Map<string, RequestSeries>();
+  const seriesFor = (endpoint: string, grantType: string, outcome: string, issued: boolean): RequestSeries => {
+    const key = `${endpoint} ${grantType} ${outcome} ${issued}`;
+    let found = series.get(key);
+    if (!found) {
+      found = {
+        requests: metrics.requests.labels({ endpoint, grant_type: grantType, outcome }),
+        latency: metrics.latency.labels({ endpoint }),
+        tokensIssued: issued ? metrics.tokensIssued.labels({ grant_type: grantType }) : undefined,
+      };
+      series.set(key, found);
+    }
+    return found;
+  };
+
   fastify.addHook('onResponse', (request, reply, done) => {
     const endpoint = request.routeOptions.url ?? 'unmatched';
     const body = request.body as Record<string, unknown> | undefined;
     const requested = typeof body?.grant_type === 'string' ? body.grant_type : undefined;
     const grantType = requested === undefined ? '' : grantTypes().includes(requested) ? requested : 'unsupported';
     const outcome = reply.statusCode < 400 ? 'success' : (outcomes.get(reply) ?? String(reply.statusCode));
-    metrics.requests.inc({ endpoint, grant_type: grantType, outcome });
-    metrics.latency.observe({ endpoint }, reply.elapsedTime / 1000);
-    if (endpoint === '/connect/token' && reply.statusCode === 200 && grantType) metrics.tokensIssued.inc({ grant_type: grantType });
+    const issued = endpoint === '/connect/token' && reply.statusCode === 200 && grantType !== '';
+    const { requests, latency, tokensIssued } = seriesFor(endpoint, grantType, outcome, issued);
+    requests.inc();
+    latency.observe(reply.elapsedTime / 1000);
+    tokensIssued?.inc();
     done();
   });
 }

@@ -18,8 +18,12 @@ class EchoGrantValidator implements GrantValidator {
     const value = stringParameter(parameters, 'custom_param');
     if (!value) throw OAuthError.invalidGrant('custom_param is required');
     if (value === 'override') {
-      // A validator may add response parameters, never replace the standard ones.
-      return { scopes: scopes.names, responseParameters: { access_token: 'forged', token_type: 'forged', scope: 'forged' } };
+      // A validator may add response parameters and claims, never replace the standard ones.
+      return {
+        scopes: scopes.names,
+        claims: { sub: 'forged', iss: 'forged', client_id: 'forged', exp: 1, act: { client_id: 'forged' }, tenant: 'kept' },
+        responseParameters: { access_token: 'forged', token_type: 'forged', scope: 'forged' },
+      };
     }
     return {
       subject: `echo:${value}`,
@@ -87,10 +91,17 @@ describe('an extension grant registered through extraGrantValidators', () => {
       expect(response.body.received_parameters).toEqual(['custom_param']);
     });
 
-    it('keeps the standard response members when the validator tries to replace them', async () => {
+    it('keeps the standard response members and claims when the validator tries to replace them', async () => {
       const response = await echo({ custom_param: 'override', scope: 'api1' });
       expect(response.status).toBe(200);
       expect(response.body).toEqual({ access_token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/), token_type: 'Bearer', expires_in: 3600, scope: 'api1' });
+
+      const jwks = createRemoteJWKSet(new URL(`${server.url}/.well-known/openid-configuration/jwks`));
+      const { payload } = await jwtVerify(response.body.access_token, jwks, { issuer: ISSUER, audience: 'api1', typ: 'at+jwt' });
+      expect(payload).toMatchObject({ iss: ISSUER, client_id: clientId, scope: 'api1', tenant: 'kept' });
+      expect(payload.exp).toBe((payload.iat as number) + 3600);
+      expect(payload).not.toHaveProperty('sub');
+      expect(payload).not.toHaveProperty('act');
     });
   });
 
