@@ -67,7 +67,7 @@ async function waitForFile(file, timeoutMs) {
 }
 
 /** Instructions per counted request, and the dump file for --top. */
-async function count(server, request, settings, outFile) {
+async function count(server, request, settings) {
   await drive(server.baseUrl, request, settings.warmup);
   callgrindControl(server, '--instr=on');
   await drive(server.baseUrl, request, settings.requests);
@@ -75,7 +75,7 @@ async function count(server, request, settings, outFile) {
   callgrindControl(server, '--dump');
   // Each dump gets the next number and zeroes the counters.
   server.dumps = (server.dumps ?? 0) + 1;
-  const dump = `${outFile}.${server.dumps}`;
+  const dump = `${server.outFile}.${server.dumps}`;
   await waitForFile(dump, 30_000);
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const totals = /^totals: (\d+)/m.exec(fs.readFileSync(dump, 'utf8'));
@@ -132,7 +132,7 @@ async function main() {
   const launch = async (name, entry, env, readyPath) => {
     const outFile = path.join(resultsDir, `callgrind-${name}-${process.pid}.out`);
     const launcher = ['valgrind', '--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${outFile}`];
-    const options = { launcher, pin: false, profile: false, databaseUrl };
+    const options = { launcher, pin: false, profile: false };
     const args = settings.top > 0 ? ['--perf-basic-prof', entry] : [entry];
     const server = { name, outFile, ...(await run.startServer(`${name}-callgrind`, options, args, env, readyPath)) };
     servers.push(server);
@@ -147,7 +147,7 @@ async function main() {
       for (const server of [tollgate, baseline].filter(Boolean)) {
         const prepared = await run.prepare(server, scenario);
         if (prepared.status !== 'ready') throw new Error(`${server.name}, ${scenario.name}: ${prepared.reason}`);
-        const counted = await count(server, prepared.request, settings, server.outFile);
+        const counted = await count(server, prepared.request, settings);
         row[server.name] = counted.perRequest;
         if (server === tollgate && settings.top > 0) {
           row.top = topFunctions(counted.dump, `/tmp/perf-${server.child.pid}.map`, settings.requests, settings.top);
