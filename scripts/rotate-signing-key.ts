@@ -1,7 +1,8 @@
 import 'reflect-metadata';
-import { Global, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { APP_CONFIG, ConfigError, loadConfig, type AppConfig } from '../src/config/app.config';
+import { AuditModule } from '../src/audit/audit.module';
+import { ConfigError, loadConfig, type AppConfig } from '../src/config/app.config';
+import { ConfigModule } from '../src/config/config.module';
 import { DatabaseModule } from '../src/database/database.module';
 import { KeysModule } from '../src/keys/keys.module';
 import { SigningKeyRotator } from '../src/keys/signing-key.rotator';
@@ -11,14 +12,6 @@ Creates a new signing key, published at once and signing after KEY_PROPAGATION_T
 --immediately: at once; verifiers that cached the JWKS may refuse its tokens until they refetch).
 Reads the same environment as the service (DATABASE_URL, KEY_ENCRYPTION_KEY, SIGNING_ALG, KEY_*).
 With the embedded database (no DATABASE_URL), stop the service first: PGlite opens DATA_DIR in one process only.`;
-
-@Global()
-@Module({})
-class ConfigModule {
-  static forRoot(config: AppConfig) {
-    return { module: ConfigModule, providers: [{ provide: APP_CONFIG, useValue: config }], exports: [APP_CONFIG] };
-  }
-}
 
 /** An operator's forced rotation: the service's own modules, without HTTP. */
 async function main(argv: readonly string[]): Promise<number> {
@@ -36,7 +29,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   const app = await NestFactory.createApplicationContext(
-    { module: class RotateSigningKeyModule {}, imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(), KeysModule] },
+    { module: class RotateSigningKeyModule {}, imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(), AuditModule.register(), KeysModule] },
     { logger: ['error', 'warn'] },
   );
   try {

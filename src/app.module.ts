@@ -1,5 +1,6 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from './config/app.config';
+import { DynamicModule, Module } from '@nestjs/common';
+import type { AppConfig } from './config/app.config';
+import { ConfigModule } from './config/config.module';
 import type { AuditSink } from './audit/audit-event';
 import { AuditModule } from './audit/audit.module';
 import { DatabaseModule } from './database/database.module';
@@ -32,14 +33,6 @@ export interface AppOptions {
   readonly extraGrantValidators?: readonly GrantValidatorClass[];
   /** Where audit events go; JSON lines on stdout by default. */
   readonly auditSink?: AuditSink;
-}
-
-@Global()
-@Module({})
-class ConfigModule {
-  static forRoot(config: AppConfig): DynamicModule {
-    return { module: ConfigModule, providers: [{ provide: APP_CONFIG, useValue: config }], exports: [APP_CONFIG] };
-  }
 }
 
 @Module({})

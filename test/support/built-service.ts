@@ -11,7 +11,7 @@ export const MAIN = join(ROOT, 'dist/src/main.js');
 
 /** `npm start` runs `npm run build` first; a spec run on its own builds when dist/ is older than the sources. */
 export async function ensureBuilt(): Promise<void> {
-  const newestSource = Math.max(...['src', 'migrations'].flatMap((directory) => sourceTimes(join(ROOT, directory))));
+  const newestSource = Math.max(...['src', 'migrations', 'scripts'].flatMap((directory) => sourceTimes(join(ROOT, directory))));
   if (existsSync(MAIN) && statSync(MAIN).mtimeMs >= newestSource) return;
   try {
     await promisify(execFile)('npm', ['run', 'build'], { cwd: ROOT, timeout: 150_000 });
