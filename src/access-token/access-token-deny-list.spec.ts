@@ -1,4 +1,4 @@
-import { AccessTokenDenyList } from './access-token-deny-list';
+import { AccessTokenDenyList, DENY_LIST_POLL_INTERVAL_MS } from './access-token-deny-list';
 import type { RevokedAccessToken } from './revoked-access-token';
 import { RevokedAccessTokenRepository, type RevocationsRead } from './revoked-access-token.repository';
 
@@ -110,9 +110,19 @@ describe('AccessTokenDenyList', () => {
       const table = new FakeRevokedAccessTokens();
       await table.add([{ jwtId: 'd', expiresAt: inAnHour() }]);
       const denyList = new AccessTokenDenyList(table);
-      await denyList.onModuleInit();
-      expect(denyList.isRevoked('d')).toBe(true);
-      denyList.onModuleDestroy();
+      jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'] });
+      try {
+        await denyList.onModuleInit();
+        expect(denyList.isRevoked('d')).toBe(true);
+        expect(table.reads).toHaveLength(1);
+        await jest.advanceTimersByTimeAsync(DENY_LIST_POLL_INTERVAL_MS);
+        expect(table.reads).toHaveLength(2);
+        denyList.onModuleDestroy();
+        await jest.advanceTimersByTimeAsync(5 * DENY_LIST_POLL_INTERVAL_MS);
+        expect(table.reads).toHaveLength(2);
+      } finally {
+        jest.useRealTimers();
+      }
     });
   });
 });

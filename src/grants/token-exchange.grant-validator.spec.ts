@@ -122,7 +122,7 @@ describe('TokenExchangeGrantValidator', () => {
   });
 
   it('limits the default scope to the targets', async () => {
-    const defaults = { names: ['openid', 'profile', 'api2'], explicit: false };
+    const defaults = { names: ['openid', 'profile', 'api1', 'api2'], explicit: false };
     const grant = await validatorWith().validator.validate(context({ ...subject('alice'), audience: ['api2'], resource: ['api2'] }, defaults));
     expect(grant.scopes).toEqual(['openid', 'profile', 'api2']);
   });

@@ -26,7 +26,8 @@ function setup(fault?: Error) {
     revokeFamily: async (familyId: string) => void calls.push(`revokeFamily ${familyId}`),
   } as unknown as RefreshTokenService;
   const denyList = { revoke: async (tokens: unknown[]) => void calls.push(`deny ${JSON.stringify(tokens)}`) } as unknown as AccessTokenDenyList;
-  return { service: new RevocationService(accessTokens, refreshTokens, denyList, new RecordingAuditSink()), calls };
+  const audit = new RecordingAuditSink();
+  return { service: new RevocationService(accessTokens, refreshTokens, denyList, audit), calls, audit };
 }
 
 const as = (clientId: string) => ({ client: { clientId } }) as AuthenticatedClient;
@@ -65,14 +66,16 @@ describe('RevocationService', () => {
   });
 
   it('revokes the whole family of an own refresh token, whatever the hint says', async () => {
-    const { service, calls } = setup();
+    const { service, calls, audit } = setup();
     await service.revoke({ token: REFRESH_HANDLE, token_type_hint: 'access_token' }, as('frontend'));
     expect(calls).toEqual(['revokeFamily family-1']);
+    expect(audit.events).toEqual([{ name: 'token.revoked', clientId: 'frontend', tokenType: 'refresh_token', familyId: 'family-1' }]);
   });
 
   it('denies an own access token until its expiry', async () => {
-    const { service, calls } = setup();
+    const { service, calls, audit } = setup();
     await service.revoke({ token: 'a.b.c', token_type_hint: 'refresh_token' }, as('frontend'));
     expect(calls).toEqual(['deny [{"jwtId":"jti-1","expiresAt":1900000000}]']);
+    expect(audit.events).toEqual([{ name: 'token.revoked', clientId: 'frontend', tokenType: 'access_token', jwtId: 'jti-1' }]);
   });
 });

@@ -21,7 +21,12 @@ describe('discovery', () => {
       const { body } = await request(`${server.url}/.well-known/openid-configuration`);
       expect(body.issuer).toBe(ISSUER);
       expect(body.jwks_uri).toBe(`${ISSUER}/.well-known/openid-configuration/jwks`);
-      expect(body.token_endpoint).toBe(`${ISSUER}/connect/token`);
+      expect(body).toMatchObject({
+        token_endpoint: `${ISSUER}/connect/token`,
+        userinfo_endpoint: `${ISSUER}/connect/userinfo`,
+        introspection_endpoint: `${ISSUER}/connect/introspect`,
+        revocation_endpoint: `${ISSUER}/connect/revocation`,
+      });
       const endpoints = Object.entries(body).filter(([name]) => name.endsWith('_endpoint') || name === 'jwks_uri');
       for (const [, url] of endpoints) expect(url).toMatch(new RegExp(`^${ISSUER.replace(/\./g, '\\.')}/`));
     });
@@ -46,9 +51,12 @@ describe('discovery', () => {
 
     it('states the authentication methods, subject types, response types and signing algorithms', async () => {
       const { body } = await request(`${server.url}/.well-known/openid-configuration`);
-      expect(body.token_endpoint_auth_methods_supported).toEqual(['client_secret_basic', 'client_secret_post']);
+      for (const endpoint of ['token', 'introspection', 'revocation']) {
+        expect(body[`${endpoint}_endpoint_auth_methods_supported`]).toEqual(['client_secret_basic', 'client_secret_post']);
+      }
       expect(body.subject_types_supported).toEqual(['public']);
-      expect(Array.isArray(body.response_types_supported)).toBe(true);
+      // No authorization endpoint: tokens come only from the token endpoint.
+      expect(body.response_types_supported).toEqual([]);
       expect(body.id_token_signing_alg_values_supported).toContain('RS256');
       expect(body.id_token_signing_alg_values_supported).not.toContain('none');
     });

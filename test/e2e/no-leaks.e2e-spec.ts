@@ -119,17 +119,21 @@ describe('no secret, token or hash in any log line of a full run', () => {
       subject_token_type: 'urn:ietf:params:oauth:token-type:access_token',
       scope: 'api2',
     });
-    remember('an access token', exchanged.body?.access_token);
+    expect(exchanged.status).toBe(200);
+    remember('an access token', exchanged.body.access_token);
     expect((await bearer('userinfo', alice.body.access_token)).status).toBe(200);
     expect((await bearer('userinfo, delegated', delegated.body.access_token)).status).toBe(200);
     expect((await call('userinfo, token in the body', postForm(`${baseUrl}/connect/userinfo`, { access_token: alice.body.access_token }))).status).toBe(200);
     const refreshed = await token('refresh', clientId, clientSecret, { grant_type: 'refresh_token', refresh_token: own.body.refresh_token });
-    remember('an access token', refreshed.body?.access_token);
-    remember('a refresh token', refreshed.body?.refresh_token);
-    await call('introspection', postForm(`${baseUrl}/connect/introspect`, { token: alice.body.access_token }, { authorization: basic('frontend', 'frontend-secret') }));
-    await call('introspection of a refresh token', postForm(`${baseUrl}/connect/introspect`, { token: alice.body.refresh_token }, { authorization: basic('frontend', 'frontend-secret') }));
-    await call('revocation of a refresh token', postForm(`${baseUrl}/connect/revocation`, { token: refreshed.body?.refresh_token ?? 'none', token_type_hint: 'refresh_token' }, { authorization: basic(clientId, clientSecret) }));
-    await call('revocation of an access token', postForm(`${baseUrl}/connect/revocation`, { token: m2m.body.access_token }, { authorization: basic('m2m', 'm2m-secret') }));
+    expect(refreshed.status).toBe(200);
+    remember('an access token', refreshed.body.access_token);
+    remember('a refresh token', refreshed.body.refresh_token);
+    const introspected = await call('introspection', postForm(`${baseUrl}/connect/introspect`, { token: alice.body.access_token }, { authorization: basic('frontend', 'frontend-secret') }));
+    expect({ status: introspected.status, active: introspected.body.active }).toEqual({ status: 200, active: true });
+    const refreshIntrospected = await call('introspection of a refresh token', postForm(`${baseUrl}/connect/introspect`, { token: alice.body.refresh_token }, { authorization: basic('frontend', 'frontend-secret') }));
+    expect({ status: refreshIntrospected.status, active: refreshIntrospected.body.active }).toEqual({ status: 200, active: true });
+    expect((await call('revocation of a refresh token', postForm(`${baseUrl}/connect/revocation`, { token: refreshed.body.refresh_token, token_type_hint: 'refresh_token' }, { authorization: basic(clientId, clientSecret) }))).status).toBe(200);
+    expect((await call('revocation of an access token', postForm(`${baseUrl}/connect/revocation`, { token: delegated.body.access_token }, { authorization: basic('api1', 'api1-secret') }))).status).toBe(200);
 
     // Bad tokens and tokens where they do not belong.
     const [header, payload] = alice.body.access_token.split('.');
@@ -137,7 +141,7 @@ describe('no secret, token or hash in any log line of a full run', () => {
     remember('a forged access token', forged);
     expect((await token('delegation, forged token', 'api1', 'api1-secret', { grant_type: 'delegation', token: forged, scope: 'api2' })).status).toBe(400);
     expect((await bearer('userinfo, forged token', forged)).status).toBe(401);
-    expect((await bearer('userinfo, revoked token', m2m.body.access_token)).status).toBe(401);
+    expect((await bearer('userinfo, revoked token', delegated.body.access_token)).status).toBe(401);
     expect((await call('userinfo, token in the query', request(`${baseUrl}/connect/userinfo?access_token=${alice.body.access_token}`))).status).toBe(401);
     expect((await call('token endpoint, secret in the query', request(`${baseUrl}/connect/token?client_secret=m2m-secret&refresh_token=${alice.body.refresh_token}`, { method: 'POST' }))).status).toBe(400);
     expect((await token('refresh, rotated token reused', clientId, clientSecret, { grant_type: 'refresh_token', refresh_token: own.body.refresh_token })).status).toBe(400);

@@ -109,6 +109,7 @@ describe('POST /connect/revocation', () => {
     it('lets the client revoke a token obtained by token exchange', async () => {
       const { access_token: subjectToken } = await passwordTokens(server.url, 'openid api1');
       const exchanged = await exchange(server.url, subjectToken);
+      expect(exchanged.status).toBe(200);
       expectRevoked(await revoke(server.url, API1, { token: exchanged.body.access_token }));
       expect((await introspect(server.url, API1, { token: exchanged.body.access_token })).body).toEqual({ active: false });
       expect((await introspect(server.url, API1, { token: subjectToken })).body.active).toBe(true);
