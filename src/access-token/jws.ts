@@ -2,7 +2,8 @@ import type { JwtService } from '@nestjs/jwt';
 import { jwtVerify, SignJWT } from 'jose';
 import type { PublishedKey, SigningKey } from '../keys/signing-key';
 
-const CLOCK_SKEW_SECONDS = 60;
+/** How far `exp` and `nbf` may be off when a token is verified. */
+export const CLOCK_SKEW_SECONDS = 60;
 
 /**
  * Compact JWS for access tokens: @nestjs/jwt (jsonwebtoken) signs and verifies RS256, PS256 and

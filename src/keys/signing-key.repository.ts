@@ -10,6 +10,8 @@ export interface KeySnapshot {
 export interface KeyRotationSession {
   /** Every key not yet retired, published or scheduled, with the transaction's `now`. */
   unretiredKeys(): Promise<KeySnapshot>;
+  /** The longest access-token lifetime any client has, in seconds: how long a token may outlive its key's last signature. */
+  longestAccessTokenLifetime(): Promise<number>;
   insert(key: GeneratedSigningKey, sealedPrivateKey: string, createdAt: Date, activatesAt: Date): Promise<void>;
   scheduleRetirement(kid: string, retiresAt: Date): Promise<void>;
   /** Ends publication; the row stays (never deleted), sealed. */

@@ -11,6 +11,7 @@ import { SigningKeyRotator } from './signing-key.rotator';
 class InMemorySigningKeyRepository extends SigningKeyRepository implements KeyRotationSession {
   rows: (StoredSigningKey & { retired?: boolean })[] = [];
   now = new Date('2026-01-01T00:00:00Z');
+  longestLifetime = 3600;
 
   async findPublished(): Promise<KeySnapshot> {
     return { keys: this.rows.filter((row) => !row.retired && (!row.retiresAt || row.retiresAt > this.now)), now: this.now };
@@ -20,6 +21,9 @@ class InMemorySigningKeyRepository extends SigningKeyRepository implements KeyRo
   }
   async unretiredKeys(): Promise<KeySnapshot> {
     return { keys: this.rows.filter((row) => !row.retired), now: this.now };
+  }
+  async longestAccessTokenLifetime(): Promise<number> {
+    return this.longestLifetime;
   }
   async insert(key: GeneratedSigningKey, sealedPrivateKey: string, createdAt: Date, activatesAt: Date): Promise<void> {
     this.rows.push({ kid: key.kid, algorithm: key.algorithm, privateKey: sealedPrivateKey, publicKeyPem: key.publicKeyPem, createdAt, activatesAt });
@@ -118,6 +122,15 @@ describe('SigningKeyRotator', () => {
       await rotator.rotateIfDue();
       expect(repository.rows.find((row) => row.kid === first.kid)).toMatchObject({ retiresAt: new Date(repository.now.getTime() + 14 * DAY) });
       expect((await repository.findPublished()).keys.map((key) => key.kid)).toEqual([first.kid, forced.kid]);
+    });
+
+    it('keeps a superseded key published for the longest access-token lifetime when that exceeds the retention time', async () => {
+      repository.longestLifetime = 30 * 86_400;
+      const first = (await rotator.rotateIfDue()).created!;
+      await rotator.rotateNow({ immediately: true });
+      await rotator.rotateIfDue();
+      // CONTRACT §2: published until every token the key signed has expired (30 days + 60 s skew).
+      expect(repository.rows.find((row) => row.kid === first.kid)).toMatchObject({ retiresAt: new Date(repository.now.getTime() + 30 * DAY + 60_000) });
     });
   });
 });

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CLOCK_SKEW_SECONDS } from '../access-token/jws';
 import { AuditSink } from '../audit/audit-event';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { KEY_ENCRYPTION_KEYRING } from './key-encryption-key';
@@ -32,8 +33,7 @@ export class SigningKeyRotator {
     private readonly audit: AuditSink,
   ) {
     const { rotationIntervalSeconds, propagationSeconds, retentionSeconds } = config.keyRotation;
-    // Instances see a new key up to CACHE_TTL_SECONDS late, so an old key may sign that much longer.
-    this.policy = { rotationIntervalSeconds, propagationSeconds, retentionSeconds: retentionSeconds + config.cacheTtlSeconds };
+    this.policy = { rotationIntervalSeconds, propagationSeconds, retentionSeconds };
   }
 
   /** The periodic (and boot-time) check: creates, schedules and retires keys when due. */
@@ -55,7 +55,7 @@ export class SigningKeyRotator {
     return this.repository.inRotationLock(async (session) => {
       const resealed = await this.resealOutdated(session);
       const { keys, now } = await session.unretiredKeys();
-      const plan = planKeyRotation(keys, this.config.signingAlgorithm, now, this.policy, options);
+      const plan = planKeyRotation(keys, this.config.signingAlgorithm, now, await this.policyFor(session), options);
       let created: RotationOutcome['created'];
       if (plan.create) {
         const key = await generateSigningKey(this.config.signingAlgorithm);
@@ -72,6 +72,17 @@ export class SigningKeyRotator {
       for (const kid of plan.retire) this.logger.log(`Signing key ${kid} retired: no longer published`);
       return { created, retired: plan.retire, resealed };
     });
+  }
+
+  /**
+   * CONTRACT §2: a superseded key stays published until every token it signed has expired, so for
+   * KEY_RETENTION_TIME or the longest access-token lifetime plus clock skew, whichever is longer;
+   * plus CACHE_TTL_SECONDS, since instances see a new key that much late and sign with the old one.
+   */
+  private async policyFor(session: KeyRotationSession): Promise<KeyRotationPolicy> {
+    const longestTokenSeconds = (await session.longestAccessTokenLifetime()) + CLOCK_SKEW_SECONDS;
+    const retentionSeconds = Math.max(this.policy.retentionSeconds, longestTokenSeconds) + this.config.cacheTtlSeconds;
+    return { ...this.policy, retentionSeconds };
   }
 
   /** Plaintext rows (from before encryption) and rows sealed under a previous KEK get sealed under the current one. */

@@ -53,6 +53,11 @@ class TypeOrmKeyRotationSession implements KeyRotationSession {
     return { keys: rows.map(toStoredKey), now: await databaseNow(this.manager) };
   }
 
+  async longestAccessTokenLifetime(): Promise<number> {
+    const [row] = await this.manager.query('SELECT coalesce(max(access_token_lifetime), 0) AS seconds FROM clients');
+    return Number(row.seconds);
+  }
+
   async insert(key: GeneratedSigningKey, sealedPrivateKey: string, createdAt: Date, activatesAt: Date): Promise<void> {
     await this.manager.query(
       `INSERT INTO signing_keys (kid, algorithm, private_key, public_key, created_at, activates_at)
