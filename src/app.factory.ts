@@ -35,8 +35,8 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
   // Node waits 60 s for a request's headers by default; a slow client gets far less (slow loris).
   fastify.server.headersTimeout = HEADERS_TIMEOUT_MS;
   limitConcurrentRequests(fastify, config.maxConcurrentRequests, config.issuer);
-  const grants = app.get(GrantValidatorRegistry);
-  recordRequestMetrics(fastify, app.get(TollgateMetrics), () => grants.grantTypes());
+  // Grant validators are registered at boot and never change.
+  recordRequestMetrics(fastify, app.get(TollgateMetrics), new Set(app.get(GrantValidatorRegistry).grantTypes()));
   // Also catches Fastify's own errors (body too large, unparsable body): Nest routes them here.
   app.useGlobalFilters(new OAuthExceptionFilter(config));
   try {

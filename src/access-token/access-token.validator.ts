@@ -54,6 +54,12 @@ export class AccessTokenValidator {
   }
 }
 
+/** For `.catch`: a token that fails validation becomes undefined; a fault (database down) is passed on. */
+export function undefinedIfInvalid(error: unknown): undefined {
+  if (error instanceof OAuthError) return undefined;
+  throw error;
+}
+
 function rejected(description: string): OAuthError {
   return OAuthError.invalidToken(description);
 }

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { isScopeToken } from '../oauth/scope';
 
 /** The grant types Tollgate serves (CONTRACT §3); any absolute URI names an extension grant (RFC 6749 §4.5). */
 export const KNOWN_GRANT_TYPES = ['client_credentials', 'password', 'refresh_token', 'delegation', 'urn:ietf:params:oauth:grant-type:token-exchange'] as const;
@@ -121,13 +122,10 @@ function checkGrantTypes(raw: readonly string[], problems: string[]): string[] {
   return grantTypes;
 }
 
-// RFC 6749 §3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E )
-const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
-
 function checkScopes(raw: readonly string[], problems: string[]): string[] {
   const scopes = unique(raw.flatMap((item) => item.split(' ')).filter((item) => item !== ''));
   if (scopes.length === 0) problems.push('--scope is required when creating a client (at least one scope)');
-  for (const scope of scopes) if (!SCOPE_TOKEN.test(scope)) problems.push(`--scope "${scope}" is not a valid scope token (RFC 6749 §3.3)`);
+  for (const scope of scopes) if (!isScopeToken(scope)) problems.push(`--scope "${scope}" is not a valid scope token (RFC 6749 §3.3)`);
   return scopes;
 }
 

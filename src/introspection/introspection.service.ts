@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AccessTokenValidator } from '../access-token/access-token.validator';
+import { AccessTokenValidator, undefinedIfInvalid } from '../access-token/access-token.validator';
 import type { AuthenticatedClient, Client } from '../clients/client';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import type { FormBody } from '../oauth/form';
-import { OAuthError } from '../oauth/oauth-error';
 import { readTokenParameters } from '../oauth/token-parameters';
 import { isRefreshTokenHandle, refreshTokenState } from '../refresh-tokens/refresh-token';
 import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
@@ -54,11 +53,5 @@ export class IntrospectionService {
   private async isEnabledUser(subject: string): Promise<boolean> {
     return (await this.users.findBySubjectId(subject))?.enabled === true;
   }
-}
-
-/** A token that fails validation is simply inactive; a fault (database down) is not. */
-function undefinedIfInvalid(error: unknown): undefined {
-  if (error instanceof OAuthError) return undefined;
-  throw error;
 }
 

@@ -15,7 +15,7 @@ interface RequestSeries {
 }
 
 /** Counts every request and its latency once the response is sent. */
-export function recordRequestMetrics(fastify: FastifyInstance, metrics: TollgateMetrics, grantTypes: () => readonly string[]): void {
+export function recordRequestMetrics(fastify: FastifyInstance, metrics: TollgateMetrics, grantTypes: ReadonlySet<string>): void {
   // Label values are bounded (route patterns, grant types, error codes), so each combination's
   // series is looked up once instead of hashing the labels on every request.
   const series = new Map<string, RequestSeries>();
@@ -37,7 +37,7 @@ export function recordRequestMetrics(fastify: FastifyInstance, metrics: Tollgate
     const endpoint = request.routeOptions.url ?? 'unmatched';
     const body = request.body as Record<string, unknown> | undefined;
     const requested = typeof body?.grant_type === 'string' ? body.grant_type : undefined;
-    const grantType = requested === undefined ? '' : grantTypes().includes(requested) ? requested : 'unsupported';
+    const grantType = requested === undefined ? '' : grantTypes.has(requested) ? requested : 'unsupported';
     const outcome = reply.statusCode < 400 ? 'success' : (outcomes.get(reply) ?? String(reply.statusCode));
     const issued = endpoint === '/connect/token' && reply.statusCode === 200 && grantType !== '';
     const { requests, latency, tokensIssued } = seriesFor(endpoint, grantType, outcome, issued);

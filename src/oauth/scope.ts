@@ -7,12 +7,17 @@ export const OPENID = 'openid';
 const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 const MAX_SCOPES = 100;
 
+/** Whether `value` is one RFC 6749 §3.3 scope token. */
+export function isScopeToken(value: string): boolean {
+  return SCOPE_TOKEN.test(value);
+}
+
 /** Parses a `scope` parameter into distinct scope tokens, in request order. */
 export function parseScope(value: string): string[] {
   const tokens = value.split(' ').filter((token) => token.length > 0);
   if (tokens.length === 0) throw OAuthError.invalidScope('scope must not be empty');
   if (tokens.length > MAX_SCOPES) throw OAuthError.invalidScope(`at most ${MAX_SCOPES} scopes may be requested`);
-  const invalid = tokens.find((token) => !SCOPE_TOKEN.test(token));
+  const invalid = tokens.find((token) => !isScopeToken(token));
   if (invalid !== undefined) throw OAuthError.invalidScope('scope contains characters not allowed by RFC 6749 §3.3');
   return [...new Set(tokens)];
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuditSink } from '../audit/audit-event';
 import { AccessTokenDenyList } from '../access-token/access-token-deny-list';
-import { AccessTokenValidator } from '../access-token/access-token.validator';
+import { AccessTokenValidator, undefinedIfInvalid } from '../access-token/access-token.validator';
 import type { AuthenticatedClient, Client } from '../clients/client';
 import type { FormBody } from '../oauth/form';
 import { OAuthError } from '../oauth/oauth-error';
@@ -39,10 +39,7 @@ export class RevocationService {
   }
 
   private async revokeAccessToken(jwt: string, client: Client): Promise<void> {
-    const token = await this.accessTokens.validate(jwt).catch((error: unknown) => {
-      if (error instanceof OAuthError) return undefined;
-      throw error;
-    });
+    const token = await this.accessTokens.validate(jwt).catch(undefinedIfInvalid);
     if (!token) return;
     requireOwnToken(token.clientId, client);
     await this.denyList.revoke([{ jwtId: token.jwtId, expiresAt: token.expiresAt }]);

@@ -32,8 +32,6 @@ export function mapUserInfoClaims(user: User, grantedScopes: readonly string[], 
 
 function claimValue(user: User, claimType: string): unknown {
   switch (claimType) {
-    case 'sub':
-      return user.subjectId;
     case 'role':
       return user.roles.length > 0 ? [...user.roles] : undefined;
     case 'updated_at':

@@ -5,8 +5,9 @@ import type { User } from '../user';
 import { UserRepository } from '../user.repository';
 import { UserEntity } from './user.entity';
 
-// One parameterized statement per lookup: on this hot path (userinfo reads the user on every
-// request) building the query with `findOneBy` cost more CPU than the database work itself.
+// One parameterized statement per lookup: building the query with `findOneBy` cost more CPU than
+// the database work itself (the password grant reads the user on every request; userinfo and
+// introspection read through UserStore's cache).
 const SELECT_USER = 'SELECT subject_id, username, password_hash, enabled, claims, roles, updated_at FROM users WHERE';
 
 interface UserRow {
