@@ -127,6 +127,7 @@ describe('SigningKeyRotator', () => {
     it('keeps a superseded key published for the longest access-token lifetime when that exceeds the retention time', async () => {
       repository.longestLifetime = 30 * 86_400;
       const first = (await rotator.rotateIfDue()).created!;
+      repository.now = new Date(repository.now.getTime() + 60_000);
       await rotator.rotateNow({ immediately: true });
       await rotator.rotateIfDue();
       // CONTRACT §2: published until every token the key signed has expired (30 days + 60 s skew).
