@@ -2,7 +2,7 @@ import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { RevokedJwtIds, type RevokedAccessToken } from './revoked-access-token';
 import { RevokedAccessTokenRepository } from './revoked-access-token.repository';
 
-/** CONTRACT §4b: a revocation on one instance is honoured by the others within 5 s. */
+/** docs/endpoints.md#revocation: a revocation on one instance is honoured by the others within 5 s. */
 export const DENY_LIST_POLL_INTERVAL_MS = 1000;
 // A revocation is stamped with its statement's start time and may commit a little later; re-reading
 // this much before the previous read catches one that committed after that read began.

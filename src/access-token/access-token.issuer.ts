@@ -31,7 +31,7 @@ export interface IssuedAccessToken {
 
 const REGISTERED_CLAIMS = new Set(['iss', 'sub', 'aud', 'client_id', 'scope', 'iat', 'nbf', 'exp', 'jti', 'auth_time', 'amr', 'act']);
 
-/** Signs RFC 9068 access tokens (CONTRACT §3.1) with the active key, parsed once. */
+/** Signs RFC 9068 access tokens (docs/tokens.md#access-tokens) with the active key, parsed once. */
 @Injectable()
 export class AccessTokenIssuer {
   constructor(

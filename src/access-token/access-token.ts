@@ -4,10 +4,10 @@ export interface ActorClaim {
   readonly act?: ActorClaim;
 }
 
-/** CONTRACT §3.1: `act` nests at most this deep. */
+/** docs/tokens.md#delegated-tokens: `act` nests at most this deep. */
 export const MAX_ACTOR_DEPTH = 8;
 
-/** An access token that passed CONTRACT §3.2, as the protocol reads it. */
+/** An access token that passed docs/tokens.md#validation, as the protocol reads it. */
 export interface ValidatedAccessToken {
   readonly jwtId: string;
   readonly subject?: string;

@@ -14,7 +14,7 @@ const ACCESS_TOKEN_TYPES = new Set(['at+jwt', 'application/at+jwt']);
 const FORBIDDEN_HEADERS = ['jwk', 'jku', 'x5u', 'x5c', 'crit', 'zip', 'enc'];
 
 /**
- * Validates access tokens as CONTRACT §3.2 says; the one validator used by delegation, token
+ * Validates access tokens as docs/tokens.md#validation says; the one validator used by delegation, token
  * exchange, userinfo and introspection, revoked tokens included. Rejections are `invalid_token`;
  * callers translate.
  */
@@ -48,7 +48,7 @@ export class AccessTokenValidator {
       throw rejected('the token signature, issuer or lifetime is invalid');
     }
     const validated = toValidatedToken(payload);
-    // RFC 7009: a revoked token is refused until it expires (CONTRACT §4b).
+    // RFC 7009: a revoked token is refused until it expires (docs/endpoints.md#revocation).
     if (this.denyList.isRevoked(validated.jwtId)) throw rejected('the token has been revoked');
     return validated;
   }

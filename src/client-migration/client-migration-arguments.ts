@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { isScopeToken } from '../oauth/scope';
 
-/** The grant types Tollgate serves (CONTRACT §3); any absolute URI names an extension grant (RFC 6749 §4.5). */
+/** The grant types Tollgate serves (docs/endpoints.md#token-endpoint); any absolute URI names an extension grant (RFC 6749 §4.5). */
 export const KNOWN_GRANT_TYPES = ['client_credentials', 'password', 'refresh_token', 'delegation', 'urn:ietf:params:oauth:grant-type:token-exchange'] as const;
 
 const DEFAULT_ACCESS_TOKEN_LIFETIME = 3600;

@@ -10,7 +10,7 @@ export interface GeneratedMigration {
 export interface MigrationFacts {
   /** Milliseconds since the epoch: TypeORM orders migrations by the 13 digits ending the class name. */
   readonly timestamp: number;
-  /** SHA-256, base64, of the new secret (CONTRACT §5); absent for --disable. */
+  /** SHA-256, base64, of the new secret (docs/client-authentication.md); absent for --disable. */
   readonly secretHash?: string;
 }
 

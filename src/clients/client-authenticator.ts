@@ -8,7 +8,7 @@ import { ClientStore } from './client.store';
 const MAX_CLIENT_ID_LENGTH = 200;
 const MAX_SECRET_LENGTH = 1024;
 
-/** Authenticates a client by id and secret (CONTRACT §5). */
+/** Authenticates a client by id and secret (docs/client-authentication.md). */
 @Injectable()
 export class ClientAuthenticator {
   private readonly verifier = new ClientSecretVerifier();

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Client } from './client';
 
-/** The stored form of a client secret: SHA-256, base64 (CONTRACT §5). */
+/** The stored form of a client secret: SHA-256, base64 (docs/client-authentication.md). */
 export function hashClientSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('base64');
 }

@@ -52,7 +52,7 @@ describe('loadConfig', () => {
   });
 
   // toMatchObject: other issues add their own settings, tested in their own specs.
-  it('applies the defaults of CONTRACT §1 to an empty environment', () => {
+  it('applies the documented defaults (docs/configuration.md) to an empty environment', () => {
     expect(loadConfig({})).toMatchObject({
       port: 5000,
       host: '0.0.0.0',

@@ -1,7 +1,7 @@
 import { readKeyConfig, type KeyConfig } from './key.config';
 
 /**
- * The service's configuration, parsed from the environment once at boot (CONTRACT §1).
+ * The service's configuration, parsed from the environment once at boot (docs/configuration.md).
  * This is the only module that reads `process.env`.
  */
 export interface AppConfig {

@@ -1,4 +1,4 @@
-/** CONTRACT §7. The secrets and passwords are public: applied only on request or embedded. */
+/** docs/demo-data.md. The secrets and passwords are public: applied only on request or embedded. */
 export const DEMO_IDENTITY_RESOURCES = [
   { name: 'openid', claimTypes: ['sub'] },
   {

@@ -7,7 +7,7 @@ import { serveSessionsInTurn } from './pglite-session-queue';
 export const EMBEDDED_POOL_SIZE = 5;
 
 /**
- * The embedded default (CONTRACT §1): PGlite in `DATA_DIR`, served in-process over the PostgreSQL
+ * The embedded default (docs/configuration.md): PGlite in `DATA_DIR`, served in-process over the PostgreSQL
  * wire protocol so that the ordinary `pg` driver, pool and migrations are used unchanged.
  */
 @Injectable()

@@ -3,7 +3,7 @@ import type { Logger as TypeOrmLogger } from 'typeorm';
 
 /**
  * TypeORM's failed and slow queries through Nest's JSON logger, never with their parameters:
- * those carry usernames, client ids and token hashes (CONTRACT §5: no secret in a log). TypeORM's
+ * those carry usernames, client ids and token hashes (docs/client-authentication.md: no secret in a log). TypeORM's
  * own console logger prints them.
  */
 export class TypeOrmQueryLogger implements TypeOrmLogger {

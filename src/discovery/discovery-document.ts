@@ -7,10 +7,10 @@ export interface DiscoveryInput {
   readonly signingAlgorithms: readonly string[];
 }
 
-// CONTRACT §5: every endpoint that authenticates clients does it the same way.
+// docs/client-authentication.md: every endpoint that authenticates clients does it the same way.
 const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'];
 
-/** OpenID Connect Discovery 1.0 §3 / RFC 8414 §2 metadata (CONTRACT §2). */
+/** OpenID Connect Discovery 1.0 §3 / RFC 8414 §2 metadata (docs/endpoints.md#discovery). */
 export function discoveryDocument({ issuer, grantTypes, catalog, signingAlgorithms }: DiscoveryInput): Record<string, unknown> {
   return {
     issuer,

@@ -3,7 +3,7 @@ import type { RequestedScopes } from '../oauth/scope';
 
 /**
  * The scopes a grant issues: a scope the grant cannot carry is `invalid_scope` when the client
- * asked for it, and silently left out of the default set (CONTRACT §3: "that the grant can carry").
+ * asked for it, and silently left out of the default set (docs/endpoints.md#scopes: "that the grant can carry").
  * `refusal` returns why a scope cannot be carried, or undefined when it can.
  */
 export function carriedScopes(requested: RequestedScopes, refusal: (scope: string) => string | undefined): string[] {

@@ -21,7 +21,7 @@ export interface GrantSuccess {
   readonly scopes: readonly string[];
   /** The user the token is for; absent for tokens that represent only the client. */
   readonly subject?: string;
-  /** `amr` of user tokens; defaults to `[grantType]` (CONTRACT §3.1). */
+  /** `amr` of user tokens; defaults to `[grantType]` (docs/tokens.md#access-tokens). */
   readonly authenticationMethods?: readonly string[];
   /** `auth_time` (epoch seconds) of user tokens; defaults to now. */
   readonly authTime?: number;

@@ -5,7 +5,7 @@ import { carriedScopes } from './grant-scopes';
 import type { GrantContext, GrantSuccess } from './grant-validator';
 
 /**
- * The rules shared by the `delegation` grant and RFC 8693 token exchange (CONTRACT §3, §3.1): the
+ * The rules shared by the `delegation` grant and RFC 8693 token exchange (docs/endpoints.md#token-endpoint, docs/tokens.md#delegated-tokens): the
  * new token is for the subject token's user, names the exchanging client in a nested `act`, never
  * outlives the subject token, keeps its `auth_time`, and reads no more about the user than it did.
  * `invalid` builds the grant's own error for a subject token it cannot accept.

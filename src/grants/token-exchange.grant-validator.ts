@@ -9,7 +9,7 @@ import { ACCESS_TOKEN_TYPE, readTokenExchangeRequest, scopesForTargets, TOKEN_EX
 /**
  * RFC 8693 token exchange: the standard form of the `delegation` grant, with the same rules (the
  * shared `delegateSubjectToken`). The subject token must have been issued for the exchanging
- * client (its `aud` names the client), and its problems are `invalid_request` (CONTRACT §3).
+ * client (its `aud` names the client), and its problems are `invalid_request` (docs/endpoints.md#token-endpoint).
  */
 export class TokenExchangeGrantValidator implements GrantValidator {
   static readonly inject = [AccessTokenValidator];

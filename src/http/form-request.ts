@@ -4,7 +4,7 @@ import { OAuthError } from '../oauth/oauth-error';
 
 const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
 
-/** The request's form body; any other content type is `invalid_request` (CONTRACT §3). */
+/** The request's form body; any other content type is `invalid_request` (docs/endpoints.md#token-endpoint). */
 export function requireFormBody(request: FastifyRequest): FormBody {
   const mediaType = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (mediaType !== FORM_MEDIA_TYPE || !isFormBody(request.body)) {

@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { renderOAuthError, toOAuthError } from './oauth-error-renderer';
 
-/** Renders every error thrown by a route as an OAuth error (STYLE §9–10). */
+/** Renders every error thrown by a route as an OAuth error (RFC 6749 §5.2, RFC 6750 §3; docs/errors.md). */
 @Catch()
 export class OAuthExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('OAuth');

@@ -4,7 +4,7 @@ import type { LogLevel } from '../config/app.config';
 
 /**
  * Fastify's pino request log, with credentials kept out: the query string is dropped from the URL
- * (it may carry tokens) and no header or body is logged (CONTRACT §5).
+ * (it may carry tokens) and no header or body is logged (docs/client-authentication.md).
  */
 export function requestLoggerOptions(level: LogLevel): FastifyServerOptions['logger'] {
   return {

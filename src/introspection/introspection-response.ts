@@ -11,10 +11,10 @@ export interface ActiveTokenIntrospection {
   readonly [claim: string]: unknown;
 }
 
-/** Every token that is not both valid and visible to the caller answers exactly this (CONTRACT §4a). */
+/** Every token that is not both valid and visible to the caller answers exactly this (docs/endpoints.md#introspection). */
 export const INACTIVE: IntrospectionResponse = Object.freeze({ active: false as const });
 
-/** CONTRACT §4a: the client the token was issued to, or an API its `aud` names. */
+/** docs/endpoints.md#introspection: the client the token was issued to, or an API its `aud` names. */
 export function isAccessTokenVisibleTo(token: ValidatedAccessToken, client: Client): boolean {
   return token.clientId === client.clientId || token.audiences.includes(client.clientId);
 }
@@ -37,7 +37,7 @@ export function accessTokenIntrospection(token: ValidatedAccessToken, issuer: st
   });
 }
 
-/** A refresh token is shown only to its own client (CONTRACT §4a). */
+/** A refresh token is shown only to its own client (docs/endpoints.md#introspection). */
 export function refreshTokenIntrospection(token: RefreshToken, issuer: string): ActiveTokenIntrospection {
   return {
     active: true,

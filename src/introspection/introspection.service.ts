@@ -16,8 +16,8 @@ import {
 } from './introspection-response';
 
 /**
- * RFC 7662 for an authenticated client. Access tokens are validated as everywhere else (CONTRACT
- * §3.2, deny list included); refresh tokens are looked up by hash. A token of a disabled user is
+ * RFC 7662 for an authenticated client. Access tokens are validated as everywhere else
+ * (docs/tokens.md#validation, deny list included); refresh tokens are looked up by hash. A token of a disabled user is
  * inactive, as the userinfo endpoint and the refresh grant would refuse it; users come from the
  * same cache as userinfo's (CACHE_TTL_SECONDS), so APIs introspecting every call cost no query.
  */

@@ -130,7 +130,7 @@ describe('SigningKeyRotator', () => {
       repository.now = new Date(repository.now.getTime() + 60_000);
       await rotator.rotateNow({ immediately: true });
       await rotator.rotateIfDue();
-      // CONTRACT §2: published until every token the key signed has expired (30 days + 60 s skew).
+      // docs/endpoints.md#jwks: published until every token the key signed has expired (30 days + 60 s skew).
       expect(repository.rows.find((row) => row.kid === first.kid)).toMatchObject({ retiresAt: new Date(repository.now.getTime() + 30 * DAY + 60_000) });
     });
   });

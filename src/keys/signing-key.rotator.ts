@@ -75,7 +75,7 @@ export class SigningKeyRotator {
   }
 
   /**
-   * CONTRACT §2: a superseded key stays published until every token it signed has expired, so for
+   * docs/endpoints.md#jwks: a superseded key stays published until every token it signed has expired, so for
    * KEY_RETENTION_TIME or the longest access-token lifetime plus clock skew, whichever is longer;
    * plus CACHE_TTL_SECONDS, since instances see a new key that much late and sign with the old one.
    */

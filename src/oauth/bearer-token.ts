@@ -19,7 +19,7 @@ const AUTH_PARAMS = new RegExp(`^${AUTH_PARAM}(?:[ \\t]*,[ \\t]*${AUTH_PARAM})*$
 /**
  * Finds the access token of a protected-resource request: in `Authorization: Bearer` (RFC 6750 §2.1,
  * scheme case-insensitive) or, for a form-encoded POST, in the `access_token` body parameter
- * (§2.2). The query string (§2.3) is never read, so a token there counts as none (CONTRACT §4).
+ * (§2.2). The query string (§2.3) is never read, so a token there counts as none (docs/endpoints.md#userinfo).
  * Returns undefined when there is no token; a malformed header or a token sent in two places is
  * `invalid_request` (§3.1).
  */

@@ -31,7 +31,7 @@ export function singleParameter(body: FormBody, name: string): string | undefine
 
 /**
  * Keeps only the named parameters, each checked for repetition unless listed as repeatable;
- * everything else is dropped so a grant never sees what it did not declare (CONTRACT §3).
+ * everything else is dropped so a grant never sees what it did not declare (docs/endpoints.md#token-endpoint).
  */
 export function pickParameters(
   body: FormBody,

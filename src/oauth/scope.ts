@@ -34,7 +34,7 @@ export interface RequestedScopes {
 }
 
 /**
- * CONTRACT §3: every requested scope must be known and allowed for the client; an omitted `scope`
+ * docs/endpoints.md#scopes: every requested scope must be known and allowed for the client; an omitted `scope`
  * means every allowed scope except `offline_access`, which is never implied.
  */
 export function resolveRequestedScopes(

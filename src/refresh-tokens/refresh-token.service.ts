@@ -82,7 +82,7 @@ export class RefreshTokenService {
   }
 }
 
-/** CONTRACT §3: only with `offline_access` granted, for a user, never for a delegated token. */
+/** docs/tokens.md#refresh-tokens: only with `offline_access` granted, for a user, never for a delegated token. */
 function offersRefreshToken(grant: GrantSuccess, client: Client): boolean {
   return (
     grant.subject !== undefined &&

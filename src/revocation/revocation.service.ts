@@ -10,7 +10,7 @@ import { isRefreshTokenHandle } from '../refresh-tokens/refresh-token';
 import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
 
 /**
- * RFC 7009 for an authenticated client (CONTRACT §4b). A refresh token takes its whole family with
+ * RFC 7009 for an authenticated client (docs/endpoints.md#revocation). A refresh token takes its whole family with
  * it, and the access tokens issued alongside (§2.1); an access token goes on the deny list until it
  * expires. A token that is unknown, invalid or already revoked needs nothing done (§2.2).
  */

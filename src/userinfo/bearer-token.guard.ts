@@ -7,7 +7,7 @@ import { OAuthError } from '../oauth/oauth-error';
 
 type BearerAuthenticatedRequest = FastifyRequest & { accessToken?: ValidatedAccessToken };
 
-/** Finds the request's bearer token (RFC 6750 §2), validates it (CONTRACT §3.2) and attaches it. */
+/** Finds the request's bearer token (RFC 6750 §2), validates it (docs/tokens.md#validation) and attaches it. */
 @Injectable()
 export class BearerTokenGuard implements CanActivate {
   constructor(private readonly accessTokens: AccessTokenValidator) {}

@@ -46,7 +46,7 @@ describe('mapUserInfoClaims', () => {
     expect(mapUserInfoClaims(user(), [], catalog)).toEqual({ sub: '1' });
   });
 
-  it('maps openid profile email role to the CONTRACT §4 claims', () => {
+  it('maps openid profile email role to the claims of docs/endpoints.md#userinfo', () => {
     expect(mapUserInfoClaims(user(), ['openid', 'profile', 'email', 'role'], catalog)).toEqual({
       sub: '1',
       name: 'Alice Smith',

@@ -13,7 +13,7 @@ export interface IdentityResourceLookup {
 }
 
 /**
- * CONTRACT §4: `sub` always, plus for every granted identity scope the claims of that scope that
+ * docs/endpoints.md#userinfo: `sub` always, plus for every granted identity scope the claims of that scope that
  * the user has. A claim the user lacks is omitted, never null (OIDC Core §5.3.2); `role` is always
  * an array; `updated_at` is epoch seconds (OIDC Core §5.1).
  */

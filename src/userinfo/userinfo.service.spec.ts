@@ -58,7 +58,7 @@ describe('UserInfoService.userInfo', () => {
     );
   });
 
-  it('refuses a disabled user as invalid_token, even when the token also lacks openid (CONTRACT §4 order)', async () => {
+  it('refuses a disabled user as invalid_token, even when the token also lacks openid (docs/endpoints.md#userinfo order)', async () => {
     const { userInfo } = service([{ ...bob, enabled: false }]);
     await expect(userInfo.userInfo(token({ scopes: ['api1'] }))).rejects.toThrow(invalidToken('the user of the access token is unknown or disabled'));
   });

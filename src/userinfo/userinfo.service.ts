@@ -10,7 +10,7 @@ import { mapUserInfoClaims, type UserInfoClaims } from './claims.mapper';
 /**
  * OIDC Core §5.3: the claims of the user a valid access token represents, read from the user store
  * (one indexed query, or memory for up to CACHE_TTL_SECONDS) and chosen by the token's scopes through the in-memory catalog.
- * The checks run in the order of CONTRACT §4: a user the token represents, then the `openid` scope.
+ * The checks run in the order of docs/endpoints.md#userinfo: a user the token represents, then the `openid` scope.
  */
 @Injectable()
 export class UserInfoService {

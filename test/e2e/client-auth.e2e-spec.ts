@@ -2,7 +2,7 @@ import { startTestServer, type TestServer } from '../support/create-test-app';
 import { expectTokenError, insertClient, uniqueName } from '../support/fixtures';
 import { basic, postForm } from '../support/http';
 
-/** CONTRACT §5: client_secret_basic (RFC 6749 §2.3.1) and client_secret_post, one at a time. */
+/** docs/client-authentication.md: client_secret_basic (RFC 6749 §2.3.1) and client_secret_post, one at a time. */
 describe('client authentication at POST /connect/token', () => {
   let server: TestServer;
   let tokenUrl: string;

@@ -4,7 +4,7 @@ import { ISSUER, startTestServer, type TestServer } from '../support/create-test
 import { expectTokenError, expectTokenSuccessHeaders, insertClient, uniqueName } from '../support/fixtures';
 import { jwtPayload, requestToken, userAccessToken, type HttpResponse } from '../support/http';
 
-/** The `delegation` extension grant (CONTRACT §3, §3.1). */
+/** The `delegation` extension grant (docs/endpoints.md#token-endpoint, docs/tokens.md#delegated-tokens). */
 describe('POST /connect/token — delegation grant', () => {
   let server: TestServer;
   let verify: (token: string, audience?: string) => Promise<JWTPayload>;

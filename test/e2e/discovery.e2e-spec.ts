@@ -2,7 +2,7 @@ import { importJWK, jwtVerify, decodeProtectedHeader, type JWK } from 'jose';
 import { ISSUER, startTestServer, type TestServer } from '../support/create-test-app';
 import { request, userAccessToken } from '../support/http';
 
-/** CONTRACT §2: OpenID Connect Discovery 1.0 / RFC 8414 metadata and the JWK Set. */
+/** docs/endpoints.md#discovery: OpenID Connect Discovery 1.0 / RFC 8414 metadata and the JWK Set. */
 describe('discovery', () => {
   let server: TestServer;
   beforeAll(async () => {

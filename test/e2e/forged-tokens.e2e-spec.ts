@@ -21,7 +21,7 @@ function hmacToken(header: Json, payload: Json, secret: string): string {
 }
 
 /**
- * CONTRACT §3.2 seen through the delegation grant: each forged `token` is refused with 400
+ * docs/tokens.md#validation seen through the delegation grant: each forged `token` is refused with 400
  * invalid_grant. Forgeries start from a real token's header and claims and change one thing;
  * those that must get past the signature check are signed with the service's own key, opened from
  * the database, so that only the property under test is wrong.

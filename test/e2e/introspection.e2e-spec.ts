@@ -24,7 +24,7 @@ function expectIntrospection(response: HttpResponse, body: unknown): void {
   expect(response.headers.get('cache-control')).toBe('no-store');
 }
 
-/** CONTRACT §4a and RFC 7662. */
+/** RFC 7662 (docs/endpoints.md#introspection). */
 describe('POST /connect/introspect', () => {
   let server: TestServer;
   let alice: { access_token: string; refresh_token?: string };

@@ -24,7 +24,7 @@ interface RefreshTokenRow {
 const hashOf = (handle: string) => createHash('sha256').update(handle).digest('base64url');
 const rowOf = async (handle: string) => (await sql<RefreshTokenRow>('SELECT * FROM refresh_tokens WHERE token_hash = $1', [hashOf(handle)]))[0];
 
-/** CONTRACT §3 and RFC 6749 §6: refresh tokens for the password grant, rotated, with reuse detection. */
+/** RFC 6749 §6 (docs/tokens.md#refresh-tokens): refresh tokens for the password grant, rotated, with reuse detection. */
 describe('POST /connect/token — grant_type=refresh_token', () => {
   let server: TestServer;
   let secondClient: ClientCredentials;

@@ -26,7 +26,7 @@ const delegate = (url: string, token: string) => requestToken(url, 'api1', 'api1
 const exchange = (url: string, token: string) =>
   requestToken(url, 'api1', 'api1-secret', { grant_type: TOKEN_EXCHANGE, subject_token: token, subject_token_type: ACCESS_TOKEN_TYPE, scope: 'api2' });
 
-/** CONTRACT §4b and RFC 7009. */
+/** RFC 7009 (docs/endpoints.md#revocation). */
 describe('POST /connect/revocation', () => {
   let server: TestServer;
 
@@ -155,7 +155,7 @@ describe('POST /connect/revocation', () => {
   });
 });
 
-/** CONTRACT §4b: instances share the deny list through the database, within 5 seconds. */
+/** docs/endpoints.md#revocation: instances share the deny list through the database, within 5 seconds. */
 describe('POST /connect/revocation — two instances on one database', () => {
   let first: TestServer;
   let second: TestServer;

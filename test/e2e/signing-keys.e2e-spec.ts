@@ -29,7 +29,7 @@ describe('signing keys shared by two instances', () => {
   const jwks = async (server: TestServer): Promise<JSONWebKeySet> => (await request(`${server.url}/.well-known/openid-configuration/jwks`)).body;
   const delegate = (server: TestServer, token: string) => requestToken(server.url, 'api1', 'api1-secret', { grant_type: 'delegation', token, scope: 'api2' });
 
-  /** The token verifies on `server`: with jose against its JWKS, and through its delegation grant (CONTRACT §3.2). */
+  /** The token verifies on `server`: with jose against its JWKS, and through its delegation grant (docs/tokens.md#validation). */
   async function expectAcceptedBy(server: TestServer, token: string): Promise<void> {
     const { protectedHeader } = await jwtVerify(token, createLocalJWKSet(await jwks(server)), { issuer: ISSUER, typ: 'at+jwt' });
     expect(protectedHeader.kid).toBe(kidOf(token));

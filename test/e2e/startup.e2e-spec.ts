@@ -100,7 +100,7 @@ describe('startup', () => {
       const firstRun = await walkThrough(port);
       await runReadmeCommands(port);
       const firstLog = await stop(first);
-      // CONTRACT §5: the request log names requests, never their credentials or tokens.
+      // docs/client-authentication.md: the request log names requests, never their credentials or tokens.
       expect(firstLog).toContain('/connect/token');
       for (const secret of ['frontend-secret', 'api1-secret', firstRun.userToken, firstRun.delegatedToken]) expect(firstLog).not.toContain(secret);
 

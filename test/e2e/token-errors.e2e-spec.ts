@@ -4,7 +4,7 @@ import { ISSUER, startTestServer, type TestServer } from '../support/create-test
 import { expectTokenError, expectTokenSuccessHeaders, insertClient, insertUser, uniqueName } from '../support/fixtures';
 import { basic, postForm, request, requestToken, toForm } from '../support/http';
 
-/** CONTRACT §3: every row of the token endpoint's error table, then the success shape. */
+/** docs/endpoints.md#token-endpoint: every row of the token endpoint's error table, then the success shape. */
 describe('POST /connect/token — errors and response shape', () => {
   let server: TestServer;
   let tokenUrl: string;

@@ -14,7 +14,7 @@ function exchange(url: string, client: ClientCredentials, form: Record<string, s
 
 const subject = (token: string) => ({ subject_token: token, subject_token_type: ACCESS_TOKEN_TYPE });
 
-/** CONTRACT §3 and RFC 8693: token exchange, the standard form of delegation. */
+/** RFC 8693 (docs/endpoints.md#token-endpoint): token exchange, the standard form of delegation. */
 describe('POST /connect/token — RFC 8693 token exchange', () => {
   let server: TestServer;
   let jwks: ReturnType<typeof createRemoteJWKSet>;
@@ -138,7 +138,7 @@ describe('POST /connect/token — RFC 8693 token exchange', () => {
     });
   });
 
-  describe('errors (CONTRACT §3)', () => {
+  describe('errors (docs/endpoints.md#token-endpoint)', () => {
     it('refuses a client not allowed the grant as unauthorized_client', async () => {
       const response = await requestToken(server.url, 'frontend', 'frontend-secret', { grant_type: TOKEN_EXCHANGE, ...subject(aliceForApi1) });
       expectTokenError(response, 400, 'unauthorized_client');

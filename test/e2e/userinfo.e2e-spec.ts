@@ -19,7 +19,7 @@ function expectBearerError(response: HttpResponse, status: number, error: string
   expectErrorHeaders(response);
 }
 
-/** A 401 from CONTRACT §3.2 validation: the description is the validator's, the same in header and body. */
+/** A 401 from access-token validation (docs/tokens.md#validation): the description is the validator's, the same in header and body. */
 function expectInvalidToken(response: HttpResponse): void {
   expect(response.status).toBe(401);
   expect(response.body).toEqual({ error: 'invalid_token', error_description: expect.any(String) });

@@ -22,7 +22,7 @@ export interface ClientFixture {
   readonly accessTokenLifetimeSeconds?: number;
 }
 
-/** CONTRACT §5: secrets are stored as SHA-256, base64; computed here independently of src/. */
+/** docs/client-authentication.md: secrets are stored as SHA-256, base64; computed here independently of src/. */
 export function secretHash(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('base64');
 }
@@ -66,7 +66,7 @@ export async function insertUser(user: UserFixture): Promise<string> {
   return subjectId;
 }
 
-/** The exact shape of a CONTRACT §3 token error: status, headers and body. */
+/** The exact shape of a docs/endpoints.md#token-endpoint token error: status, headers and body. */
 export function expectTokenError(
   response: HttpResponse,
   status: number,
@@ -83,7 +83,7 @@ export function expectTokenError(
   expect(response.headers.get('www-authenticate')).toBe(basicChallenge ? 'Basic realm="http://tollgate.test"' : null);
 }
 
-/** The headers of a CONTRACT §3 successful token response. */
+/** The headers of a docs/endpoints.md#token-endpoint successful token response. */
 export function expectTokenSuccessHeaders(response: HttpResponse): void {
   expect(response.headers.get('content-type')).toMatch(/^application\/json(;|$)/);
   expect(response.headers.get('cache-control')).toBe('no-store');

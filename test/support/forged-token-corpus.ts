@@ -184,7 +184,7 @@ export function forgedTokenCorpus({ key, issuer, claims }: CorpusInput): ForgedT
   flipped[flipped.length >> 1] ^= 0x01;
   add('one bit of the signature flipped', `${segment(header)}.${segment(claims)}.${flipped.toString('base64url')}`);
 
-  // CONTRACT §3.1: act nests at most 8 levels.
+  // docs/tokens.md#delegated-tokens: act nests at most 8 levels.
   add(`act nested ${MAX_ACTOR_DEPTH + 1} levels`, service(header, { ...claims, act: actorChain(MAX_ACTOR_DEPTH + 1) }));
   add('act nested 50 levels', service(header, { ...claims, act: actorChain(50) }));
   add('act that is not an object', service(header, { ...claims, act: 'api1' }));
