@@ -7,14 +7,14 @@ import { DatabaseModule } from '../src/database/database.module';
 import { KeysModule } from '../src/keys/keys.module';
 import { SigningKeyRotator } from '../src/keys/signing-key.rotator';
 
-const USAGE = `Usage: npm run keys:rotate [-- --immediately]
+const USAGE = `Usage: tollgate keys:rotate [--immediately]   (from a checkout: npm run keys:rotate [-- --immediately])
 Creates a new signing key, published at once and signing after KEY_PROPAGATION_TIME (with
 --immediately: at once; verifiers that cached the JWKS may refuse its tokens until they refetch).
 Reads the same environment as the service (DATABASE_URL, KEY_ENCRYPTION_KEY, SIGNING_ALG, KEY_*).
 With the embedded database (no DATABASE_URL), stop the service first: PGlite opens DATA_DIR in one process only.`;
 
-/** An operator's forced rotation: the service's own modules, without HTTP. */
-async function main(argv: readonly string[]): Promise<number> {
+/** An operator's forced rotation: the service's own modules, without HTTP. Returns the exit code. */
+export async function runKeysRotateCommand(argv: readonly string[]): Promise<number> {
   const unknown = argv.filter((arg) => arg !== '--immediately');
   if (unknown.length > 0) {
     process.stderr.write(`${unknown.includes('--help') ? '' : `keys:rotate: unknown argument ${unknown[0]}\n`}${USAGE}\n`);
@@ -40,13 +40,3 @@ async function main(argv: readonly string[]): Promise<number> {
     await app.close();
   }
 }
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`keys:rotate failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);

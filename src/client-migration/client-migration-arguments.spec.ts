@@ -29,6 +29,12 @@ describe('parseClientMigrationArguments', () => {
     [['--client-id', 'api3', '--add-secret', '--disable'], '--add-secret and --disable cannot be combined: write one migration for each'],
     [['--client-id', 'api3', '--add-secret', '--scope', 'api2'], '--scope applies only when creating a client'],
     [['--client-id', 'api3', '--disable', '--expires', '2027-01-01'], '--expires does not apply to --disable'],
+    [['--client-id', 'api3', '--add-secret', '--remove-secret', 'deadbeef'], '--add-secret and --remove-secret cannot be combined: write one migration for each'],
+    [['--client-id', 'api3', '--expire-secrets-before', '2026-10-01', '--expires', '2027-01-01'], '--expires does not apply to --expire-secrets-before'],
+    [['--client-id', 'api3', '--expire-secrets-before', 'yesterday'], '--expire-secrets-before "yesterday" must be an ISO 8601 date or date-time, e.g. 2027-01-31T12:00:00Z'],
+    [['--client-id', 'api3', '--expire-secrets-before', '2026-11-02'], '--expire-secrets-before 2026-11-02T00:00:00.000Z is in the future: it would end secrets not yet handed over'],
+    [['--client-id', 'api3', '--remove-secret', 'dead'], '--remove-secret "dead" must be a secret id (a UUID) or its first 8 or more characters'],
+    [['--client-id', 'api3', '--remove-secret', "deadbeef'"], `--remove-secret "deadbeef'" must be a secret id (a UUID) or its first 8 or more characters`],
     [['--client-id', 'api3', '--grant', 'delegation', '--scope', 'api2', '--secret', 'mine'], expect.stringContaining("Unknown option '--secret'")],
     [['--client-id', 'api3', 'extra'], expect.stringContaining("Unexpected argument 'extra'")],
   ])('refuses %j', (argv, problem) => {
@@ -89,5 +95,19 @@ describe('parseClientMigrationArguments', () => {
       secretDescription: undefined,
     });
     expect(parse('--client-id', 'api3', '--disable')?.request).toEqual({ kind: 'disable', clientId: 'api3' });
+  });
+
+  it('reads --expire-secrets-before and --remove-secret (an id or a prefix, in lower case)', () => {
+    expect(parse('--client-id', 'api3', '--expire-secrets-before', '2026-10-31T12:00:00Z')?.request).toEqual({
+      kind: 'expire-secrets',
+      clientId: 'api3',
+      before: new Date('2026-10-31T12:00:00Z'),
+    });
+    expect(parse('--client-id', 'api3', '--remove-secret', '3F2A9C10-77')?.request).toEqual({ kind: 'remove-secret', clientId: 'api3', secretId: '3f2a9c10-77' });
+  });
+
+  it('writes to the default directory it is given (MIGRATIONS_OUT_DIR of the tollgate command) unless --out-dir', () => {
+    expect(parseClientMigrationArguments(['--client-id', 'api3', '--disable'], NOW, '/migrations')?.outDir).toBe('/migrations');
+    expect(parseClientMigrationArguments(['--client-id', 'api3', '--disable', '--out-dir', 'here'], NOW, '/migrations')?.outDir).toBe('here');
   });
 });

@@ -20,6 +20,10 @@ export type ClientMigrationRequest =
       readonly secretDescription?: string;
     }
   | { readonly kind: 'add-secret'; readonly clientId: string; readonly secretExpiresAt?: Date; readonly secretDescription?: string }
+  /** Secrets created before `before` stop working when the migration is applied. */
+  | { readonly kind: 'expire-secrets'; readonly clientId: string; readonly before: Date }
+  /** `secretId` is a secret's id or a prefix of at least 8 characters of it. */
+  | { readonly kind: 'remove-secret'; readonly clientId: string; readonly secretId: string }
   | { readonly kind: 'disable'; readonly clientId: string };
 
 export interface ClientMigrationCommand {
@@ -37,9 +41,13 @@ export const USAGE = `Usage:
                               [--access-token-lifetime <seconds>] [--refresh-token-lifetime <seconds>]
                               [--expires <ISO 8601 date>] [--description <text>]
   npm run client:migration -- --client-id <id> --add-secret [--expires <ISO 8601 date>] [--description <text>]
+  npm run client:migration -- --client-id <id> --expire-secrets-before <ISO 8601 date-time>
+  npm run client:migration -- --client-id <id> --remove-secret <secret id or its first 8+ characters>
   npm run client:migration -- --client-id <id> --disable
 Options for every form: --out-dir <directory> (default: migrations), --no-index (do not append to <out-dir>/index.ts).
 Writes a timestamped TypeORM migration; a new secret is printed once, on stdout, and only its SHA-256 hash is stored.
+--add-secret prints the new secret's id on stderr; --expire-secrets-before and --remove-secret refuse, when applied,
+to leave the client without a valid secret. Rotation, step by step: docs/operations.md.
 Grant types: ${KNOWN_GRANT_TYPES.join(', ')}, or an extension grant's absolute URI.`;
 
 const OPTIONS = {
@@ -52,13 +60,15 @@ const OPTIONS = {
   description: { type: 'string' },
   'add-secret': { type: 'boolean' },
   disable: { type: 'boolean' },
+  'expire-secrets-before': { type: 'string' },
+  'remove-secret': { type: 'string' },
   'out-dir': { type: 'string' },
   'no-index': { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
 
 /** Reads the command line; every mistake is a `ClientMigrationUsageError` naming the option. `undefined` for --help. */
-export function parseClientMigrationArguments(argv: readonly string[], now: Date = new Date()): ClientMigrationCommand | undefined {
+export function parseClientMigrationArguments(argv: readonly string[], now: Date = new Date(), defaultOutDir = 'migrations'): ClientMigrationCommand | undefined {
   let values;
   try {
     ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }));
@@ -68,11 +78,12 @@ export function parseClientMigrationArguments(argv: readonly string[], now: Date
   if (values.help) return undefined;
   const problems: string[] = [];
   const clientId = checkClientId(values['client-id'], problems);
-  const kind = values['add-secret'] && values.disable ? conflict(problems) : values['add-secret'] ? 'add-secret' : values.disable ? 'disable' : 'create';
+  const kind = kindOf(values, problems);
   const creating = ['grant', 'scope', 'access-token-lifetime', 'refresh-token-lifetime'] as const;
   if (kind !== 'create') for (const name of creating) if (values[name] !== undefined) problems.push(`--${name} applies only when creating a client`);
-  if (kind === 'disable') for (const name of ['expires', 'description'] as const) if (values[name] !== undefined) problems.push(`--${name} does not apply to --disable`);
-
+  if (kind !== undefined && kind !== 'create' && kind !== 'add-secret') {
+    for (const name of ['expires', 'description'] as const) if (values[name] !== undefined) problems.push(`--${name} does not apply to --${kind === 'expire-secrets' ? 'expire-secrets-before' : kind}`);
+  }
   const secret = { secretExpiresAt: checkExpiry(values.expires, now, problems), secretDescription: checkDescription(values.description, problems) };
   let request: ClientMigrationRequest | undefined;
   if (kind === 'create') {
@@ -87,17 +98,49 @@ export function parseClientMigrationArguments(argv: readonly string[], now: Date
     };
   } else if (kind === 'add-secret') {
     request = { kind, clientId, ...secret };
+  } else if (kind === 'expire-secrets') {
+    request = { kind, clientId, before: checkCutoff(values['expire-secrets-before'] ?? '', now, problems) };
+  } else if (kind === 'remove-secret') {
+    request = { kind, clientId, secretId: checkSecretId(values['remove-secret'] ?? '', problems) };
   } else if (kind === 'disable') {
     request = { kind, clientId };
   }
   if (problems.length > 0 || !request) throw new ClientMigrationUsageError(problems.join('\n'));
-  const outDir = values['out-dir'] ?? 'migrations';
+  const outDir = values['out-dir'] ?? defaultOutDir;
   return { request, outDir, updateIndex: !values['no-index'] };
 }
 
-function conflict(problems: string[]): undefined {
-  problems.push('--add-secret and --disable cannot be combined: write one migration for each');
-  return undefined;
+const CHANGES = [
+  ['add-secret', 'add-secret'],
+  ['expire-secrets-before', 'expire-secrets'],
+  ['remove-secret', 'remove-secret'],
+  ['disable', 'disable'],
+] as const;
+
+/** Which change to an existing client the options ask for (`create` when none); one per migration. */
+function kindOf(values: Record<string, unknown>, problems: string[]): ClientMigrationRequest['kind'] | undefined {
+  const given = CHANGES.filter(([option]) => values[option] !== undefined);
+  if (given.length > 1) {
+    problems.push(`${given.map(([option]) => `--${option}`).join(' and ')} cannot be combined: write one migration for each`);
+    return undefined;
+  }
+  return given[0]?.[1] ?? 'create';
+}
+
+// An instant in the past (or now): a secret created later, e.g. by --add-secret, stays valid.
+function checkCutoff(raw: string, now: Date, problems: string[]): Date {
+  const date = parseDate(raw);
+  if (!date) problems.push(`--expire-secrets-before "${raw}" must be an ISO 8601 date or date-time, e.g. 2027-01-31T12:00:00Z`);
+  else if (date.getTime() > now.getTime()) problems.push(`--expire-secrets-before ${date.toISOString()} is in the future: it would end secrets not yet handed over`);
+  return date ?? now;
+}
+
+const SECRET_ID = /^[0-9a-f]{8}[0-9a-f-]{0,28}$/;
+
+function checkSecretId(raw: string, problems: string[]): string {
+  const id = raw.toLowerCase();
+  if (!SECRET_ID.test(id)) problems.push(`--remove-secret "${raw}" must be a secret id (a UUID) or its first 8 or more characters`);
+  return id;
 }
 
 // Printable, URL- and Basic-auth-safe (RFC 6749 §2.3.1 form-encodes it anyway), and usable in a class name.
@@ -141,11 +184,16 @@ function checkLifetime(name: string, raw: string | undefined, fallback: number, 
 
 function checkExpiry(raw: string | undefined, now: Date, problems: string[]): Date | undefined {
   if (raw === undefined) return undefined;
-  const date = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(raw) ? new Date(raw) : undefined;
-  if (!date || Number.isNaN(date.getTime())) problems.push(`--expires "${raw}" must be an ISO 8601 date or date-time, e.g. 2027-01-31 or 2027-01-31T12:00:00Z`);
+  const date = parseDate(raw);
+  if (!date) problems.push(`--expires "${raw}" must be an ISO 8601 date or date-time, e.g. 2027-01-31 or 2027-01-31T12:00:00Z`);
   else if (date.getTime() <= now.getTime()) problems.push(`--expires ${date.toISOString()} is not in the future`);
   else return date;
   return undefined;
+}
+
+function parseDate(raw: string): Date | undefined {
+  const date = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(raw) ? new Date(raw) : undefined;
+  return date && !Number.isNaN(date.getTime()) ? date : undefined;
 }
 
 function checkDescription(raw: string | undefined, problems: string[]): string | undefined {

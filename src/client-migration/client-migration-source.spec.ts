@@ -38,6 +38,27 @@ describe('renderClientMigration', () => {
     expect(source).toContain(`'DELETE FROM client_secrets WHERE client_id = $1 AND value_hash = $2', ["api3", "${HASH}"]`);
   });
 
+  it('gives the new secret the id it was told, so the operator can name it later', () => {
+    const { source } = renderClientMigration({ kind: 'add-secret', clientId: 'api3' }, { timestamp: TIMESTAMP, secretHash: HASH, secretId: '3f2a9c10-7777-4000-8000-000000000001' });
+    expect(source).toContain(`'INSERT INTO client_secrets (id, client_id, value_hash, description, expires_at) VALUES ($1, $2, $3, $4, $5)',`);
+    expect(source).toContain(`["3f2a9c10-7777-4000-8000-000000000001", "api3", "${HASH}", null, null]`);
+  });
+
+  it('ends the secrets created before the cutoff when applied, refusing to leave none; down refuses', () => {
+    const { className, source } = renderClientMigration({ kind: 'expire-secrets', clientId: 'api3', before: new Date('2026-11-20T08:00:00Z') }, { timestamp: TIMESTAMP });
+    expect(className).toBe(`ExpireClientSecretsApi3${TIMESTAMP}`);
+    expect(source).toContain(`'UPDATE client_secrets SET expires_at = now() WHERE client_id = $1 AND created_at < $2 AND (expires_at IS NULL OR expires_at > now())',\n      ["api3", "2026-11-20T08:00:00.000Z"],`);
+    expect(source).toContain('if (valid.length === 0) throw new Error("This would leave client \\"api3\\" without a valid secret: add one with --add-secret first");');
+    expect(source).toContain('throw new Error("Ending secrets cannot be undone by reverting: give client \\"api3\\" a new secret with --add-secret");');
+  });
+
+  it('removes exactly one secret by id prefix; down refuses', () => {
+    const { source } = renderClientMigration({ kind: 'remove-secret', clientId: 'api3', secretId: '3f2a9c10' }, { timestamp: TIMESTAMP });
+    expect(source).toContain(`'SELECT id FROM client_secrets WHERE client_id = $1 AND starts_with(id::text, $2)', ["api3", "3f2a9c10"]`);
+    expect(source).toContain('if (matching.length !== 1) throw new Error("Client \\"api3\\" has " + matching.length + " secrets whose id starts with \\"3f2a9c10\\": expected exactly one");');
+    expect(source).toContain('Removing a secret cannot be undone by reverting');
+  });
+
   it('disables a client; down enables it', () => {
     const { source } = renderClientMigration({ kind: 'disable', clientId: 'api3' }, { timestamp: TIMESTAMP });
     expect(source).toContain(`'UPDATE clients SET enabled = false WHERE client_id = $1', ["api3"]`);

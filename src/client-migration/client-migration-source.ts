@@ -10,16 +10,24 @@ export interface GeneratedMigration {
 export interface MigrationFacts {
   /** Milliseconds since the epoch: TypeORM orders migrations by the 13 digits ending the class name. */
   readonly timestamp: number;
-  /** SHA-256, base64, of the new secret (docs/client-authentication.md); absent for --disable. */
+  /** SHA-256, base64, of the new secret (docs/client-authentication.md); absent when no secret is added. */
   readonly secretHash?: string;
+  /** The new secret's id (a UUID), chosen here so that the operator can name it later (--remove-secret). */
+  readonly secretId?: string;
 }
 
 /** The TypeORM migration for one request. Values are embedded as JSON literals and passed as query parameters. */
 export function renderClientMigration(request: ClientMigrationRequest, facts: MigrationFacts): GeneratedMigration {
-  const action = { create: 'AddClient', 'add-secret': 'AddClientSecret', disable: 'DisableClient' }[request.kind];
+  const action = {
+    create: 'AddClient',
+    'add-secret': 'AddClientSecret',
+    'expire-secrets': 'ExpireClientSecrets',
+    'remove-secret': 'RemoveClientSecret',
+    disable: 'DisableClient',
+  }[request.kind];
   const name = `${action}${pascalCase(request.clientId)}`;
   const className = `${name}${facts.timestamp}`;
-  const { summary, up, down } = body(request, facts.secretHash);
+  const { summary, up, down } = body(request, facts);
   const source = `import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
@@ -43,14 +51,26 @@ ${indent(down)}
   return { className, fileBase: `${facts.timestamp}-${name}`, source };
 }
 
-function body(request: ClientMigrationRequest, secretHash: string | undefined): { summary: string; up: string[]; down: string[] } {
+function body(request: ClientMigrationRequest, facts: MigrationFacts): { summary: string; up: string[]; down: string[] } {
   const clientId = literal(request.clientId);
   const exists = `(await queryRunner.query('SELECT 1 FROM clients WHERE client_id = $1', [${clientId}])).length > 0`;
-  const mustExist = [`if (!${exists}) throw new Error(${literal(`Client "${request.clientId}" does not exist`)});`];
+  const mustExist = [
+    `if ((await queryRunner.query('SELECT 1 FROM clients WHERE client_id = $1', [${clientId}])).length === 0) {`,
+    `  throw new Error(${literal(`Client "${request.clientId}" does not exist`)});`,
+    '}',
+  ];
+  const mustKeepASecret = [
+    `const valid = await queryRunner.query('SELECT 1 FROM client_secrets WHERE client_id = $1 AND (expires_at IS NULL OR expires_at > now())', [${clientId}]);`,
+    `if (valid.length === 0) throw new Error(${literal(`This would leave client "${request.clientId}" without a valid secret: add one with --add-secret first`)});`,
+  ];
+  const irreversible = (what: string) => [`throw new Error(${literal(`${what} cannot be undone by reverting: give client "${request.clientId}" a new secret with --add-secret`)});`];
+  const { secretHash, secretId } = facts;
   const insertSecret = (description: string | undefined, expiresAt: Date | undefined) => [
     'await queryRunner.query(',
-    `  'INSERT INTO client_secrets (client_id, value_hash, description, expires_at) VALUES ($1, $2, $3, $4)',`,
-    `  [${clientId}, ${literal(secretHash)}, ${literal(description ?? null)}, ${literal(expiresAt?.toISOString() ?? null)}],`,
+    secretId
+      ? `  'INSERT INTO client_secrets (id, client_id, value_hash, description, expires_at) VALUES ($1, $2, $3, $4, $5)',`
+      : `  'INSERT INTO client_secrets (client_id, value_hash, description, expires_at) VALUES ($1, $2, $3, $4)',`,
+    `  [${secretId ? `${literal(secretId)}, ` : ''}${clientId}, ${literal(secretHash)}, ${literal(description ?? null)}, ${literal(expiresAt?.toISOString() ?? null)}],`,
     ');',
   ];
   switch (request.kind) {
@@ -72,6 +92,31 @@ function body(request: ClientMigrationRequest, secretHash: string | undefined): 
         summary: `Adds a secret to client \`${request.clientId}\`${request.secretExpiresAt ? `, valid until ${request.secretExpiresAt.toISOString()}` : ''}. Its other secrets stay valid.`,
         up: [...mustExist, ...insertSecret(request.secretDescription, request.secretExpiresAt)],
         down: [`await queryRunner.query('DELETE FROM client_secrets WHERE client_id = $1 AND value_hash = $2', [${clientId}, ${literal(secretHash)}]);`],
+      };
+    case 'expire-secrets':
+      return {
+        summary: `Ends the secrets of client \`${request.clientId}\` created before ${request.before.toISOString()}, when applied; later ones stay valid.`,
+        up: [
+          ...mustExist,
+          'await queryRunner.query(',
+          `  'UPDATE client_secrets SET expires_at = now() WHERE client_id = $1 AND created_at < $2 AND (expires_at IS NULL OR expires_at > now())',`,
+          `  [${clientId}, ${literal(request.before.toISOString())}],`,
+          ');',
+          ...mustKeepASecret,
+        ],
+        down: irreversible('Ending secrets'),
+      };
+    case 'remove-secret':
+      return {
+        summary: `Removes the secret \`${request.secretId}…\` of client \`${request.clientId}\`.`,
+        up: [
+          ...mustExist,
+          `const matching = await queryRunner.query('SELECT id FROM client_secrets WHERE client_id = $1 AND starts_with(id::text, $2)', [${clientId}, ${literal(request.secretId)}]);`,
+          `if (matching.length !== 1) throw new Error(${literal(`Client "${request.clientId}" has `)} + matching.length + ${literal(` secrets whose id starts with "${request.secretId}": expected exactly one`)});`,
+          `await queryRunner.query('DELETE FROM client_secrets WHERE id = $1', [matching[0].id]);`,
+          ...mustKeepASecret,
+        ],
+        down: irreversible('Removing a secret'),
       };
     case 'disable':
       return {

@@ -1,15 +1,17 @@
-import { randomBytes } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { hashClientSecret } from '../clients/client-secret.verifier';
 import { ClientMigrationUsageError, parseClientMigrationArguments, USAGE } from './client-migration-arguments';
-import { appendToMigrationIndex, renderClientMigration } from './client-migration-source';
+import { appendToMigrationIndex, renderClientMigration, type GeneratedMigration } from './client-migration-source';
 
 export interface CommandIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
   readonly cwd: string;
   readonly now?: () => Date;
+  /** Where migrations are written without --out-dir (`tollgate` reads MIGRATIONS_OUT_DIR); `migrations` by default. */
+  readonly defaultOutDir?: string;
 }
 
 /**
@@ -21,7 +23,7 @@ export async function runClientMigrationCommand(argv: readonly string[], io: Com
   const now = io.now?.() ?? new Date();
   let command;
   try {
-    command = parseClientMigrationArguments(argv, now);
+    command = parseClientMigrationArguments(argv, now, io.defaultOutDir);
   } catch (error) {
     if (!(error instanceof ClientMigrationUsageError)) throw error;
     io.stderr(`client:migration: ${error.message}\n\n${USAGE}\n`);
@@ -33,25 +35,46 @@ export async function runClientMigrationCommand(argv: readonly string[], io: Com
   }
   const { request } = command;
   // RFC 6749 §10.10: 256 bits from the CSPRNG; only its hash is written anywhere.
-  const secret = request.kind === 'disable' ? undefined : randomBytes(32).toString('base64url');
-  const withDescription =
-    request.kind === 'disable' ? request : { ...request, secretDescription: request.secretDescription ?? `client:migration ${now.toISOString().slice(0, 10)}` };
-  const migration = renderClientMigration(withDescription, { timestamp: now.getTime(), secretHash: secret && hashClientSecret(secret) });
-  const outDir = resolve(io.cwd, command.outDir);
-  const file = join(outDir, `${migration.fileBase}.ts`);
-  const indexFile = join(outDir, 'index.ts');
-  // Checked before anything is written, so a failure leaves no half-registered migration.
-  const index = command.updateIndex ? appendToMigrationIndex(await readFile(indexFile, 'utf8'), migration) : undefined;
-  await writeFile(file, migration.source, { flag: 'wx' });
-  if (index !== undefined) await writeFile(indexFile, index);
-
-  io.stderr(`Wrote ${shown(io.cwd, file)}${index !== undefined ? ` and added ${migration.className} to ${shown(io.cwd, indexFile)}` : ''}.\n`);
-  io.stderr('It is applied at the next start of Tollgate (or with the migrations of your deployment).\n');
+  const addsSecret = request.kind === 'create' || request.kind === 'add-secret';
+  const secret = addsSecret ? randomBytes(32).toString('base64url') : undefined;
+  const secretId = addsSecret ? randomUUID() : undefined;
+  const withDescription = addsSecret ? { ...request, secretDescription: request.secretDescription ?? `client:migration ${now.toISOString().slice(0, 10)}` } : request;
+  const migration = renderClientMigration(withDescription, { timestamp: now.getTime(), secretHash: secret && hashClientSecret(secret), secretId });
+  await writeGeneratedMigration(migration, command, io);
   if (secret) {
+    io.stderr(`The new secret's id is ${secretId} (for --remove-secret later; the id is not secret).\n`);
     io.stderr(`The new secret of client "${request.clientId}" follows on stdout. It is shown only now and stored nowhere: hand it over securely.\n`);
     io.stdout(`${secret}\n`);
   }
+  if (request.kind === 'add-secret') {
+    // Written before this migration is applied, so the new secret is created after this instant.
+    io.stderr(`Once every holder uses the new secret, end the older ones with:\n  npm run client:migration -- --client-id ${request.clientId} --expire-secrets-before ${now.toISOString()}\n`);
+  }
   return 0;
+}
+
+/** Writes the file and adds it to `<outDir>/index.ts` (unless told not to); nothing is written when the index cannot take it. */
+export async function writeGeneratedMigration(
+  migration: GeneratedMigration,
+  command: { readonly outDir: string; readonly updateIndex: boolean },
+  io: Pick<CommandIo, 'stderr' | 'cwd'>,
+): Promise<void> {
+  const outDir = resolve(io.cwd, command.outDir);
+  const file = join(outDir, `${migration.fileBase}.ts`);
+  const indexFile = join(outDir, 'index.ts');
+  const existing = command.updateIndex ? await readFile(indexFile, 'utf8').catch(missingAsUndefined) : undefined;
+  if (command.updateIndex && existing === undefined) io.stderr(`${shown(io.cwd, indexFile)} does not exist: add ${migration.className} to your migrations/index.ts.\n`);
+  const index = existing === undefined ? undefined : appendToMigrationIndex(existing, migration);
+  await mkdir(outDir, { recursive: true });
+  await writeFile(file, migration.source, { flag: 'wx' });
+  if (index !== undefined) await writeFile(indexFile, index);
+  io.stderr(`Wrote ${shown(io.cwd, file)}${index !== undefined ? ` and added ${migration.className} to ${shown(io.cwd, indexFile)}` : ''}.\n`);
+  io.stderr('It is applied at the next start of Tollgate (or with the migrations of your deployment).\n');
+}
+
+function missingAsUndefined(error: NodeJS.ErrnoException): undefined {
+  if (error.code === 'ENOENT') return undefined;
+  throw error;
 }
 
 /** Relative to the working directory when inside it, else absolute. */

@@ -1,4 +1,5 @@
 import { readKeyConfig, type KeyConfig } from './key.config';
+import { productionSafetyProblems } from './production-safety';
 
 /**
  * The service's configuration, parsed from the environment once at boot (docs/configuration.md).
@@ -25,6 +26,8 @@ export interface AppConfig {
   readonly maxConcurrentRequests: number;
   /** On SIGTERM, how long readiness reports down while requests are still served, before closing. */
   readonly shutdownDrainSeconds: number;
+  /** Where Prometheus metrics are served, apart from the public port; undefined: not served. */
+  readonly metricsPort: number | undefined;
 }
 
 /** Token-endpoint rate limits per window; 0 turns a limit off. Shared through Redis when `redisUrl` is set. */
@@ -89,8 +92,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const shutdownDrainSeconds = read('SHUTDOWN_DRAIN_SECONDS', 0, (raw) => integerIn(raw, 0, 300), 'an integer from 0 to 300');
   const maxConcurrentRequests = read('MAX_CONCURRENT_REQUESTS', 1024, (raw) => integerIn(raw, 1, 100_000), 'an integer from 1 to 100000');
 
+  const metricsPort = read<number | undefined>('METRICS_PORT', undefined, (raw) => integerIn(raw, 0, 65535), 'an integer from 0 to 65535');
+  problems.push(...productionSafetyProblems(env, { issuer, databaseUrl, seedDemo }));
+
   if (problems.length > 0) throw new ConfigError(problems);
-  return { port, host, issuer, databaseUrl, dataDir, seedDemo, logLevel, databasePoolSize, cacheTtlSeconds, signingAlgorithm, rateLimits, maxConcurrentRequests, shutdownDrainSeconds, ...keys };
+  return { metricsPort, port, host, issuer, databaseUrl, dataDir, seedDemo, logLevel, databasePoolSize, cacheTtlSeconds, signingAlgorithm, rateLimits, maxConcurrentRequests, shutdownDrainSeconds, ...keys };
 }
 
 function integerIn(raw: string, min: number, max: number): number | undefined {

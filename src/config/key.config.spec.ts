@@ -3,6 +3,8 @@ import { ConfigError, loadConfig } from './app.config';
 
 const POSTGRES = 'postgresql://tollgate@db.internal:5432/tollgate';
 const KEY = randomBytes(32);
+// Production refuses an http or localhost issuer (production-safety.spec.ts); these tests are about keys.
+const ISSUER = 'https://id.example.com';
 
 function problemsOf(env: Record<string, string>): readonly string[] {
   try {
@@ -16,10 +18,10 @@ function problemsOf(env: Record<string, string>): readonly string[] {
 
 describe('loadConfig: signing keys', () => {
   it('stops a production boot on a shared database without KEY_ENCRYPTION_KEY', () => {
-    expect(problemsOf({ NODE_ENV: 'production', DATABASE_URL: POSTGRES })).toEqual([
+    expect(problemsOf({ NODE_ENV: 'production', ISSUER, DATABASE_URL: POSTGRES })).toEqual([
       'KEY_ENCRYPTION_KEY must be set when NODE_ENV=production and DATABASE_URL is set (32 random bytes, base64-encoded (openssl rand -base64 32))',
     ]);
-    expect(problemsOf({ NODE_ENV: 'production', DATABASE_URL: POSTGRES, KEY_ENCRYPTION_KEY: '' })).toHaveLength(1);
+    expect(problemsOf({ NODE_ENV: 'production', ISSUER, DATABASE_URL: POSTGRES, KEY_ENCRYPTION_KEY: '' })).toHaveLength(1);
   });
 
   it.each([
@@ -53,6 +55,7 @@ describe('loadConfig: signing keys', () => {
     const previous = randomBytes(32);
     const config = loadConfig({
       NODE_ENV: 'production',
+      ISSUER,
       DATABASE_URL: POSTGRES,
       KEY_ENCRYPTION_KEY: KEY.toString('base64'),
       KEY_ENCRYPTION_KEY_PREVIOUS: ` ${previous.toString('base64url')} ,`,
@@ -67,7 +70,9 @@ describe('loadConfig: signing keys', () => {
   });
 
   it('lets the embedded default and development boot without KEY_ENCRYPTION_KEY', () => {
-    expect(problemsOf({ NODE_ENV: 'production' })).toEqual([]);
+    expect(problemsOf({})).toEqual([]);
+    // In production the embedded database is refused for itself, not for a missing key-encryption key.
+    expect(problemsOf({ NODE_ENV: 'production', ISSUER, SEED_DEMO: 'false' })).toEqual([expect.stringMatching(/^DATABASE_URL must be set when NODE_ENV=production/)]);
     expect(problemsOf({ DATABASE_URL: POSTGRES })).toEqual([]);
   });
 });

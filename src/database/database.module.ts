@@ -37,7 +37,11 @@ export class DatabaseModule {
             const dataSource = await new DataSource(options!).initialize();
             const applied = await runMigrationsExclusively(dataSource);
             if (applied.length > 0) logger.log(`Applied migrations: ${applied.join(', ')}`);
-            if (seed) await seedDemoData(dataSource);
+            if (seed) {
+              await seedDemoData(dataSource);
+              // At every start, not only the first: the demo secrets and passwords are public (docs/demo-data.md).
+              logger.warn('SEED_DEMO=true: the demo data set is applied; its client secrets and user passwords are public. Never expose this instance.');
+            }
             return dataSource;
           },
         }),

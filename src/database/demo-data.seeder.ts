@@ -1,16 +1,13 @@
 import type { DataSource } from 'typeorm';
 import { hashClientSecret } from '../clients/client-secret.verifier';
 import { PasswordHasher } from '../users/password.hasher';
-import { DEMO_API_RESOURCES, DEMO_CLIENTS, DEMO_IDENTITY_RESOURCES, DEMO_USERS } from './demo-data';
+import { DEMO_API_RESOURCES, DEMO_CLIENTS, DEMO_USERS } from './demo-data';
 
-/** Inserts the demo data set; rows that exist are left as they are, so a restart changes nothing. */
+/** Inserts the demo data set (the identity resources come with the base schema, migrations/); rows that exist are left as they are, so a restart changes nothing. */
 export async function seedDemoData(dataSource: DataSource): Promise<void> {
   const hasher = new PasswordHasher();
   const users = await Promise.all(DEMO_USERS.map(async (user) => ({ ...user, passwordHash: await hasher.hash(user.password) })));
   await dataSource.transaction(async (manager) => {
-    for (const resource of DEMO_IDENTITY_RESOURCES) {
-      await manager.query('INSERT INTO identity_resources (name, claim_types) VALUES ($1, $2) ON CONFLICT DO NOTHING', [resource.name, resource.claimTypes]);
-    }
     for (const api of DEMO_API_RESOURCES) {
       await manager.query('INSERT INTO api_resources (name, scopes) VALUES ($1, $2) ON CONFLICT DO NOTHING', [api.name, api.scopes]);
     }

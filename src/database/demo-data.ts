@@ -1,4 +1,5 @@
 /** docs/demo-data.md. The secrets and passwords are public: applied only on request or embedded. */
+/** The standard identity resources the demo uses; every database has them (migrations/1764500000000-StandardIdentityResources.ts). */
 export const DEMO_IDENTITY_RESOURCES = [
   { name: 'openid', claimTypes: ['sub'] },
   {

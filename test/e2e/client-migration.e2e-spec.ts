@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
@@ -6,11 +6,13 @@ import { runClientMigrationCommand } from '../../src/client-migration/client-mig
 import { sql, startTestServer, testDatabaseUrl, type TestServer } from '../support/create-test-app';
 import { expectTokenError, secretHash, uniqueName } from '../support/fixtures';
 import { requestToken } from '../support/http';
+import { SCRATCH_ROOT, typeCheck } from '../support/type-check';
 
 /**
- * Issue 6 item 2: `npm run client:migration` writes a migration that, once applied, lets the client
- * authenticate with the secret it printed. The generator writes into a temporary directory here
- * (--out-dir), never into the repository's migrations/.
+ * `npm run client:migration` writes a migration that compiles and, once applied, does what it says:
+ * a client authenticates with the secret it printed, rotation ends and removes old secrets. The
+ * generator writes into a scratch directory of the repository here (--out-dir), never into
+ * migrations/; the last test type-checks every file written, as `npm run build` would.
  */
 describe('npm run client:migration', () => {
   let server: TestServer;
@@ -23,7 +25,7 @@ describe('npm run client:migration', () => {
     [server, dataSource, outDir] = await Promise.all([
       startTestServer({ CACHE_TTL_SECONDS: '0' }),
       new DataSource({ type: 'postgres', url: testDatabaseUrl(), poolSize: 1 }).initialize(),
-      mkdtemp(join(tmpdir(), 'tollgate-client-migration-')),
+      mkdir(SCRATCH_ROOT, { recursive: true }).then(() => mkdtemp(join(SCRATCH_ROOT, 'client-migration-'))),
     ]);
     runner = dataSource.createQueryRunner();
   });
@@ -61,6 +63,18 @@ describe('npm run client:migration', () => {
     const [MigrationClass] = Object.values(exported);
     return { code, stdout, stderr, file, migration: new MigrationClass(), migrationClass: MigrationClass };
   }
+
+  /** Applies migrations the way Tollgate does: through TypeORM's migration table, one transaction each. */
+  async function applyAsTollgateDoes(...classes: (new () => MigrationInterface)[]): Promise<string[]> {
+    const migrator = await new DataSource({ type: 'postgres', url: testDatabaseUrl(), migrations: classes, poolSize: 1 }).initialize();
+    try {
+      return (await migrator.runMigrations({ transaction: 'each' })).map((migration) => migration.name);
+    } finally {
+      await migrator.destroy();
+    }
+  }
+
+  const secretIdOf = (generated: Generated) => /The new secret's id is ([0-9a-f-]{36}) /.exec(generated.stderr)?.[1];
 
   const clientCredentials = (clientId: string, secret: string) => requestToken(server.url, clientId, secret, { grant_type: 'client_credentials', scope: 'api2' });
 
@@ -163,5 +177,67 @@ describe('npm run client:migration', () => {
     } finally {
       await rm(indexDir, { recursive: true, force: true });
     }
+  });
+
+  it('rotates: --add-secret, then --expire-secrets-before ends the older secrets, --remove-secret removes one', async () => {
+    const clientId = uniqueName('rotation');
+    const created = await generate('--client-id', clientId, '--grant', 'client_credentials', '--scope', 'api2');
+    expect(await applyAsTollgateDoes(created.migrationClass!)).toEqual([created.migrationClass!.name]);
+    const [first, firstId] = [created.stdout.trim(), secretIdOf(created)];
+    expect(await sql('SELECT id::text FROM client_secrets WHERE client_id = $1', [clientId])).toEqual([{ id: firstId }]);
+
+    const added = await generate('--client-id', clientId, '--add-secret');
+    expect(added.stderr).toMatch(new RegExp(`client:migration -- --client-id ${clientId} --expire-secrets-before \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z\\n`));
+    await applyAsTollgateDoes(added.migrationClass!);
+    const [second, secondId] = [added.stdout.trim(), secretIdOf(added)];
+    expect((await clientCredentials(clientId, first)).status).toBe(200);
+    expect((await clientCredentials(clientId, second)).status).toBe(200);
+
+    const cutoff = /--expire-secrets-before (\S+)/.exec(added.stderr)![1];
+    const expired = await generate('--client-id', clientId, '--expire-secrets-before', cutoff);
+    expect({ code: expired.code, stdout: expired.stdout }).toEqual({ code: 0, stdout: '' });
+    await applyAsTollgateDoes(expired.migrationClass!);
+    expectTokenError(await clientCredentials(clientId, first), 401, 'invalid_client', { basicChallenge: true });
+    expect((await clientCredentials(clientId, second)).status).toBe(200);
+    await expect(expired.migration!.down(runner)).rejects.toThrow('Ending secrets cannot be undone by reverting');
+
+    // The last valid secret is never ended nor removed: the migration fails and changes nothing.
+    const endAll = await generate('--client-id', clientId, '--expire-secrets-before', new Date().toISOString());
+    await expect(applyAsTollgateDoes(endAll.migrationClass!)).rejects.toThrow(`This would leave client "${clientId}" without a valid secret`);
+    const removeLast = await generate('--client-id', clientId, '--remove-secret', secondId!.slice(0, 8));
+    await expect(applyAsTollgateDoes(removeLast.migrationClass!)).rejects.toThrow(`This would leave client "${clientId}" without a valid secret`);
+    expect((await clientCredentials(clientId, second)).status).toBe(200);
+
+    const removed = await generate('--client-id', clientId, '--remove-secret', firstId!.slice(0, 13));
+    await applyAsTollgateDoes(removed.migrationClass!);
+    expect(await sql('SELECT id::text FROM client_secrets WHERE client_id = $1', [clientId])).toEqual([{ id: secondId }]);
+    const again = await generate('--client-id', clientId, '--remove-secret', firstId!);
+    await expect(applyAsTollgateDoes(again.migrationClass!)).rejects.toThrow(`Client "${clientId}" has 0 secrets whose id starts with "${firstId}": expected exactly one`);
+  });
+
+  it('refuses a cutoff in the future and a secret id that is not one', async () => {
+    const future = await generate('--client-id', 'api1', '--expire-secrets-before', '2999-01-01');
+    expect(future.code).toBe(2);
+    expect(future.stderr).toContain('--expire-secrets-before 2999-01-01T00:00:00.000Z is in the future');
+    const notAnId = await generate('--client-id', 'api1', '--remove-secret', 'abc');
+    expect(notAnId.code).toBe(2);
+    expect(notAnId.stderr).toContain('--remove-secret "abc" must be a secret id (a UUID) or its first 8 or more characters');
+  });
+
+  it('type-checks every migration written above with the project\'s compiler options', async () => {
+    // The checker catches what the generator once wrote for --add-secret and --disable.
+    const broken = join(outDir, 'broken.ts');
+    await writeFile(broken, `import type { QueryRunner } from 'typeorm';
+export async function up(queryRunner: QueryRunner): Promise<void> {
+  if (!(await queryRunner.query('SELECT 1')).length > 0) throw new Error('missing');
+}
+`);
+    expect(typeCheck([broken])).toEqual([expect.stringContaining("TS2365: Operator '>' cannot be applied to types 'boolean' and 'number'.")]);
+    await rm(broken);
+
+    const files = (await readdir(outDir)).filter((name) => name.endsWith('.ts'));
+    const kinds = files.map((name) => /^\d{13}-([A-Z][a-z]+(?:Client)(?:Secrets?)?)/.exec(name)?.[1]);
+    expect(new Set(kinds)).toEqual(new Set(['AddClient', 'AddClientSecret', 'ExpireClientSecrets', 'RemoveClientSecret', 'DisableClient']));
+    expect(typeCheck(files.map((name) => join(outDir, name)))).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import { Client } from 'pg';
 import { ensureBuilt, ROOT, runToExit } from '../support/built-service';
 import { emptyDatabase, TEST_KEY_ENCRYPTION_KEY } from '../support/create-test-app';
 
-const ROTATE = join(ROOT, 'dist/scripts/rotate-signing-key.js');
+const TOLLGATE = join(ROOT, 'dist/scripts/tollgate.js');
 
 /** Issue 6: `npm run keys:rotate` forces a rotation with the service's own modules, without HTTP. */
 describe('npm run keys:rotate', () => {
@@ -17,8 +17,8 @@ describe('npm run keys:rotate', () => {
   afterAll(() => database?.drop());
 
   const rotate = (...argv: string[]) => {
-    const env = { PATH: process.env.PATH ?? '', NODE_ENV: 'production', DATABASE_URL: database.url, KEY_ENCRYPTION_KEY: TEST_KEY_ENCRYPTION_KEY };
-    return runToExit(spawn(process.execPath, [ROTATE, ...argv], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] }), 60_000);
+    const env = { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ISSUER: 'https://tollgate.test', DATABASE_URL: database.url, KEY_ENCRYPTION_KEY: TEST_KEY_ENCRYPTION_KEY };
+    return runToExit(spawn(process.execPath, [TOLLGATE, 'keys:rotate', ...argv], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] }), 60_000);
   };
 
   async function signingKeys(): Promise<{ kid: string; signs_now: boolean }[]> {

@@ -91,6 +91,16 @@ describe('startup', () => {
       for (const name of Object.keys(bad)) expect(lines[0]).toContain(name);
     }, 60_000);
 
+    it('refuses to start in production with an insecure issuer, demo data or no DATABASE_URL, naming each override', async () => {
+      const env = { NODE_ENV: 'production', ISSUER: 'http://localhost:5000', SEED_DEMO: 'true', PORT: String(await freePort()) };
+      const { code, stdout, stderr } = await runToExit(spawnService(env, await tempDirectory(), children), 30_000);
+      expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
+      expect(stderr).toContain('ISSUER http://localhost:5000 is not https');
+      expect(stderr).toContain('ALLOW_INSECURE_ISSUER=true overrides this');
+      expect(stderr).toContain('ALLOW_DEMO_DATA=true overrides this');
+      expect(stderr).toContain('DATABASE_URL must be set when NODE_ENV=production');
+    }, 60_000);
+
     it('completes the README walk-through on a fresh DATA_DIR, and again after a restart on the same DATA_DIR', async () => {
       const dataDir = await tempDirectory();
       const port = await freePort();
@@ -102,6 +112,7 @@ describe('startup', () => {
       const firstLog = await stop(first);
       // docs/client-authentication.md: the request log names requests, never their credentials or tokens.
       expect(firstLog).toContain('/connect/token');
+      expect(firstLog).toContain('SEED_DEMO=true: the demo data set is applied; its client secrets and user passwords are public.');
       for (const secret of ['frontend-secret', 'api1-secret', firstRun.userToken, firstRun.delegatedToken]) expect(firstLog).not.toContain(secret);
 
       const second = await startService(env, children);
@@ -112,6 +123,7 @@ describe('startup', () => {
       const delegated = await requestToken(`http://127.0.0.1:${port}`, 'api1', 'api1-secret', { grant_type: 'delegation', token: firstRun.userToken, scope: 'api2' });
       expect(delegated.status).toBe(200);
       const secondLog = await stop(second);
+      expect(secondLog).toContain('SEED_DEMO=true: the demo data set is applied; its client secrets and user passwords are public.');
       for (const secret of ['frontend-secret', 'api1-secret', firstRun.userToken, secondRun.userToken, secondRun.delegatedToken]) {
         expect(secondLog).not.toContain(secret);
       }

@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+import 'reflect-metadata';
+import type { CommandIo } from '../src/client-migration/client-migration.command';
+
+/**
+ * `tollgate <command> [options]`: the operator commands, compiled, so they run where there is no
+ * TypeScript compiler (the container image). `npm run <command>` calls the same code. To add a
+ * command, add a line here; its module is loaded only when it runs. docs/operations.md.
+ */
+const COMMANDS: Record<string, { readonly summary: string; readonly run: (argv: readonly string[], io: CommandIo) => Promise<number> }> = {
+  'keys:rotate': {
+    summary: 'create a new signing key now (reads the service environment)',
+    run: async (argv) => (await import('./rotate-signing-key.js')).runKeysRotateCommand(argv),
+  },
+  'client:migration': {
+    summary: 'write a migration that adds a client, rotates its secrets or disables it',
+    run: async (argv, io) => (await import('../src/client-migration/client-migration.command.js')).runClientMigrationCommand(argv, io),
+  },
+  'resource:migration': {
+    summary: 'write a migration that adds an API resource and its scopes',
+    run: async (argv, io) => (await import('../src/resource-migration/resource-migration.command.js')).runResourceMigrationCommand(argv, io),
+  },
+};
+
+const USAGE = `Usage: tollgate <command> [options]     (tollgate <command> --help for its options)
+${Object.entries(COMMANDS)
+  .map(([name, { summary }]) => `  ${name.padEnd(20)}${summary}`)
+  .join('\n')}
+Migrations are written to --out-dir, else MIGRATIONS_OUT_DIR, else ./migrations.`;
+
+async function main([name, ...argv]: readonly string[]): Promise<number> {
+  const command = name === undefined ? undefined : COMMANDS[name];
+  if (!command || !Object.hasOwn(COMMANDS, name)) {
+    const help = name === undefined || name === '--help' || name === 'help';
+    process.stderr.write(`${help ? '' : `tollgate: unknown command ${JSON.stringify(name)}\n`}${USAGE}\n`);
+    return help ? 0 : 2;
+  }
+  return command.run(argv, {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    cwd: process.cwd(),
+    defaultOutDir: process.env.MIGRATIONS_OUT_DIR || undefined,
+  });
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`tollgate ${process.argv[2]}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

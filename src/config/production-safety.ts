@@ -1,0 +1,46 @@
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** What the production checks look at, already parsed. */
+export interface ProductionSafetyInputs {
+  readonly issuer: string;
+  readonly databaseUrl: string | undefined;
+  readonly seedDemo: boolean;
+}
+
+/**
+ * With NODE_ENV=production, settings that are fine on a laptop and dangerous in front of users are
+ * refused; each message names the setting and what overrides it (docs/operations.md, docs/configuration.md).
+ */
+export function productionSafetyProblems(env: Env, inputs: ProductionSafetyInputs): string[] {
+  if (env.NODE_ENV !== 'production') return [];
+  const problems: string[] = [];
+  const issuerProblem = insecureIssuer(inputs.issuer);
+  if (issuerProblem && env.ALLOW_INSECURE_ISSUER !== 'true') {
+    problems.push(
+      `ISSUER ${inputs.issuer} ${issuerProblem}: with NODE_ENV=production set ISSUER to the public https URL clients reach ` +
+        '(ALLOW_INSECURE_ISSUER=true overrides this, for test benches only)',
+    );
+  }
+  if (inputs.seedDemo && env.ALLOW_DEMO_DATA !== 'true') {
+    problems.push(
+      'SEED_DEMO=true (the default without DATABASE_URL) applies the demo data set, whose secrets and passwords are public: ' +
+        'with NODE_ENV=production set SEED_DEMO=false (ALLOW_DEMO_DATA=true overrides this, for test benches only)',
+    );
+  }
+  if (inputs.databaseUrl === undefined) {
+    problems.push(
+      'DATABASE_URL must be set when NODE_ENV=production: the embedded database is for development, one process on one machine ' +
+        '(no override: unset NODE_ENV to run on the embedded database)',
+    );
+  }
+  return problems;
+}
+
+// RFC 6749 §3.1, §10.9 and RFC 8414 §2: endpoints and the issuer identifier are https.
+function insecureIssuer(issuer: string): string | undefined {
+  const url = new URL(issuer);
+  if (url.protocol !== 'https:') return 'is not https';
+  const host = url.hostname.toLowerCase();
+  const local = host === 'localhost' || host.endsWith('.localhost') || /^127\./.test(host) || host === '[::1]' || host === '0.0.0.0';
+  return local ? 'names this machine (localhost), which no other machine can reach' : undefined;
+}
