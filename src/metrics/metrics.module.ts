@@ -3,7 +3,7 @@ import { DatabasePoolStats } from '../database/database-pool.stats';
 import { KeysModule } from '../keys/keys.module';
 import { SigningKeyStore } from '../keys/signing-key.store';
 import { TollgateMetrics } from './metrics';
-import { MetricsController } from './metrics.controller';
+import { MetricsListener } from './metrics.listener';
 
 @Module({
   imports: [KeysModule],
@@ -17,8 +17,8 @@ import { MetricsController } from './metrics.controller';
           pool: () => pool.current(),
         }),
     },
+    MetricsListener,
   ],
-  controllers: [MetricsController],
-  exports: [TollgateMetrics],
+  exports: [TollgateMetrics, MetricsListener],
 })
 export class MetricsModule {}

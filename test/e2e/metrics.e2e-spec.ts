@@ -1,3 +1,4 @@
+import { MetricsListener } from '../../src/metrics/metrics.listener';
 import { startTestServer, type TestServer } from '../support/create-test-app';
 import { request, requestToken } from '../support/http';
 
@@ -6,20 +7,31 @@ function sample(metrics: string, line: string): number {
   return match ? Number(match.slice(line.length + 1)) : 0;
 }
 
-describe('GET /metrics', () => {
+/** Metrics are served on METRICS_PORT only, never on the public port (docs/operations.md#metrics). */
+describe('GET /metrics on METRICS_PORT', () => {
   let server: TestServer;
+  let metricsUrl: string;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ METRICS_PORT: '0' });
+    metricsUrl = `http://127.0.0.1:${server.app.get(MetricsListener).port()}/metrics`;
   });
   afterAll(() => server.close());
 
+  it('is not served on the public port', async () => {
+    expect((await request(`${server.url}/metrics`)).status).toBe(404);
+  });
+
+  it('serves nothing else on the metrics port', async () => {
+    expect((await request(metricsUrl.replace('/metrics', '/connect/token'))).status).toBe(404);
+  });
+
   it('counts token requests by grant type and outcome, and tokens issued, without client ids or secrets', async () => {
-    const before = (await request(`${server.url}/metrics`)).body as string;
+    const before = (await request(metricsUrl)).body as string;
     expect((await requestToken(server.url, 'm2m', 'm2m-secret', { grant_type: 'client_credentials' })).status).toBe(200);
     expect((await requestToken(server.url, 'm2m', 'wrong-secret', { grant_type: 'client_credentials' })).status).toBe(401);
     expect((await requestToken(server.url, 'm2m', 'm2m-secret', { grant_type: 'password' })).status).toBe(400);
 
-    const response = await request(`${server.url}/metrics`);
+    const response = await request(metricsUrl);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/plain');
     const after = response.body as string;
@@ -35,5 +47,17 @@ describe('GET /metrics', () => {
     expect(after).toMatch(/^tollgate_db_pool_connections\{state="total"\} \d/m);
     expect(after).toContain('tollgate_http_request_duration_seconds_bucket');
     expect(after).not.toMatch(/m2m|secret/);
+  });
+});
+
+describe('without METRICS_PORT', () => {
+  it('opens no metrics listener, and the public port has no /metrics', async () => {
+    const server = await startTestServer();
+    try {
+      expect(server.app.get(MetricsListener).port()).toBeUndefined();
+      expect((await request(`${server.url}/metrics`)).status).toBe(404);
+    } finally {
+      await server.close();
+    }
   });
 });

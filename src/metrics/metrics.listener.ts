@@ -1,0 +1,52 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { TollgateMetrics } from './metrics';
+
+/**
+ * Prometheus metrics on a port of their own (METRICS_PORT), never on the public one: scrapers reach
+ * it inside the cluster, clients of the token service never do (docs/operations.md#metrics).
+ * Without METRICS_PORT nothing listens.
+ */
+@Injectable()
+export class MetricsListener implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('Metrics');
+  private server: Server | undefined;
+
+  constructor(
+    private readonly metrics: TollgateMetrics,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    if (this.config.metricsPort === undefined) return;
+    const server = createServer((request, response) => {
+      if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
+        response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not Found\n');
+        return;
+      }
+      this.metrics.registry.metrics().then(
+        (body) => response.writeHead(200, { 'content-type': this.metrics.registry.contentType, 'cache-control': 'no-store' }).end(body),
+        () => response.writeHead(500).end(),
+      );
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.config.metricsPort, this.config.host, () => resolve());
+    });
+    this.server = server;
+    this.logger.log(`Metrics on http://${this.config.host}:${this.port()}/metrics`);
+  }
+
+  /** The port it listens on (METRICS_PORT=0 picks a free one); undefined when not listening. */
+  port(): number | undefined {
+    return (this.server?.address() as AddressInfo | null)?.port;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (server) await new Promise((resolve) => server.close(resolve));
+  }
+}
