@@ -8,29 +8,16 @@ import { DiscoveryModule } from './discovery/discovery.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
-import type { GrantValidatorClass } from './grants/grant-validator';
-import { ClientCredentialsGrantValidator } from './grants/client-credentials.grant-validator';
-import { DelegationGrantValidator } from './grants/delegation.grant-validator';
-import { PasswordGrantValidator } from './grants/password.grant-validator';
-import { RefreshTokenGrantValidator } from './grants/refresh-token.grant-validator';
-import { TokenExchangeGrantValidator } from './grants/token-exchange.grant-validator';
+import { BUILT_IN_GRANTS } from './grants/built-in-grants';
+import type { GrantRegistration } from './grants/grants.module';
 import { IntrospectionModule } from './introspection/introspection.module';
 import { RevocationModule } from './revocation/revocation.module';
 import { TokenModule } from './token/token.module';
 import { UserInfoModule } from './userinfo/userinfo.module';
 
-/** The grants the token endpoint serves. To add a grant, write its validator and list it here. */
-export const GRANT_VALIDATOR_CLASSES: readonly GrantValidatorClass[] = [
-  ClientCredentialsGrantValidator,
-  PasswordGrantValidator,
-  DelegationGrantValidator,
-  RefreshTokenGrantValidator,
-  TokenExchangeGrantValidator,
-];
-
 export interface AppOptions {
-  /** Grant validators served besides the built-in ones (tests, embedding applications). */
-  readonly extraGrantValidators?: readonly GrantValidatorClass[];
+  /** Grants served besides the built-in ones (tests, embedding applications), with the modules they need. */
+  readonly extraGrants?: GrantRegistration;
   /** Where audit events go; JSON lines on stdout by default. */
   readonly auditSink?: AuditSink;
 }
@@ -45,7 +32,10 @@ export class AppModule {
         DatabaseModule.forRoot(),
         RateLimitModule,
         AuditModule.register(options.auditSink),
-        TokenModule.register([...GRANT_VALIDATOR_CLASSES, ...(options.extraGrantValidators ?? [])]),
+        TokenModule.register({
+          validators: [...BUILT_IN_GRANTS.validators, ...(options.extraGrants?.validators ?? [])],
+          imports: [...(BUILT_IN_GRANTS.imports ?? []), ...(options.extraGrants?.imports ?? [])],
+        }),
         DiscoveryModule,
         UserInfoModule,
         IntrospectionModule,

@@ -1,9 +1,10 @@
 import type { Client } from '../clients/client';
 import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../database/demo-data';
 import type { RequestedScopes } from '../oauth/scope';
+import { submit, type GrantRequest } from './grant.fixtures';
 import { ResourceCatalog } from '../resources/resource-catalog';
+import { GrantParameterSchema } from './grant-parameters';
 import { ClientCredentialsGrantValidator } from './client-credentials.grant-validator';
-import type { GrantContext } from './grant-validator';
 
 const resources = new ResourceCatalog({ identityResources: DEMO_IDENTITY_RESOURCES, apiResources: DEMO_API_RESOURCES });
 const client: Client = {
@@ -16,7 +17,7 @@ const client: Client = {
   secrets: [],
 };
 
-function context(scopes: RequestedScopes): GrantContext {
+function context(scopes: RequestedScopes): GrantRequest {
   return { grantType: 'client_credentials', client, parameters: {}, scopes, resources };
 }
 
@@ -26,28 +27,28 @@ describe('ClientCredentialsGrantValidator', () => {
   const validator = new ClientCredentialsGrantValidator();
 
   it('refuses an explicitly requested identity scope', async () => {
-    await expect(validator.validate(context({ names: ['api1', 'openid'], explicit: true }))).rejects.toEqual(
+    await expect(submit(validator, context({ names: ['api1', 'openid'], explicit: true }))).rejects.toEqual(
       invalidScope('scope openid needs a user and cannot be granted to a client alone'),
     );
   });
 
   it('refuses an explicitly requested offline_access', async () => {
-    await expect(validator.validate(context({ names: ['offline_access'], explicit: true }))).rejects.toEqual(
+    await expect(submit(validator, context({ names: ['offline_access'], explicit: true }))).rejects.toEqual(
       invalidScope('scope offline_access needs a user and cannot be granted to a client alone'),
     );
   });
 
   it('declares no parameters of its own', () => {
     expect(validator.grantType).toBe('client_credentials');
-    expect([...validator.parameters]).toEqual([]);
+    expect([...GrantParameterSchema.of(validator.parameters).names]).toEqual([]);
   });
 
   it('issues the requested API scopes for the client alone', async () => {
-    await expect(validator.validate(context({ names: ['api2', 'api1'], explicit: true }))).resolves.toEqual({ scopes: ['api2', 'api1'] });
+    await expect(submit(validator, context({ names: ['api2', 'api1'], explicit: true }))).resolves.toEqual({ scopes: ['api2', 'api1'] });
   });
 
   it('leaves identity scopes out of the default set', async () => {
-    await expect(validator.validate(context({ names: ['api1', 'openid', 'api2'], explicit: false }))).resolves.toEqual({
+    await expect(submit(validator, context({ names: ['api1', 'openid', 'api2'], explicit: false }))).resolves.toEqual({
       scopes: ['api1', 'api2'],
     });
   });

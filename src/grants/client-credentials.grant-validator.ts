@@ -1,13 +1,18 @@
+import { Injectable } from '@nestjs/common';
 import { OFFLINE_ACCESS } from '../oauth/scope';
 import { carriedScopes } from './grant-scopes';
 import type { GrantContext, GrantSuccess, GrantValidator } from './grant-validator';
 
-/** RFC 6749 §4.4: a token for the client itself, so without user (identity) scopes. */
-export class ClientCredentialsGrantValidator implements GrantValidator {
-  readonly grantType = 'client_credentials';
-  readonly parameters: ReadonlySet<string> = new Set();
+/** RFC 6749 §4.4.2: nothing besides `grant_type` and `scope`. */
+export class ClientCredentialsParameters {}
 
-  async validate({ scopes, resources }: GrantContext): Promise<GrantSuccess> {
+/** RFC 6749 §4.4: a token for the client itself, so without user (identity) scopes. */
+@Injectable()
+export class ClientCredentialsGrantValidator implements GrantValidator<ClientCredentialsParameters> {
+  readonly grantType = 'client_credentials';
+  readonly parameters = ClientCredentialsParameters;
+
+  async validate(_parameters: ClientCredentialsParameters, { scopes, resources }: GrantContext): Promise<GrantSuccess> {
     return {
       scopes: carriedScopes(scopes, (scope) =>
         resources.isIdentityScope(scope) || scope === OFFLINE_ACCESS

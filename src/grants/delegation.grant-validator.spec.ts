@@ -2,9 +2,9 @@ import type { ValidatedAccessToken } from '../access-token/access-token';
 import type { AccessTokenValidator } from '../access-token/access-token.validator';
 import type { RequestParameters } from '../oauth/form';
 import { OAuthError } from '../oauth/oauth-error';
+import { GrantParameterSchema } from './grant-parameters';
 import { DelegationGrantValidator } from './delegation.grant-validator';
-import { aliceAccessToken, demoResources, testClient } from './grant.fixtures';
-import type { GrantContext } from './grant-validator';
+import { aliceAccessToken, demoResources, testClient, submit, type GrantRequest } from './grant.fixtures';
 
 const resources = demoResources;
 const client = testClient();
@@ -13,7 +13,7 @@ const aliceToken = aliceAccessToken();
 /** A stand-in for the real validator: 'alice' is valid, 'no-sub' lacks a subject, anything else fails. */
 function validatorWith(fault?: Error): { validator: DelegationGrantValidator; seen: string[] } {
   const seen: string[] = [];
-  const accessTokens = {
+  const accessTokens: Pick<AccessTokenValidator, 'validate'> = {
     async validate(token: string): Promise<ValidatedAccessToken> {
       seen.push(token);
       if (fault) throw fault;
@@ -22,10 +22,10 @@ function validatorWith(fault?: Error): { validator: DelegationGrantValidator; se
       throw OAuthError.invalidToken('the token signature, issuer or lifetime is invalid');
     },
   };
-  return { validator: new DelegationGrantValidator(accessTokens as unknown as AccessTokenValidator), seen };
+  return { validator: new DelegationGrantValidator(accessTokens), seen };
 }
 
-function context(parameters: RequestParameters): GrantContext {
+function context(parameters: RequestParameters): GrantRequest {
   return { grantType: 'delegation', client, parameters, scopes: { names: ['api2'], explicit: true }, resources };
 }
 
@@ -37,35 +37,35 @@ describe('DelegationGrantValidator', () => {
     ['empty', { token: '' }],
   ])('refuses a %s token as invalid_grant without validating anything', async (_, parameters) => {
     const { validator, seen } = validatorWith();
-    await expect(validator.validate(context(parameters))).rejects.toEqual(invalidGrant('token is required'));
+    await expect(submit(validator, context(parameters))).rejects.toEqual(invalidGrant('token is required'));
     expect(seen).toEqual([]);
   });
 
   it('refuses a token that fails access-token validation as invalid_grant', async () => {
-    await expect(validatorWith().validator.validate(context({ token: 'forged' }))).rejects.toEqual(
+    await expect(submit(validatorWith().validator, context({ token: 'forged' }))).rejects.toEqual(
       invalidGrant('token is not a valid access token: the token signature, issuer or lifetime is invalid'),
     );
   });
 
   it('refuses a valid token without sub as invalid_grant', async () => {
-    await expect(validatorWith().validator.validate(context({ token: 'no-sub' }))).rejects.toEqual(
+    await expect(submit(validatorWith().validator, context({ token: 'no-sub' }))).rejects.toEqual(
       invalidGrant('the subject token does not represent a user'),
     );
   });
 
   it('passes an unexpected fault of the token validator on instead of calling it invalid_grant', async () => {
     const outage = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
-    await expect(validatorWith(outage).validator.validate(context({ token: 'alice' }))).rejects.toBe(outage);
+    await expect(submit(validatorWith(outage).validator, context({ token: 'alice' }))).rejects.toBe(outage);
   });
 
   it('declares the delegation grant type and its one parameter', () => {
     const { validator } = validatorWith();
-    expect([validator.grantType, [...validator.parameters]]).toEqual(['delegation', ['token']]);
+    expect([validator.grantType, [...GrantParameterSchema.of(validator.parameters).names]]).toEqual(['delegation', ['token']]);
   });
 
   it("issues a token for the subject token's user with the client as actor", async () => {
     const { validator, seen } = validatorWith();
-    await expect(validator.validate(context({ token: 'alice' }))).resolves.toEqual({
+    await expect(submit(validator, context({ token: 'alice' }))).resolves.toEqual({
       subject: '1',
       scopes: ['api2'],
       authenticationMethods: ['delegation'],

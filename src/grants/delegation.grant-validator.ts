@@ -1,23 +1,32 @@
-import { AccessTokenValidator } from '../access-token/access-token.validator';
-import { stringParameter } from '../oauth/form';
+import { Inject, Injectable } from '@nestjs/common';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { AccessTokenValidator, MAX_TOKEN_LENGTH } from '../access-token/access-token.validator';
 import { OAuthError } from '../oauth/oauth-error';
 import type { GrantContext, GrantSuccess, GrantValidator } from './grant-validator';
 import { delegateSubjectToken } from './subject-token-delegation';
 
+/** The access token to delegate; decorators run bottom-up, presence first. */
+export class DelegationParameters {
+  @MaxLength(MAX_TOKEN_LENGTH, { message: 'token is too long' })
+  @IsString({ message: 'token is required' })
+  @IsNotEmpty({ message: 'token is required' })
+  token!: string;
+}
+
 /**
  * The `delegation` extension grant: an API exchanges the user's access token it received (`token`)
- * for one to call another API on the same user's behalf.
+ * for one to call another API on the same user's behalf. Every problem with `token`, a missing one
+ * included, is `invalid_grant`.
  */
-export class DelegationGrantValidator implements GrantValidator {
-  static readonly inject = [AccessTokenValidator];
+@Injectable()
+export class DelegationGrantValidator implements GrantValidator<DelegationParameters> {
   readonly grantType = 'delegation';
-  readonly parameters: ReadonlySet<string> = new Set(['token']);
+  readonly parameters = DelegationParameters;
+  readonly parameterError = 'invalid_grant';
 
-  constructor(private readonly accessTokens: AccessTokenValidator) {}
+  constructor(@Inject(AccessTokenValidator) private readonly accessTokens: Pick<AccessTokenValidator, 'validate'>) {}
 
-  async validate(context: GrantContext): Promise<GrantSuccess> {
-    const token = stringParameter(context.parameters, 'token');
-    if (!token) throw OAuthError.invalidGrant('token is required');
+  async validate({ token }: DelegationParameters, context: GrantContext): Promise<GrantSuccess> {
     const subjectToken = await this.accessTokens.validate(token).catch((error: unknown) => {
       // Only a rejected token is invalid_grant; an outage or fault keeps its own meaning (503/500).
       if (!(error instanceof OAuthError)) throw error;

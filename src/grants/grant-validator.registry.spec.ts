@@ -1,10 +1,12 @@
 import type { GrantContext, GrantSuccess, GrantValidator } from './grant-validator';
 import { GrantValidatorRegistry } from './grant-validator.registry';
 
-class FirstValidator implements GrantValidator {
-  readonly parameters: ReadonlySet<string> = new Set();
+class NoParameters {}
+
+class FirstValidator implements GrantValidator<NoParameters> {
+  readonly parameters = NoParameters;
   constructor(readonly grantType: string) {}
-  async validate(_context: GrantContext): Promise<GrantSuccess> {
+  async validate(_parameters: NoParameters, _context: GrantContext): Promise<GrantSuccess> {
     return { scopes: [] };
   }
 }

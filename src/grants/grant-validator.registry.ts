@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { GrantParameterSchema } from './grant-parameters';
 import { GRANT_VALIDATORS, type GrantValidator } from './grant-validator';
 
 /** Every registered grant validator, by `grant_type`. */
@@ -14,6 +15,8 @@ export class GrantValidatorRegistry {
           `Two grant validators handle grant_type "${validator.grantType}": ${existing.constructor.name} and ${validator.constructor.name}. Register one.`,
         );
       }
+      // Read the DTO's metadata now rather than on the first request.
+      GrantParameterSchema.of(validator.parameters);
       this.byGrantType.set(validator.grantType, validator);
     }
   }

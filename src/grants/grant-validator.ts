@@ -1,15 +1,14 @@
 import type { ActorClaim } from '../access-token/access-token';
 import type { Client } from '../clients/client';
-import type { RequestParameters } from '../oauth/form';
+import type { OAuthErrorCode } from '../oauth/oauth-error';
 import type { RequestedScopes } from '../oauth/scope';
-import type { RefreshTokenFamily } from '../refresh-tokens/refresh-token';
 import type { ResourceCatalog } from '../resources/resource-catalog';
+import type { GrantParametersClass } from './grant-parameters';
 
-/** What a grant validator is given: only the parameters it declared, already checked for repetition. */
+/** What a grant validator is given besides its parameters. */
 export interface GrantContext {
   readonly grantType: string;
   readonly client: Client;
-  readonly parameters: RequestParameters;
   /** Known to the catalog and allowed for the client; defaulted when `scope` was omitted. */
   readonly scopes: RequestedScopes;
   readonly resources: ResourceCatalog;
@@ -34,35 +33,30 @@ export interface GrantSuccess {
   readonly responseParameters?: Readonly<Record<string, unknown>>;
   /** RFC 8693 §2.2.1 `issued_token_type` of the response (token exchange). */
   readonly issuedTokenType?: string;
-  /**
-   * Set by the `refresh_token` grant only: the rotated refresh token joins this family, keeping its
-   * scope and absolute expiry (RFC 6749 §6). Other grants get a new family when they qualify.
-   */
-  readonly refreshTokenFamily?: RefreshTokenFamily;
 }
 
 /**
- * The extension point of the token endpoint: one class per `grant_type`.
- * Validate the request and return a success, or throw an `OAuthError` (`invalid_grant`,
- * `invalid_request`, `invalid_scope`, …). Client authentication, the client's permission to use
- * the grant and the scope's syntax and allowance are checked before `validate` is called.
- * Register the class in `GRANT_VALIDATOR_CLASSES` (app.module.ts); list its constructor
- * dependencies, as DI tokens, in a static `inject` array.
+ * The extension point of the token endpoint: one `@Injectable()` class per `grant_type`, its
+ * dependencies taken through its constructor. `parameters` is the DTO class of the request
+ * parameters the grant reads besides `grant_type` and `scope` (class-validator decorators: required
+ * members, lengths; an `@IsArray()` member may repeat); other parameters are dropped. A DTO that
+ * fails validation is `parameterError` (`invalid_request` by default) unless the failed constraint
+ * names its own code in `context: { error }`.
+ * `validate` gets the DTO already validated and returns a success or throws an `OAuthError`
+ * (`invalid_grant`, `invalid_request`, `invalid_scope`, …). Client authentication, the client's
+ * permission to use the grant and the scope's syntax and allowance are checked before it runs.
+ * Register the class with `GrantsModule.register({ validators, imports })`; the built-in ones are
+ * listed in `grants/built-in-grants.ts`.
  */
-export interface GrantValidator {
+export interface GrantValidator<P extends object = object> {
   readonly grantType: string;
-  /** Request parameters the grant reads, besides `grant_type` and `scope`; others are dropped. */
-  readonly parameters: ReadonlySet<string>;
-  /** Parameters that may be given more than once (e.g. RFC 8693 `audience`, `resource`). */
-  readonly repeatableParameters?: ReadonlySet<string>;
-  validate(context: GrantContext): Promise<GrantSuccess>;
+  readonly parameters: GrantParametersClass<P>;
+  readonly parameterError?: OAuthErrorCode;
+  validate(parameters: P, context: GrantContext): Promise<GrantSuccess>;
 }
 
-/** A grant validator class; `inject` names the DI tokens its constructor takes, in order. */
-export interface GrantValidatorClass {
-  new (...dependencies: never[]): GrantValidator;
-  readonly inject?: readonly unknown[];
-}
+/** A grant validator class, built by Nest from its constructor's parameter types. */
+export type GrantValidatorClass = new (...dependencies: never[]) => GrantValidator;
 
 /** The multi-injection token: every registered validator, as an array. */
 export const GRANT_VALIDATORS = Symbol('GRANT_VALIDATORS');

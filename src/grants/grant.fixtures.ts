@@ -1,7 +1,10 @@
 import type { ValidatedAccessToken } from '../access-token/access-token';
 import type { Client } from '../clients/client';
 import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../database/demo-data';
+import type { FormBody } from '../oauth/form';
 import { ResourceCatalog } from '../resources/resource-catalog';
+import { readGrantParameters } from './grant-parameters';
+import type { GrantContext, GrantSuccess, GrantValidator } from './grant-validator';
 
 /** Shared by the grant validators' unit specs (not built into dist/). */
 export const demoResources = new ResourceCatalog({ identityResources: DEMO_IDENTITY_RESOURCES, apiResources: DEMO_API_RESOURCES });
@@ -33,4 +36,14 @@ export function aliceAccessToken(overrides: Partial<ValidatedAccessToken> = {}):
     authenticationMethods: ['pwd'],
     ...overrides,
   };
+}
+
+/** A token request as a grant spec writes it: the form parameters and the rest of the context. */
+export interface GrantRequest extends GrantContext {
+  readonly parameters: FormBody;
+}
+
+/** Runs a grant as the token endpoint does: its DTO read and validated from the form, then `validate`. */
+export async function submit<P extends object>(validator: GrantValidator<P>, { parameters, ...context }: GrantRequest): Promise<GrantSuccess> {
+  return validator.validate(readGrantParameters(validator.parameters, parameters, validator.parameterError ?? 'invalid_request'), context);
 }

@@ -1,25 +1,26 @@
-import { DynamicModule, Module, type Provider } from '@nestjs/common';
-import { AccessTokenModule } from '../access-token/access-token.module';
-import { RefreshTokensModule } from '../refresh-tokens/refresh-tokens.module';
-import { UsersModule } from '../users/users.module';
+import { DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { GRANT_VALIDATORS, type GrantValidatorClass } from './grant-validator';
 import { GrantValidatorRegistry } from './grant-validator.registry';
 
-/** Collects every grant validator through the `GRANT_VALIDATORS` multi-injection token. */
+/** The grants the token endpoint serves, and the modules their constructors' dependencies come from. */
+export interface GrantRegistration {
+  readonly validators: readonly GrantValidatorClass[];
+  readonly imports?: ModuleMetadata['imports'];
+}
+
+/**
+ * Nest has no multi-providers: each validator is an ordinary class provider (a missing constructor
+ * dependency stops the boot, naming the class), and `GRANT_VALIDATORS` collects the instances.
+ */
 @Module({})
 export class GrantsModule {
-  static register(validators: readonly GrantValidatorClass[]): DynamicModule {
-    const validatorProviders: Provider[] = validators.map((validator) => ({
-      provide: validator,
-      useFactory: (...dependencies: never[]) => new validator(...dependencies),
-      inject: [...((validator.inject ?? []) as never[])],
-    }));
+  static register({ validators, imports = [] }: GrantRegistration): DynamicModule {
     return {
       module: GrantsModule,
       global: true,
-      imports: [AccessTokenModule, UsersModule, RefreshTokensModule],
+      imports,
       providers: [
-        ...validatorProviders,
+        ...validators,
         { provide: GRANT_VALIDATORS, useFactory: (...instances: unknown[]) => instances, inject: [...validators] },
         GrantValidatorRegistry,
       ],

@@ -1,11 +1,11 @@
 import type { Client } from '../clients/client';
 import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../database/demo-data';
 import type { RequestParameters } from '../oauth/form';
+import { submit, type GrantRequest } from './grant.fixtures';
 import { ResourceCatalog } from '../resources/resource-catalog';
 import { PasswordHasher } from '../users/password.hasher';
 import type { User } from '../users/user';
 import { UserRepository } from '../users/user.repository';
-import type { GrantContext } from './grant-validator';
 import { PasswordGrantValidator } from './password.grant-validator';
 
 class FakeUserRepository extends UserRepository {
@@ -33,7 +33,7 @@ const client: Client = {
   secrets: [],
 };
 
-function context(parameters: RequestParameters): GrantContext {
+function context(parameters: RequestParameters): GrantRequest {
   return { grantType: 'password', client, parameters, scopes: { names: ['openid', 'api1', 'offline_access'], explicit: true }, resources };
 }
 
@@ -66,14 +66,14 @@ describe('PasswordGrantValidator', () => {
     ['username is empty', { username: '', password: 'alice' }],
     ['password is missing', { username: 'alice' }],
   ])('refuses as invalid_request when %s', async (_, parameters) => {
-    await expect(validator.validate(context(parameters))).rejects.toEqual(missingCredentials);
+    await expect(submit(validator, context(parameters))).rejects.toEqual(missingCredentials);
   });
 
   it('refuses an over-long username or password without looking the user up', async () => {
     const long = 'x'.repeat(1025);
     const lookupsBefore = users.lookups.length;
-    await expect(validator.validate(context({ username: long, password: 'alice' }))).rejects.toEqual(invalidGrant);
-    await expect(validator.validate(context({ username: 'alice', password: long }))).rejects.toEqual(invalidGrant);
+    await expect(submit(validator, context({ username: long, password: 'alice' }))).rejects.toEqual(invalidGrant);
+    await expect(submit(validator, context({ username: 'alice', password: long }))).rejects.toEqual(invalidGrant);
     expect(users.lookups).toHaveLength(lookupsBefore);
   });
 
@@ -82,12 +82,12 @@ describe('PasswordGrantValidator', () => {
     ['the password is wrong', 'alice', 'Alice'],
     ['the user is disabled, even with the right password', 'carol', 'carol'],
   ])('refuses with one invalid_grant message when %s', async (_, username, password) => {
-    await expect(validator.validate(context({ username, password }))).rejects.toEqual(invalidGrant);
+    await expect(submit(validator, context({ username, password }))).rejects.toEqual(invalidGrant);
   });
 
   it('issues a token for the user with amr pwd, auth_time now and the requested scopes', async () => {
     jest.spyOn(Date, 'now').mockReturnValue(1_900_000_000_500);
-    await expect(validator.validate(context({ username: 'alice', password: 'alice' }))).resolves.toEqual({
+    await expect(submit(validator, context({ username: 'alice', password: 'alice' }))).resolves.toEqual({
       subject: '1',
       scopes: ['openid', 'api1', 'offline_access'],
       authenticationMethods: ['pwd'],

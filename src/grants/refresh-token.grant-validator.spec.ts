@@ -4,12 +4,11 @@ import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../database/demo-da
 import type { RequestParameters } from '../oauth/form';
 import type { RequestedScopes } from '../oauth/scope';
 import type { RefreshToken } from '../refresh-tokens/refresh-token';
-import type { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
+import { submit, type GrantRequest } from './grant.fixtures';
 import { ResourceCatalog } from '../resources/resource-catalog';
 import type { User } from '../users/user';
 import type { UserRepository } from '../users/user.repository';
-import type { GrantContext } from './grant-validator';
-import { RefreshTokenGrantValidator } from './refresh-token.grant-validator';
+import { RefreshTokenGrantValidator, type RefreshTokenLookup } from './refresh-token.grant-validator';
 
 const resources = new ResourceCatalog({ identityResources: DEMO_IDENTITY_RESOURCES, apiResources: DEMO_API_RESOURCES });
 const frontend: Client = {
@@ -39,16 +38,16 @@ const alice = { subjectId: '1', enabled: true } as User;
 /** `null` stands for "none stored". */
 function setup({ token = stored as RefreshToken | null, user = alice as User | null, wins = true } = {}) {
   const calls: string[] = [];
-  const refreshTokens = {
+  const refreshTokens: RefreshTokenLookup = {
     find: async (handle: string) => (handle === HANDLE ? (token ?? undefined) : undefined),
     consume: async () => (calls.push('consume'), wins),
     revokeFamily: async (familyId: string) => void calls.push(`revokeFamily ${familyId}`),
-  } as unknown as RefreshTokenService;
+  };
   const users = { findBySubjectId: async (subject: string) => (subject === user?.subjectId ? user : undefined) } as UserRepository;
   return { validator: new RefreshTokenGrantValidator(refreshTokens, users, new RecordingAuditSink()), calls };
 }
 
-function context(parameters: RequestParameters, scopes: RequestedScopes = { names: [], explicit: false }, client = frontend): GrantContext {
+function context(parameters: RequestParameters, scopes: RequestedScopes = { names: [], explicit: false }, client = frontend): GrantRequest {
   return { grantType: 'refresh_token', client, parameters, scopes, resources };
 }
 
@@ -59,19 +58,19 @@ describe('RefreshTokenGrantValidator', () => {
     ['missing', {}],
     ['empty', { refresh_token: '' }],
   ])('refuses a %s refresh_token as invalid_request', async (_, parameters) => {
-    await expect(setup().validator.validate(context(parameters))).rejects.toEqual(rejection('invalid_request', 'refresh_token is required'));
+    await expect(submit(setup().validator, context(parameters))).rejects.toEqual(rejection('invalid_request', 'refresh_token is required'));
   });
 
   it('refuses an unknown token as invalid_grant', async () => {
     const { validator, calls } = setup({ token: null });
-    await expect(validator.validate(context({ refresh_token: HANDLE }))).rejects.toEqual(rejection('invalid_grant', 'the refresh token is invalid'));
+    await expect(submit(validator, context({ refresh_token: HANDLE }))).rejects.toEqual(rejection('invalid_grant', 'the refresh token is invalid'));
     expect(calls).toEqual([]);
   });
 
   it("refuses another client's token as invalid_grant and leaves it untouched", async () => {
     const { validator, calls } = setup();
     const other = { ...frontend, clientId: 'other' };
-    await expect(validator.validate(context({ refresh_token: HANDLE }, undefined, other))).rejects.toEqual(
+    await expect(submit(validator, context({ refresh_token: HANDLE }, undefined, other))).rejects.toEqual(
       rejection('invalid_grant', 'the refresh token is invalid'),
     );
     expect(calls).toEqual([]);
@@ -79,7 +78,7 @@ describe('RefreshTokenGrantValidator', () => {
 
   it('refuses a consumed token and revokes its whole family (reuse detection)', async () => {
     const { validator, calls } = setup({ token: { ...stored, consumedAt: new Date() } });
-    await expect(validator.validate(context({ refresh_token: HANDLE }))).rejects.toEqual(
+    await expect(submit(validator, context({ refresh_token: HANDLE }))).rejects.toEqual(
       rejection('invalid_grant', 'the refresh token has already been used'),
     );
     expect(calls).toEqual(['revokeFamily family-1']);
@@ -90,20 +89,20 @@ describe('RefreshTokenGrantValidator', () => {
     ['expired', { expiresAt: new Date(Date.now() - 1000) }, 'the refresh token has expired'],
   ])('refuses a %s token as invalid_grant without consuming it', async (_, state, description) => {
     const { validator, calls } = setup({ token: { ...stored, ...state } });
-    await expect(validator.validate(context({ refresh_token: HANDLE }))).rejects.toEqual(rejection('invalid_grant', description));
+    await expect(submit(validator, context({ refresh_token: HANDLE }))).rejects.toEqual(rejection('invalid_grant', description));
     expect(calls).toEqual([]);
   });
 
   it('refuses a client that lost offline_access', async () => {
     const client = { ...frontend, allowedScopes: ['openid', 'profile', 'api1'] };
-    await expect(setup().validator.validate(context({ refresh_token: HANDLE }, undefined, client))).rejects.toEqual(
+    await expect(submit(setup().validator, context({ refresh_token: HANDLE }, undefined, client))).rejects.toEqual(
       rejection('invalid_grant', 'the client may no longer use offline access'),
     );
   });
 
   it('refuses a widened scope as invalid_scope without consuming the token', async () => {
     const { validator, calls } = setup();
-    await expect(validator.validate(context({ refresh_token: HANDLE }, { names: ['openid', 'email'], explicit: true }))).rejects.toEqual(
+    await expect(submit(validator, context({ refresh_token: HANDLE }, { names: ['openid', 'email'], explicit: true }))).rejects.toEqual(
       rejection('invalid_scope', 'scope was not granted to the refresh token: email'),
     );
     expect(calls).toEqual([]);
@@ -114,7 +113,7 @@ describe('RefreshTokenGrantValidator', () => {
     ['unknown', null],
   ])('refuses the token of a %s user without consuming it', async (_, user) => {
     const { validator, calls } = setup({ user });
-    await expect(validator.validate(context({ refresh_token: HANDLE }))).rejects.toEqual(
+    await expect(submit(validator, context({ refresh_token: HANDLE }))).rejects.toEqual(
       rejection('invalid_grant', 'the user of the refresh token is unknown or disabled'),
     );
     expect(calls).toEqual([]);
@@ -122,7 +121,7 @@ describe('RefreshTokenGrantValidator', () => {
 
   it('treats losing a race for the same token as reuse: invalid_grant and the family revoked', async () => {
     const { validator, calls } = setup({ wins: false });
-    await expect(validator.validate(context({ refresh_token: HANDLE }))).rejects.toEqual(
+    await expect(submit(validator, context({ refresh_token: HANDLE }))).rejects.toEqual(
       rejection('invalid_grant', 'the refresh token has already been used'),
     );
     expect(calls).toEqual(['consume', 'revokeFamily family-1']);
@@ -130,20 +129,18 @@ describe('RefreshTokenGrantValidator', () => {
 
   it('grants the original scope when none is requested, less what the client may no longer have', async () => {
     const client = { ...frontend, allowedScopes: ['openid', 'api1', 'offline_access'] };
-    const grant = await setup().validator.validate(context({ refresh_token: HANDLE }, undefined, client));
+    const grant = await submit(setup().validator, context({ refresh_token: HANDLE }, undefined, client));
     expect(grant.scopes).toEqual(['openid', 'api1', 'offline_access']);
   });
 
   it('narrows to the requested scope, while the family keeps the original one', async () => {
     const { validator, calls } = setup();
-    const grant = await validator.validate(context({ refresh_token: HANDLE }, { names: ['api1'], explicit: true }));
+    const { parameters: _, ...rest } = context({}, { names: ['api1'], explicit: true });
+    const rotation = await validator.rotate({ refresh_token: HANDLE }, rest);
     expect(calls).toEqual(['consume']);
-    expect(grant).toEqual({
-      subject: '1',
-      scopes: ['api1'],
-      authTime: 1_900_000_000,
-      authenticationMethods: ['pwd'],
-      refreshTokenFamily: { id: 'family-1', scopes: stored.scopes, expiresAt: stored.expiresAt },
+    expect(rotation).toEqual({
+      grant: { subject: '1', scopes: ['api1'], authTime: 1_900_000_000, authenticationMethods: ['pwd'] },
+      family: { id: 'family-1', scopes: stored.scopes, expiresAt: stored.expiresAt },
     });
   });
 });

@@ -1,32 +1,54 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { AuditSink } from '../audit/audit-event';
 import type { Client } from '../clients/client';
-import { stringParameter } from '../oauth/form';
+import { MAX_PARAMETER_LENGTH } from '../oauth/form';
 import { OAuthError } from '../oauth/oauth-error';
 import { OFFLINE_ACCESS, type RequestedScopes } from '../oauth/scope';
-import { REFRESH_TOKEN_GRANT_TYPE, refreshTokenState, type RefreshToken } from '../refresh-tokens/refresh-token';
+import { REFRESH_TOKEN_GRANT_TYPE, refreshTokenState, type RefreshToken, type RefreshTokenFamily } from '../refresh-tokens/refresh-token';
 import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
 import type { ResourceCatalog } from '../resources/resource-catalog';
 import { UserRepository } from '../users/user.repository';
 import type { GrantContext, GrantSuccess, GrantValidator } from './grant-validator';
 
+/** RFC 6749 §6; decorators run bottom-up, presence first. */
+export class RefreshTokenParameters {
+  @MaxLength(MAX_PARAMETER_LENGTH)
+  @IsString({ message: 'refresh_token is required' })
+  @IsNotEmpty({ message: 'refresh_token is required' })
+  refresh_token!: string;
+}
+
+/** A refresh: the grant, and the family its successor joins, keeping its scope and absolute expiry. */
+export interface RefreshTokenRotation {
+  readonly grant: GrantSuccess;
+  readonly family: RefreshTokenFamily;
+}
+
+/** What the grant needs of the refresh-token service. */
+export type RefreshTokenLookup = Pick<RefreshTokenService, 'find' | 'consume' | 'revokeFamily'>;
+
 /**
  * RFC 6749 §6 with rotation (RFC 9700 §4.14.2): every use consumes the token and the token endpoint
  * issues its successor in the same family; presenting a consumed token revokes the family.
  */
-export class RefreshTokenGrantValidator implements GrantValidator {
-  static readonly inject = [RefreshTokenService, UserRepository, AuditSink];
+@Injectable()
+export class RefreshTokenGrantValidator implements GrantValidator<RefreshTokenParameters> {
   readonly grantType = REFRESH_TOKEN_GRANT_TYPE;
-  readonly parameters: ReadonlySet<string> = new Set(['refresh_token']);
+  readonly parameters = RefreshTokenParameters;
 
   constructor(
-    private readonly refreshTokens: RefreshTokenService,
-    private readonly users: UserRepository,
+    @Inject(RefreshTokenService) private readonly refreshTokens: RefreshTokenLookup,
+    @Inject(UserRepository) private readonly users: Pick<UserRepository, 'findBySubjectId'>,
     private readonly audit: AuditSink,
   ) {}
 
-  async validate({ client, parameters, scopes, resources }: GrantContext): Promise<GrantSuccess> {
-    const handle = stringParameter(parameters, 'refresh_token');
-    if (!handle) throw OAuthError.invalidRequest('refresh_token is required');
+  async validate(parameters: RefreshTokenParameters, context: GrantContext): Promise<GrantSuccess> {
+    return (await this.rotate(parameters, context)).grant;
+  }
+
+  /** The token endpoint calls this instead of `validate`: the successor must join the family. */
+  async rotate({ refresh_token: handle }: RefreshTokenParameters, { client, scopes, resources }: GrantContext): Promise<RefreshTokenRotation> {
     const token = await this.refreshTokens.find(handle);
     // Bound to its client (RFC 6749 §6); another client learns nothing and changes nothing.
     if (!token || token.clientId !== client.clientId) throw invalidGrant('the refresh token is invalid');
@@ -38,13 +60,13 @@ export class RefreshTokenGrantValidator implements GrantValidator {
       // Another request used it first: to us, a replay like any other.
       await this.revokeReusedFamily(token);
     }
-    return {
+    const grant = {
       subject: token.subject,
       scopes: granted,
       authTime: token.authTime,
       authenticationMethods: token.authenticationMethods.length > 0 ? token.authenticationMethods : undefined,
-      refreshTokenFamily: { id: token.familyId, scopes: token.scopes, expiresAt: token.expiresAt },
     };
+    return { grant, family: { id: token.familyId, scopes: token.scopes, expiresAt: token.expiresAt } };
   }
 
   private async requireActive(token: RefreshToken): Promise<void> {

@@ -10,7 +10,7 @@ const client = testClient({ allowedScopes: ['openid', 'profile', 'role', 'api2',
 const subjectToken = aliceAccessToken;
 
 function context(scopes: RequestedScopes): GrantContext {
-  return { grantType: 'delegation', client, parameters: {}, scopes, resources };
+  return { grantType: 'delegation', client, scopes, resources };
 }
 
 /** An `act` chain of `depth` clients, outermost first: client-1 → client-2 → … */

@@ -2,7 +2,8 @@ import type { Client } from '../clients/client';
 import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../database/demo-data';
 import type { RequestParameters } from '../oauth/form';
 import { ResourceCatalog } from '../resources/resource-catalog';
-import { ACCESS_TOKEN_TYPE, JWT_TOKEN_TYPE, readTokenExchangeRequest, scopesForTargets } from './token-exchange-request';
+import { readGrantParameters } from './grant-parameters';
+import { ACCESS_TOKEN_TYPE, JWT_TOKEN_TYPE, readTokenExchangeRequest, scopesForTargets, TokenExchangeParameters } from './token-exchange-request';
 
 const resources = new ResourceCatalog({
   identityResources: DEMO_IDENTITY_RESOURCES,
@@ -19,8 +20,10 @@ const client: Client = {
 };
 const valid: RequestParameters = { subject_token: 'jwt', subject_token_type: ACCESS_TOKEN_TYPE };
 const invalid = (code: string, description: string) => expect.objectContaining({ code, status: 400, description });
+/** The DTO validated from the form, as the token endpoint reads it, then the checks across members. */
+const read = (parameters: RequestParameters) => readTokenExchangeRequest(readGrantParameters(TokenExchangeParameters, parameters, 'invalid_request'));
 
-describe('readTokenExchangeRequest', () => {
+describe('TokenExchangeParameters and readTokenExchangeRequest', () => {
   it.each<[string, RequestParameters, string]>([
     ['no subject_token', { subject_token_type: ACCESS_TOKEN_TYPE }, 'subject_token is required'],
     ['an empty subject_token', { ...valid, subject_token: '' }, 'subject_token is required'],
@@ -40,19 +43,19 @@ describe('readTokenExchangeRequest', () => {
     ['an empty audience', { ...valid, audience: ['api2', ''] }, 'audience and resource must not be empty'],
     ['21 targets', { ...valid, audience: Array.from({ length: 21 }, (_, i) => `t${i}`) }, 'at most 20 audience and resource values may be sent'],
   ])('refuses %s as invalid_request', (_, parameters, description) => {
-    expect(() => readTokenExchangeRequest(parameters)).toThrow(invalid('invalid_request', description));
+    expect(() => read(parameters)).toThrow(invalid('invalid_request', description));
   });
 
   it('reads the subject token, accepting the jwt token type too', () => {
-    expect(readTokenExchangeRequest({ ...valid, subject_token_type: JWT_TOKEN_TYPE })).toEqual({ subjectToken: 'jwt', actorToken: undefined, targets: [] });
+    expect(read({ ...valid, subject_token_type: JWT_TOKEN_TYPE })).toEqual({ subjectToken: 'jwt', actorToken: undefined, targets: [] });
   });
 
   it('reads an actor token with its type', () => {
-    expect(readTokenExchangeRequest({ ...valid, actor_token: 'actor', actor_token_type: ACCESS_TOKEN_TYPE }).actorToken).toBe('actor');
+    expect(read({ ...valid, actor_token: 'actor', actor_token_type: ACCESS_TOKEN_TYPE }).actorToken).toBe('actor');
   });
 
   it('merges audience and resource values into distinct targets', () => {
-    const request = readTokenExchangeRequest({ ...valid, audience: ['api2', 'api3'], resource: ['api2'], requested_token_type: ACCESS_TOKEN_TYPE });
+    const request = read({ ...valid, audience: ['api2', 'api3'], resource: ['api2'], requested_token_type: ACCESS_TOKEN_TYPE });
     expect(request.targets).toEqual(['api2', 'api3']);
   });
 });

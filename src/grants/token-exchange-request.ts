@@ -1,5 +1,6 @@
+import { IsArray, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import type { Client } from '../clients/client';
-import { listParameter, stringParameter, type RequestParameters } from '../oauth/form';
+import { MAX_PARAMETER_LENGTH } from '../oauth/form';
 import { OAuthError } from '../oauth/oauth-error';
 import type { RequestedScopes } from '../oauth/scope';
 import type { ResourceCatalog } from '../resources/resource-catalog';
@@ -10,8 +11,49 @@ export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token'
 export const JWT_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:jwt';
 
 // Our access tokens are JWTs, so a client may name either type for them.
-const ACCEPTED_INPUT_TYPES: ReadonlySet<string> = new Set([ACCESS_TOKEN_TYPE, JWT_TOKEN_TYPE]);
+const ACCEPTED_INPUT_TYPES = [ACCESS_TOKEN_TYPE, JWT_TOKEN_TYPE];
+const acceptedType = (name: string) => ({ message: `${name} must be ${ACCESS_TOKEN_TYPE} or ${JWT_TOKEN_TYPE}` });
 const MAX_TARGETS = 20;
+const EMPTY_TARGET = { each: true, message: 'audience and resource must not be empty' };
+
+/**
+ * RFC 8693 §2.1 request parameters; anything malformed is `invalid_request` (§2.2.2).
+ * Class-validator runs a member's decorators bottom-up: presence first.
+ */
+export class TokenExchangeParameters {
+  @MaxLength(MAX_PARAMETER_LENGTH)
+  @IsString({ message: 'subject_token is required' })
+  @IsNotEmpty({ message: 'subject_token is required' })
+  subject_token!: string;
+
+  @IsIn(ACCEPTED_INPUT_TYPES, acceptedType('subject_token_type'))
+  @IsNotEmpty({ message: 'subject_token_type is required' })
+  subject_token_type!: string;
+
+  @MaxLength(MAX_PARAMETER_LENGTH)
+  @IsNotEmpty({ message: 'actor_token is empty' })
+  @IsOptional()
+  actor_token?: string;
+
+  @IsIn(ACCEPTED_INPUT_TYPES, acceptedType('actor_token_type'))
+  @IsNotEmpty({ message: 'actor_token_type is required' })
+  @IsOptional()
+  actor_token_type?: string;
+
+  @IsIn([ACCESS_TOKEN_TYPE], { message: `requested_token_type must be ${ACCESS_TOKEN_TYPE}` })
+  @IsOptional()
+  requested_token_type?: string;
+
+  @IsNotEmpty(EMPTY_TARGET)
+  @IsArray()
+  @IsOptional()
+  audience?: string[];
+
+  @IsNotEmpty(EMPTY_TARGET)
+  @IsArray()
+  @IsOptional()
+  resource?: string[];
+}
 
 /** An RFC 8693 §2.1 request, its parameters checked. */
 export interface TokenExchangeRequest {
@@ -21,32 +63,16 @@ export interface TokenExchangeRequest {
   readonly targets: readonly string[];
 }
 
-/** Reads RFC 8693 §2.1 parameters; anything malformed is `invalid_request` (§2.2.2). */
-export function readTokenExchangeRequest(parameters: RequestParameters): TokenExchangeRequest {
-  const subjectToken = stringParameter(parameters, 'subject_token');
-  if (!subjectToken) throw OAuthError.invalidRequest('subject_token is required');
-  requireAccessTokenType(stringParameter(parameters, 'subject_token_type'), 'subject_token_type');
-  const actorToken = stringParameter(parameters, 'actor_token');
-  const actorTokenType = stringParameter(parameters, 'actor_token_type');
-  if (actorToken !== undefined) {
-    if (actorToken.length === 0) throw OAuthError.invalidRequest('actor_token is empty');
-    requireAccessTokenType(actorTokenType, 'actor_token_type');
-  } else if (actorTokenType !== undefined) {
+/** The checks that span members of validated RFC 8693 §2.1 parameters; failures are `invalid_request`. */
+export function readTokenExchangeRequest(parameters: TokenExchangeParameters): TokenExchangeRequest {
+  const { subject_token: subjectToken, actor_token: actorToken, actor_token_type: actorTokenType } = parameters;
+  if (actorToken !== undefined && actorTokenType === undefined) throw OAuthError.invalidRequest('actor_token_type is required');
+  if (actorToken === undefined && actorTokenType !== undefined) {
     throw OAuthError.invalidRequest('actor_token_type must not be sent without actor_token');
   }
-  const requestedTokenType = stringParameter(parameters, 'requested_token_type');
-  if (requestedTokenType !== undefined && requestedTokenType !== ACCESS_TOKEN_TYPE) {
-    throw OAuthError.invalidRequest(`requested_token_type must be ${ACCESS_TOKEN_TYPE}`);
-  }
-  const targets = [...new Set([...listParameter(parameters, 'audience'), ...listParameter(parameters, 'resource')])];
-  if (targets.some((target) => target.length === 0)) throw OAuthError.invalidRequest('audience and resource must not be empty');
+  const targets = [...new Set([...(parameters.audience ?? []), ...(parameters.resource ?? [])])];
   if (targets.length > MAX_TARGETS) throw OAuthError.invalidRequest(`at most ${MAX_TARGETS} audience and resource values may be sent`);
   return { subjectToken, actorToken, targets };
-}
-
-function requireAccessTokenType(value: string | undefined, name: string): void {
-  if (value === undefined || value.length === 0) throw OAuthError.invalidRequest(`${name} is required`);
-  if (!ACCEPTED_INPUT_TYPES.has(value)) throw OAuthError.invalidRequest(`${name} must be ${ACCESS_TOKEN_TYPE} or ${JWT_TOKEN_TYPE}`);
 }
 
 /**

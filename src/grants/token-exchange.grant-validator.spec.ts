@@ -3,8 +3,7 @@ import type { AccessTokenValidator } from '../access-token/access-token.validato
 import type { RequestParameters } from '../oauth/form';
 import { OAuthError } from '../oauth/oauth-error';
 import type { RequestedScopes } from '../oauth/scope';
-import { aliceAccessToken, demoResources, testClient } from './grant.fixtures';
-import type { GrantContext } from './grant-validator';
+import { aliceAccessToken, demoResources, testClient, submit, type GrantRequest } from './grant.fixtures';
 import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT_TYPE } from './token-exchange-request';
 import { TokenExchangeGrantValidator } from './token-exchange.grant-validator';
 
@@ -21,18 +20,18 @@ const TOKENS: Record<string, ValidatedAccessToken> = {
 
 function validatorWith(fault?: Error): { validator: TokenExchangeGrantValidator; seen: string[] } {
   const seen: string[] = [];
-  const accessTokens = {
+  const accessTokens: Pick<AccessTokenValidator, 'validate'> = {
     async validate(token: string): Promise<ValidatedAccessToken> {
       seen.push(token);
       if (fault) throw fault;
       if (token in TOKENS) return TOKENS[token];
       throw OAuthError.invalidToken('the token signature, issuer or lifetime is invalid');
     },
-  } as unknown as AccessTokenValidator;
+  };
   return { validator: new TokenExchangeGrantValidator(accessTokens), seen };
 }
 
-function context(parameters: RequestParameters, scopes: RequestedScopes = { names: ['api2'], explicit: true }): GrantContext {
+function context(parameters: RequestParameters, scopes: RequestedScopes = { names: ['api2'], explicit: true }): GrantRequest {
   return { grantType: TOKEN_EXCHANGE_GRANT_TYPE, client: api1, parameters, scopes, resources };
 }
 
@@ -42,39 +41,39 @@ const invalid = (code: string, description: string) => expect.objectContaining({
 describe('TokenExchangeGrantValidator', () => {
   it('refuses a malformed request as invalid_request before validating any token', async () => {
     const { validator, seen } = validatorWith();
-    await expect(validator.validate(context({ subject_token: 'alice' }))).rejects.toEqual(invalid('invalid_request', 'subject_token_type is required'));
+    await expect(submit(validator, context({ subject_token: 'alice' }))).rejects.toEqual(invalid('invalid_request', 'subject_token_type is required'));
     expect(seen).toEqual([]);
   });
 
   it('refuses an audience the client may not target as invalid_target before validating any token', async () => {
     const { validator, seen } = validatorWith();
-    await expect(validator.validate(context({ ...subject('alice'), audience: ['api1'] }))).rejects.toEqual(
+    await expect(submit(validator, context({ ...subject('alice'), audience: ['api1'] }))).rejects.toEqual(
       invalid('invalid_target', 'the client may not obtain a token for api1'),
     );
     expect(seen).toEqual([]);
   });
 
   it('refuses a subject token that fails validation as invalid_request', async () => {
-    await expect(validatorWith().validator.validate(context(subject('forged')))).rejects.toEqual(
+    await expect(submit(validatorWith().validator, context(subject('forged')))).rejects.toEqual(
       invalid('invalid_request', 'subject_token is not a valid access token: the token signature, issuer or lifetime is invalid'),
     );
   });
 
   it('refuses a subject token without sub as invalid_request', async () => {
-    await expect(validatorWith().validator.validate(context(subject('no-sub')))).rejects.toEqual(
+    await expect(submit(validatorWith().validator, context(subject('no-sub')))).rejects.toEqual(
       invalid('invalid_request', 'the subject token does not represent a user'),
     );
   });
 
   it('refuses a subject token whose aud lacks the client as invalid_request', async () => {
-    await expect(validatorWith().validator.validate(context(subject('for-api2')))).rejects.toEqual(
+    await expect(submit(validatorWith().validator, context(subject('for-api2')))).rejects.toEqual(
       invalid('invalid_request', 'the subject token was not issued for this client (aud)'),
     );
   });
 
   it('refuses an actor token that fails validation as invalid_request', async () => {
     const parameters = { ...subject('alice'), actor_token: 'forged', actor_token_type: ACCESS_TOKEN_TYPE };
-    await expect(validatorWith().validator.validate(context(parameters))).rejects.toEqual(
+    await expect(submit(validatorWith().validator, context(parameters))).rejects.toEqual(
       invalid('invalid_request', 'actor_token is not a valid access token: the token signature, issuer or lifetime is invalid'),
     );
   });
@@ -84,24 +83,24 @@ describe('TokenExchangeGrantValidator', () => {
     ["a user's token issued to the client", 'api1-user'],
   ])('refuses as actor token %s', async (_, actorToken) => {
     const parameters = { ...subject('alice'), actor_token: actorToken, actor_token_type: ACCESS_TOKEN_TYPE };
-    await expect(validatorWith().validator.validate(context(parameters))).rejects.toEqual(
+    await expect(submit(validatorWith().validator, context(parameters))).rejects.toEqual(
       invalid('invalid_request', 'actor_token does not represent the requesting client'),
     );
   });
 
   it('refuses identity scopes the subject token lacks as invalid_scope (the delegation rule)', async () => {
-    await expect(validatorWith().validator.validate(context(subject('alice'), { names: ['role', 'api2'], explicit: true }))).rejects.toEqual(
+    await expect(submit(validatorWith().validator, context(subject('alice'), { names: ['role', 'api2'], explicit: true }))).rejects.toEqual(
       invalid('invalid_scope', 'scope role was not granted to the subject token'),
     );
   });
 
   it('passes an unexpected fault of the token validator on', async () => {
     const outage = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
-    await expect(validatorWith(outage).validator.validate(context(subject('alice')))).rejects.toBe(outage);
+    await expect(submit(validatorWith(outage).validator, context(subject('alice')))).rejects.toBe(outage);
   });
 
   it('issues a delegated access token for the subject with the client as actor, and says so', async () => {
-    const grant = await validatorWith().validator.validate(context(subject('alice')));
+    const grant = await submit(validatorWith().validator, context(subject('alice')));
     expect(grant).toEqual({
       subject: '1',
       scopes: ['api2'],
@@ -111,19 +110,19 @@ describe('TokenExchangeGrantValidator', () => {
       expiresAtMost: 1_900_000_900,
       issuedTokenType: ACCESS_TOKEN_TYPE,
     });
-    expect(grant.refreshTokenFamily).toBeUndefined();
+    expect(grant).not.toHaveProperty('refreshTokenFamily');
   });
 
   it("accepts the client's own token as actor token", async () => {
     const { validator, seen } = validatorWith();
     const parameters = { ...subject('alice'), actor_token: 'api1-own', actor_token_type: ACCESS_TOKEN_TYPE };
-    await expect(validator.validate(context(parameters))).resolves.toEqual(expect.objectContaining({ subject: '1' }));
+    await expect(submit(validator, context(parameters))).resolves.toEqual(expect.objectContaining({ subject: '1' }));
     expect(seen).toEqual(['alice', 'api1-own']);
   });
 
   it('limits the default scope to the targets', async () => {
     const defaults = { names: ['openid', 'profile', 'api1', 'api2'], explicit: false };
-    const grant = await validatorWith().validator.validate(context({ ...subject('alice'), audience: ['api2'], resource: ['api2'] }, defaults));
+    const grant = await submit(validatorWith().validator, context({ ...subject('alice'), audience: ['api2'], resource: ['api2'] }, defaults));
     expect(grant.scopes).toEqual(['openid', 'profile', 'api2']);
   });
 });

@@ -1,34 +1,32 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { ValidatedAccessToken } from '../access-token/access-token';
 import { AccessTokenValidator } from '../access-token/access-token.validator';
 import type { Client } from '../clients/client';
 import { OAuthError } from '../oauth/oauth-error';
 import type { GrantContext, GrantSuccess, GrantValidator } from './grant-validator';
 import { delegateSubjectToken } from './subject-token-delegation';
-import { ACCESS_TOKEN_TYPE, readTokenExchangeRequest, scopesForTargets, TOKEN_EXCHANGE_GRANT_TYPE } from './token-exchange-request';
+import {
+  ACCESS_TOKEN_TYPE,
+  readTokenExchangeRequest,
+  scopesForTargets,
+  TOKEN_EXCHANGE_GRANT_TYPE,
+  TokenExchangeParameters,
+} from './token-exchange-request';
 
 /**
  * RFC 8693 token exchange: the standard form of the `delegation` grant, with the same rules (the
  * shared `delegateSubjectToken`). The subject token must have been issued for the exchanging
  * client (its `aud` names the client), and its problems are `invalid_request` (docs/endpoints.md#token-endpoint).
  */
-export class TokenExchangeGrantValidator implements GrantValidator {
-  static readonly inject = [AccessTokenValidator];
+@Injectable()
+export class TokenExchangeGrantValidator implements GrantValidator<TokenExchangeParameters> {
   readonly grantType = TOKEN_EXCHANGE_GRANT_TYPE;
-  readonly parameters: ReadonlySet<string> = new Set([
-    'subject_token',
-    'subject_token_type',
-    'actor_token',
-    'actor_token_type',
-    'requested_token_type',
-    'audience',
-    'resource',
-  ]);
-  readonly repeatableParameters: ReadonlySet<string> = new Set(['audience', 'resource']);
+  readonly parameters = TokenExchangeParameters;
 
-  constructor(private readonly accessTokens: AccessTokenValidator) {}
+  constructor(@Inject(AccessTokenValidator) private readonly accessTokens: Pick<AccessTokenValidator, 'validate'>) {}
 
-  async validate(context: GrantContext): Promise<GrantSuccess> {
-    const request = readTokenExchangeRequest(context.parameters);
+  async validate(parameters: TokenExchangeParameters, context: GrantContext): Promise<GrantSuccess> {
+    const request = readTokenExchangeRequest(parameters);
     const scopes = scopesForTargets(request.targets, context.scopes, context.client, context.resources);
     const subjectToken = await this.validateToken(request.subjectToken, 'subject_token');
     if (!subjectToken.audiences.includes(context.client.clientId)) {

@@ -42,7 +42,7 @@ class InMemoryRefreshTokens extends RefreshTokenRepository {
 function setup() {
   const repository = new InMemoryRefreshTokens();
   const denied: RevokedAccessToken[] = [];
-  const denyList = { revoke: async (tokens: readonly RevokedAccessToken[]) => void denied.push(...tokens) } as unknown as AccessTokenDenyList;
+  const denyList: Pick<AccessTokenDenyList, 'revoke'> = { revoke: async (tokens) => void denied.push(...tokens) };
   return { repository, denied, service: new RefreshTokenService(repository, denyList) };
 }
 
@@ -81,8 +81,8 @@ describe('RefreshTokenService', () => {
       const first = (await service.issueFor(passwordGrant, frontend, accessToken))!;
       const stored = (await service.find(first))!;
       await repository.revokeFamily(stored.familyId, new Date());
-      const rotation = { ...passwordGrant, refreshTokenFamily: { id: stored.familyId, scopes: stored.scopes, expiresAt: stored.expiresAt } };
-      await expect(service.issueFor(rotation, frontend, accessToken)).rejects.toEqual(
+      const family = { id: stored.familyId, scopes: stored.scopes, expiresAt: stored.expiresAt };
+      await expect(service.issueFor(passwordGrant, frontend, accessToken, family)).rejects.toEqual(
         expect.objectContaining({ code: 'invalid_grant', description: 'the refresh token has been revoked' }),
       );
     });
@@ -109,7 +109,7 @@ describe('RefreshTokenService', () => {
     it('rotates within the family, keeping its scope and absolute expiry', async () => {
       const { service } = setup();
       const family = { id: '8d5e4a3c-0000-4000-8000-000000000001', scopes: ['openid', 'api1', 'offline_access'], expiresAt: new Date('2031-01-01T00:00:00Z') };
-      const handle = (await service.issueFor({ ...passwordGrant, scopes: ['api1'], refreshTokenFamily: family }, frontend, accessToken))!;
+      const handle = (await service.issueFor({ ...passwordGrant, scopes: ['api1'] }, frontend, accessToken, family))!;
       expect(await service.find(handle)).toMatchObject({ familyId: family.id, scopes: family.scopes, expiresAt: family.expiresAt });
     });
   });
@@ -136,7 +136,7 @@ describe('RefreshTokenService', () => {
       const { service, denied } = setup();
       const first = (await service.find((await service.issueFor(passwordGrant, frontend, accessToken))!))!;
       const family = { id: first.familyId, scopes: first.scopes, expiresAt: first.expiresAt };
-      const second = (await service.issueFor({ ...passwordGrant, refreshTokenFamily: family }, frontend, { ...accessToken, jwtId: 'jti-2' }))!;
+      const second = (await service.issueFor(passwordGrant, frontend, { ...accessToken, jwtId: 'jti-2' }, family))!;
       const other = (await service.issueFor(passwordGrant, frontend, { ...accessToken, jwtId: 'jti-3' }))!;
 
       await service.revokeFamily(first.familyId);

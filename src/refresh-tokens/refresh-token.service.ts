@@ -1,9 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import type { ActorClaim } from '../access-token/access-token';
 import { AccessTokenDenyList } from '../access-token/access-token-deny-list';
 import type { IssuedAccessToken } from '../access-token/access-token.issuer';
 import type { Client } from '../clients/client';
-import type { GrantSuccess } from '../grants/grant-validator';
 import { OAuthError } from '../oauth/oauth-error';
 import { OFFLINE_ACCESS } from '../oauth/scope';
 import {
@@ -17,8 +17,11 @@ import {
 } from './refresh-token';
 import { RefreshTokenRepository } from './refresh-token.repository';
 
-/** A grant's outcome as the token endpoint issued it: `authTime` and `amr` resolved. */
-export interface IssuedGrant extends GrantSuccess {
+/** What the token endpoint issued an access token for: `authTime` and `amr` resolved. */
+export interface IssuedGrant {
+  readonly subject?: string;
+  readonly scopes: readonly string[];
+  readonly actor?: ActorClaim;
   readonly authTime: number;
   readonly authenticationMethods: readonly string[];
 }
@@ -32,7 +35,7 @@ export interface IssuedGrant extends GrantSuccess {
 export class RefreshTokenService {
   constructor(
     private readonly repository: RefreshTokenRepository,
-    private readonly denyList: AccessTokenDenyList,
+    @Inject(AccessTokenDenyList) private readonly denyList: Pick<AccessTokenDenyList, 'revoke'>,
   ) {}
 
   /** The stored token a handle names; undefined for an unknown or malformed handle. */
@@ -42,12 +45,12 @@ export class RefreshTokenService {
   }
 
   /**
-   * The refresh token to return with a grant's access token, or undefined: the rotated successor
-   * for the `refresh_token` grant, a new family's first token when the grant qualifies.
+   * The refresh token to return with a grant's access token, or undefined: the successor joining
+   * `rotated` for the `refresh_token` grant, a new family's first token when the grant qualifies.
    */
-  async issueFor(grant: IssuedGrant, client: Client, accessToken: IssuedAccessToken): Promise<string | undefined> {
+  async issueFor(grant: IssuedGrant, client: Client, accessToken: IssuedAccessToken, rotated?: RefreshTokenFamily): Promise<string | undefined> {
     const now = new Date();
-    const family = grant.refreshTokenFamily ?? (offersRefreshToken(grant, client) ? newFamily(grant, client, now) : undefined);
+    const family = rotated ?? (offersRefreshToken(grant, client) ? newFamily(grant, client, now) : undefined);
     if (!family || grant.subject === undefined) return undefined;
     const handle = generateRefreshTokenHandle();
     const token: NewRefreshToken = {
@@ -61,7 +64,7 @@ export class RefreshTokenService {
       expiresAt: family.expiresAt,
       accessToken: { jwtId: accessToken.jwtId, expiresAt: Math.floor(now.getTime() / 1000) + accessToken.expiresIn },
     };
-    if (!grant.refreshTokenFamily) {
+    if (!rotated) {
       await this.repository.add(token);
     } else if (!(await this.repository.addToFamily(token))) {
       // The family was revoked (reuse detected, or RFC 7009 revocation) while this grant ran.
@@ -83,7 +86,7 @@ export class RefreshTokenService {
 }
 
 /** docs/tokens.md#refresh-tokens: only with `offline_access` granted, for a user, never for a delegated token. */
-function offersRefreshToken(grant: GrantSuccess, client: Client): boolean {
+function offersRefreshToken(grant: IssuedGrant, client: Client): boolean {
   return (
     grant.subject !== undefined &&
     grant.actor === undefined &&
@@ -94,6 +97,6 @@ function offersRefreshToken(grant: GrantSuccess, client: Client): boolean {
 }
 
 /** The family's lifetime is absolute: rotation never extends it. */
-function newFamily(grant: GrantSuccess, client: Client, now: Date): RefreshTokenFamily {
+function newFamily(grant: IssuedGrant, client: Client, now: Date): RefreshTokenFamily {
   return { id: randomUUID(), scopes: grant.scopes, expiresAt: new Date(now.getTime() + client.refreshTokenLifetimeSeconds * 1000) };
 }

@@ -1,8 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AccessTokenModule } from '../access-token/access-token.module';
 import { ClientsModule } from '../clients/clients.module';
-import type { GrantValidatorClass } from '../grants/grant-validator';
-import { GrantsModule } from '../grants/grants.module';
+import { GrantsModule, type GrantRegistration } from '../grants/grants.module';
 import { RefreshTokensModule } from '../refresh-tokens/refresh-tokens.module';
 import { ResourcesModule } from '../resources/resources.module';
 import { TokenController } from './token.controller';
@@ -10,10 +9,10 @@ import { TokenService } from './token.service';
 
 @Module({})
 export class TokenModule {
-  static register(grantValidators: readonly GrantValidatorClass[]): DynamicModule {
+  static register(grants: GrantRegistration): DynamicModule {
     return {
       module: TokenModule,
-      imports: [ClientsModule, ResourcesModule, AccessTokenModule, RefreshTokensModule, GrantsModule.register(grantValidators)],
+      imports: [ClientsModule, ResourcesModule, AccessTokenModule, RefreshTokensModule, GrantsModule.register(grants)],
       controllers: [TokenController],
       providers: [TokenService],
       exports: [GrantsModule],

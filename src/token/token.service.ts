@@ -3,11 +3,14 @@ import type { ActorClaim } from '../access-token/access-token';
 import { AccessTokenIssuer } from '../access-token/access-token.issuer';
 import { AuditSink } from '../audit/audit-event';
 import type { AuthenticatedClient } from '../clients/client';
+import { GrantParameterSchema, readGrantParameters } from '../grants/grant-parameters';
+import type { GrantContext, GrantSuccess, GrantValidator } from '../grants/grant-validator';
 import { GrantValidatorRegistry } from '../grants/grant-validator.registry';
-import type { GrantValidator } from '../grants/grant-validator';
-import { pickParameters, singleParameter, type FormBody } from '../oauth/form';
+import { RefreshTokenGrantValidator } from '../grants/refresh-token.grant-validator';
+import { singleParameter, type FormBody } from '../oauth/form';
 import { OAuthError } from '../oauth/oauth-error';
 import { resolveRequestedScopes } from '../oauth/scope';
+import type { RefreshTokenFamily } from '../refresh-tokens/refresh-token';
 import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
 import { ResourceStore } from '../resources/resource.store';
 import { toTokenResponse, type TokenResponse } from './token-response';
@@ -48,8 +51,7 @@ export class TokenService {
 
     const catalog = this.resources.catalog;
     const scopes = resolveRequestedScopes(singleParameter(body, 'scope'), client.allowedScopes, (scope) => catalog.isKnownScope(scope));
-    const parameters = pickParameters(body, validator.parameters, validator.repeatableParameters);
-    const validated = await validator.validate({ grantType, client, parameters, scopes, resources: catalog });
+    const { grant: validated, family } = await runGrant(validator, body, { grantType, client, scopes, resources: catalog });
     const grant = {
       ...validated,
       authTime: validated.authTime ?? Math.floor(Date.now() / 1000),
@@ -67,7 +69,7 @@ export class TokenService {
       extraClaims: grant.claims,
       expiresAtMost: grant.expiresAtMost,
     });
-    const refreshToken = await this.refreshTokens.issueFor(grant, client, accessToken);
+    const refreshToken = await this.refreshTokens.issueFor(grant, client, accessToken, family);
     this.audit.emit({
       name: 'token.issued',
       grantType,
@@ -81,10 +83,24 @@ export class TokenService {
   }
 }
 
+/** Validates the grant's DTO, then the grant; a refresh also names the family its successor joins. */
+async function runGrant(
+  validator: GrantValidator,
+  body: FormBody,
+  context: GrantContext,
+): Promise<{ grant: GrantSuccess; family?: RefreshTokenFamily }> {
+  const errorCode = validator.parameterError ?? 'invalid_request';
+  if (validator instanceof RefreshTokenGrantValidator) {
+    return validator.rotate(readGrantParameters(validator.parameters, body, errorCode), context);
+  }
+  return { grant: await validator.validate(readGrantParameters(validator.parameters, body, errorCode), context) };
+}
+
 /** RFC 6749 §3.2: no parameter may repeat, except those the grant declares repeatable. */
 function rejectRepeatedParameters(body: FormBody, validator: GrantValidator): void {
+  const { repeatable } = GrantParameterSchema.of(validator.parameters);
   for (const [name, value] of Object.entries(body)) {
-    if (Array.isArray(value) && !validator.repeatableParameters?.has(name)) {
+    if (Array.isArray(value) && !repeatable.has(name)) {
       throw OAuthError.invalidRequest(`parameter ${name.slice(0, 64)} must not be repeated`);
     }
   }

@@ -1,22 +1,39 @@
+import { Injectable, Module } from '@nestjs/common';
+import { IsNotEmpty, IsString } from 'class-validator';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { createApp } from '../../src/app.factory';
-import type { GrantContext, GrantSuccess, GrantValidator } from '../../src/grants/grant-validator';
-import { stringParameter } from '../../src/oauth/form';
-import { OAuthError } from '../../src/oauth/oauth-error';
+import type { GrantContext, GrantSuccess, GrantValidator, GrantValidatorClass } from '../../src/grants/grant-validator';
 import { ISSUER, startTestServer, testConfig, type TestServer } from '../support/create-test-app';
 import { expectTokenError, expectTokenSuccessHeaders, insertClient, uniqueName } from '../support/fixtures';
 import { request, requestToken } from '../support/http';
 
 const ECHO_GRANT = 'urn:test:grant:echo';
 
-/** A test-only extension grant: reads `custom_param`, returns it in a custom response parameter. */
-class EchoGrantValidator implements GrantValidator {
-  readonly grantType: string = ECHO_GRANT;
-  readonly parameters: ReadonlySet<string> = new Set(['custom_param']);
+class EchoParameters {
+  @IsString({ message: 'custom_param is required' })
+  @IsNotEmpty({ message: 'custom_param is required' })
+  custom_param!: string;
+}
 
-  async validate({ parameters, scopes }: GrantContext): Promise<GrantSuccess> {
-    const value = stringParameter(parameters, 'custom_param');
-    if (!value) throw OAuthError.invalidGrant('custom_param is required');
+/** What the echo grant's own module provides: the name of the response member to echo into. */
+class EchoSettings {
+  readonly responseMember = 'echo';
+}
+
+@Module({ providers: [EchoSettings], exports: [EchoSettings] })
+class EchoModule {}
+
+/** A test-only extension grant: reads `custom_param`, returns it in a custom response parameter. */
+@Injectable()
+class EchoGrantValidator implements GrantValidator<EchoParameters> {
+  readonly grantType: string = ECHO_GRANT;
+  readonly parameters = EchoParameters;
+  readonly parameterError = 'invalid_grant';
+
+  constructor(private readonly settings: EchoSettings) {}
+
+  async validate(parameters: EchoParameters, { scopes }: GrantContext): Promise<GrantSuccess> {
+    const value = parameters.custom_param;
     if (value === 'override') {
       // A validator may add response parameters and claims, never replace the standard ones.
       return {
@@ -30,7 +47,7 @@ class EchoGrantValidator implements GrantValidator {
       scopes: scopes.names,
       claims: { echo: value },
       // Reports which parameters reached the validator, so the test sees what was dropped.
-      responseParameters: { echo: value, received_parameters: Object.keys(parameters).sort() },
+      responseParameters: { [this.settings.responseMember]: value, received_parameters: Object.keys(parameters).sort() },
     };
   }
 }
@@ -38,17 +55,31 @@ class EchoGrantValidator implements GrantValidator {
 /** A second validator for the same grant type: the app must refuse to start with both. */
 class EchoGrantTwinValidator extends EchoGrantValidator {}
 
+@Injectable()
 class PasswordImpostorValidator extends EchoGrantValidator {
   override readonly grantType = 'password';
 }
 
-describe('an extension grant registered through extraGrantValidators', () => {
+/** Needs a provider that no registered module exports. */
+class Unprovided {}
+
+@Injectable()
+class UnresolvableGrantValidator extends EchoGrantValidator {
+  override readonly grantType = 'urn:test:grant:unresolvable';
+  constructor(settings: EchoSettings, readonly unprovided: Unprovided) {
+    super(settings);
+  }
+}
+
+const echoGrants = (...validators: GrantValidatorClass[]) => ({ extraGrants: { validators, imports: [EchoModule] } });
+
+describe('an extension grant registered through AppOptions.extraGrants', () => {
   let server: TestServer;
   const clientId = uniqueName('echo-client');
   const echo = (form: Record<string, string | string[]>) => requestToken(server.url, clientId, 'echo-secret', { grant_type: ECHO_GRANT, ...form });
 
   beforeAll(async () => {
-    server = await startTestServer({}, { extraGrantValidators: [EchoGrantValidator] });
+    server = await startTestServer({}, echoGrants(EchoGrantValidator));
     await insertClient({ clientId, secrets: [{ secret: 'echo-secret' }], grantTypes: [ECHO_GRANT], scopes: ['api1'] });
   });
   afterAll(() => server.close());
@@ -61,6 +92,12 @@ describe('an extension grant registered through extraGrantValidators', () => {
 
     it('passes on the validator\'s own error', async () => {
       expectTokenError(await echo({ scope: 'api1' }), 400, 'invalid_grant');
+    });
+
+    it('answers a parameter its DTO refuses with the grant\'s own error code and the constraint\'s message', async () => {
+      const response = await echo({ custom_param: '', scope: 'api1' });
+      expectTokenError(response, 400, 'invalid_grant');
+      expect(response.body.error_description).toBe('custom_param is required');
     });
 
     it('refuses custom_param sent twice before the validator runs', async () => {
@@ -115,11 +152,23 @@ describe('an extension grant registered through extraGrantValidators', () => {
 
   describe('startup', () => {
     it('fails to start with two validators for one grant type, naming the grant type', async () => {
-      await expect(createApp(testConfig(), { extraGrantValidators: [EchoGrantValidator, EchoGrantTwinValidator] })).rejects.toThrow(ECHO_GRANT);
+      await expect(createApp(testConfig(), echoGrants(EchoGrantValidator, EchoGrantTwinValidator))).rejects.toThrow(ECHO_GRANT);
     });
 
     it('fails to start with an extension validator that claims a built-in grant type', async () => {
-      await expect(createApp(testConfig(), { extraGrantValidators: [PasswordImpostorValidator] })).rejects.toThrow(/"password"/);
+      await expect(createApp(testConfig(), echoGrants(PasswordImpostorValidator))).rejects.toThrow(/"password"/);
+    });
+
+    it("fails to start when a validator's constructor dependency is not provided, naming the class", async () => {
+      await expect(createApp(testConfig(), echoGrants(UnresolvableGrantValidator))).rejects.toThrow(
+        /Nest can't resolve dependencies of the UnresolvableGrantValidator \(EchoSettings, \?\)/,
+      );
+    });
+
+    it("fails to start when the module a validator's dependency comes from is not imported", async () => {
+      await expect(createApp(testConfig(), { extraGrants: { validators: [EchoGrantValidator] } })).rejects.toThrow(
+        /Nest can't resolve dependencies of the EchoGrantValidator \(\?\)/,
+      );
     });
   });
 });

@@ -1,0 +1,21 @@
+import { AccessTokenModule } from '../access-token/access-token.module';
+import { RefreshTokensModule } from '../refresh-tokens/refresh-tokens.module';
+import { UsersModule } from '../users/users.module';
+import { ClientCredentialsGrantValidator } from './client-credentials.grant-validator';
+import { DelegationGrantValidator } from './delegation.grant-validator';
+import type { GrantRegistration } from './grants.module';
+import { PasswordGrantValidator } from './password.grant-validator';
+import { RefreshTokenGrantValidator } from './refresh-token.grant-validator';
+import { TokenExchangeGrantValidator } from './token-exchange.grant-validator';
+
+/** The grants the token endpoint serves out of the box. To add one, list its validator and the modules it needs. */
+export const BUILT_IN_GRANTS: GrantRegistration = {
+  validators: [
+    ClientCredentialsGrantValidator,
+    PasswordGrantValidator,
+    DelegationGrantValidator,
+    RefreshTokenGrantValidator,
+    TokenExchangeGrantValidator,
+  ],
+  imports: [AccessTokenModule, UsersModule, RefreshTokensModule],
+};
