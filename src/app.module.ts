@@ -13,6 +13,7 @@ import type { GrantRegistration } from './grants/grants.module';
 import { IntrospectionModule } from './introspection/introspection.module';
 import { RevocationModule } from './revocation/revocation.module';
 import { TokenModule } from './token/token.module';
+import { TrustedIssuersModule } from './trusted-issuers/trusted-issuers.module';
 import { UserInfoModule } from './userinfo/userinfo.module';
 
 export interface AppOptions {
@@ -42,6 +43,7 @@ export class AppModule {
         RevocationModule,
         HealthModule,
         MetricsModule,
+        TrustedIssuersModule,
       ],
     };
   }

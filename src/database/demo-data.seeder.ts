@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { hashClientSecret } from '../clients/client-secret.verifier';
 import { PasswordHasher } from '../users/password.hasher';
-import { DEMO_API_RESOURCES, DEMO_CLIENTS, DEMO_USERS } from './demo-data';
+import { DEMO_API_RESOURCES, DEMO_CLIENTS, DEMO_TRUSTED_ISSUERS, DEMO_USERS } from './demo-data';
 
 /** Inserts the demo data set (the identity resources come with the base schema, migrations/); rows that exist are left as they are, so a restart changes nothing. */
 export async function seedDemoData(dataSource: DataSource): Promise<void> {
@@ -17,6 +17,15 @@ export async function seedDemoData(dataSource: DataSource): Promise<void> {
          VALUES ($1, $2, $3, $4, $5, '2026-01-01T00:00:00Z') ON CONFLICT DO NOTHING`,
         [user.subjectId, user.username, user.passwordHash, JSON.stringify(user.claims), user.roles],
       );
+    }
+    for (const trusted of DEMO_TRUSTED_ISSUERS) {
+      await manager.query('INSERT INTO trusted_issuers (issuer, role, kind, jwks, description) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING', [
+        trusted.issuer,
+        trusted.role,
+        trusted.kind,
+        JSON.stringify(trusted.jwks),
+        'demo workload issuer',
+      ]);
     }
     for (const client of DEMO_CLIENTS) {
       await manager.query(

@@ -1,3 +1,5 @@
+import { DEMO_PUBLIC_KEYS } from './demo-keys';
+
 /** docs/demo-data.md. The secrets and passwords are public: applied only on request or embedded. */
 /** The standard identity resources the demo uses; every database has them (migrations/1764500000000-StandardIdentityResources.ts). */
 export const DEMO_IDENTITY_RESOURCES = [
@@ -49,4 +51,10 @@ export const DEMO_CLIENTS = [
     scopes: ['openid', 'profile', 'role', 'api2'],
   },
   { clientId: 'm2m', secret: 'm2m-secret', grantTypes: ['client_credentials'], scopes: ['api1', 'api2'] },
+];
+
+/** Workload issuers (docs/workload-identity.md): assertions signed with the `demo-workloads` key. */
+export const DEMO_TRUSTED_ISSUERS = [
+  { issuer: 'https://kubernetes.demo.example', role: 'workload', kind: 'kubernetes', jwks: { keys: [DEMO_PUBLIC_KEYS['demo-workloads']] } },
+  { issuer: 'spiffe://demo.example', role: 'workload', kind: 'spiffe', jwks: { keys: [DEMO_PUBLIC_KEYS['demo-workloads']] } },
 ];

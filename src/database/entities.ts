@@ -2,6 +2,7 @@ import { RevokedAccessTokenEntity } from '../access-token/persistence/revoked-ac
 import { ClientSecretEntity } from '../clients/persistence/client-secret.entity';
 import { ClientEntity } from '../clients/persistence/client.entity';
 import { SigningKeyEntity } from '../keys/persistence/signing-key.entity';
+import { TrustedIssuerEntity } from '../trusted-issuers/persistence/trusted-issuer.entity';
 import { RefreshTokenEntity } from '../refresh-tokens/persistence/refresh-token.entity';
 import { ApiResourceEntity, IdentityResourceEntity } from '../resources/persistence/resource.entities';
 import { UserEntity } from '../users/persistence/user.entity';
@@ -15,4 +16,5 @@ export const entities = [
   SigningKeyEntity,
   RefreshTokenEntity,
   RevokedAccessTokenEntity,
+  TrustedIssuerEntity,
 ];

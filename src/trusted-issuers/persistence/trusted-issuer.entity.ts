@@ -1,0 +1,28 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+
+@Entity('trusted_issuers')
+export class TrustedIssuerEntity {
+  @PrimaryColumn({ type: 'text' })
+  issuer!: string;
+
+  @Column({ type: 'text' })
+  role!: string;
+
+  @Column({ type: 'text' })
+  kind!: string;
+
+  @Column({ type: 'jsonb', nullable: true })
+  jwks!: unknown;
+
+  @Column({ name: 'jwks_uri', type: 'text', nullable: true })
+  jwksUri!: string | null;
+
+  @Column({ type: 'boolean', default: true })
+  enabled!: boolean;
+
+  @Column({ type: 'text', nullable: true })
+  description!: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+}

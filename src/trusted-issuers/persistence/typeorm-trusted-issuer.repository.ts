@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { JSONWebKeySet } from 'jose';
+import { Repository } from 'typeorm';
+import type { IssuerKeySource, TrustedIssuer, TrustedIssuerKind, TrustedIssuerRole } from '../trusted-issuer';
+import { TrustedIssuerRepository } from '../trusted-issuer.repository';
+import { TrustedIssuerEntity } from './trusted-issuer.entity';
+
+@Injectable()
+export class TypeOrmTrustedIssuerRepository extends TrustedIssuerRepository {
+  constructor(@InjectRepository(TrustedIssuerEntity) private readonly issuers: Repository<TrustedIssuerEntity>) {
+    super();
+  }
+
+  async findByIssuer(issuer: string): Promise<TrustedIssuer | undefined> {
+    const entity = await this.issuers.findOne({ where: { issuer } });
+    return entity ? toTrustedIssuer(entity) : undefined;
+  }
+}
+
+export function toTrustedIssuer(entity: TrustedIssuerEntity): TrustedIssuer {
+  return {
+    issuer: entity.issuer,
+    role: entity.role as TrustedIssuerRole,
+    kind: entity.kind as TrustedIssuerKind,
+    keys: keySource(entity),
+    enabled: entity.enabled,
+  };
+}
+
+function keySource(entity: TrustedIssuerEntity): IssuerKeySource {
+  if (entity.jwksUri) return { type: 'remote', uri: entity.jwksUri };
+  const keys = (entity.jwks as { keys?: unknown } | null)?.keys;
+  // A malformed stored set verifies nothing rather than failing every lookup.
+  return { type: 'inline', jwks: { keys: Array.isArray(keys) ? (keys as JSONWebKeySet['keys']) : [] } };
+}

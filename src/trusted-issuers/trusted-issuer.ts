@@ -1,0 +1,35 @@
+import type { JSONWebKeySet } from 'jose';
+
+/** What an issuer is trusted for (docs/trusted-issuers.md). */
+export type TrustedIssuerRole = 'workload' | 'subject';
+
+/** How its tokens look: Kubernetes service-account tokens, SPIFFE JWT-SVIDs, or plain JWTs. */
+export type TrustedIssuerKind = 'kubernetes' | 'spiffe' | 'jwt';
+
+/**
+ * Where an issuer's verification keys come from: a JWK Set stored with it, or fetched from its
+ * `jwks_uri` (for SPIFFE, the trust domain's bundle endpoint, whose JWT keys carry `use: "jwt-svid"`).
+ */
+export type IssuerKeySource =
+  | { readonly type: 'inline'; readonly jwks: JSONWebKeySet }
+  | { readonly type: 'remote'; readonly uri: string };
+
+/** A registered issuer, as the protocol sees it. */
+export interface TrustedIssuer {
+  /** The `iss` its tokens carry; for SPIFFE, the trust domain as `spiffe://<trust domain>`. */
+  readonly issuer: string;
+  readonly role: TrustedIssuerRole;
+  readonly kind: TrustedIssuerKind;
+  readonly keys: IssuerKeySource;
+  readonly enabled: boolean;
+}
+
+/** SPIFFE ID of a trust domain (SPIFFE-ID §2): `spiffe://` and a lowercase name, no path. */
+export const SPIFFE_TRUST_DOMAIN = /^spiffe:\/\/[a-z0-9._-]{1,255}$/;
+
+/** The trust domain (`spiffe://example.org`) of a SPIFFE ID such as `spiffe://example.org/ns/a/sa/b`, or undefined. */
+export function spiffeTrustDomainOf(spiffeId: string): string | undefined {
+  const match = /^(spiffe:\/\/[a-z0-9._-]{1,255})(\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*)?$/.exec(spiffeId);
+  if (!match || !match[2] || match[2] === '/' || match[2].endsWith('/') || match[2].includes('//')) return undefined;
+  return match[1];
+}
