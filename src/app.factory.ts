@@ -14,6 +14,13 @@ import { recordRequestMetrics } from './metrics/request-metrics.hook';
 export const BODY_LIMIT_BYTES = 64 * 1024;
 const HEADERS_TIMEOUT_MS = 10_000;
 
+function trustProxySetting({ trustProxy }: AppConfig): string[] | ((address: string, hop: number) => boolean) | false {
+  if (trustProxy === undefined) return false;
+  // A hop count, as Fastify itself compiles a numeric trustProxy.
+  if (typeof trustProxy === 'number') return (_address, hop) => hop < trustProxy;
+  return [...trustProxy];
+}
+
 /** Builds the application exactly as `main.ts` serves it; tests use it too. */
 export async function createApp(config: AppConfig, options: AppOptions = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
@@ -25,6 +32,8 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     connectionTimeout: 30_000,
     keepAliveTimeout: 5_000,
     clientErrorHandler: handleClientError,
+    // request.ip: the socket peer, or the first untrusted X-Forwarded-For entry behind a trusted proxy (docs/throttling.md).
+    trustProxy: trustProxySetting(config),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, {
     // One JSON line per record, like the request and audit logs.

@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable, createParamDecorator } from 
 import type { FastifyRequest } from 'fastify';
 import { AuditSink } from '../audit/audit-event';
 import { requireFormBody } from '../http/form-request';
-import type { ClientCredentials } from '../oauth/basic-credentials';
+import { singleParameter } from '../oauth/form';
 import { OAuthError } from '../oauth/oauth-error';
 import { ClientAuthThrottle } from '../rate-limit/client-auth.throttle';
 import type { AuthenticatedClient } from './client';
@@ -22,20 +22,20 @@ export class ClientAuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<ClientAuthenticatedRequest>();
-    await this.throttle.admitAddress(request.ip);
-    let credentials: ClientCredentials | undefined;
+    const body = requireFormBody(request);
+    const credentials = readClientCredentials(request.headers.authorization, body);
+    const clientId = credentials?.clientId ?? (singleParameter(body, 'client_id') || undefined);
+    await this.throttle.admit(request.ip, clientId);
     try {
-      credentials = readClientCredentials(request.headers.authorization, requireFormBody(request));
-      if (credentials) await this.throttle.admitClientId(credentials.clientId);
       request.authenticatedClient = await this.authenticator.authenticate(credentials);
     } catch (error) {
       if (error instanceof OAuthError && error.code === 'invalid_client') {
-        this.audit.emit({ name: 'client.authentication_failed', clientId: credentials?.clientId.slice(0, 200), address: request.ip, error: error.description ?? error.code });
-        await this.throttle.authenticationFailed(request.ip, credentials?.clientId);
+        this.audit.emit({ name: 'client.authentication_failed', clientId: clientId?.slice(0, 200), address: request.ip, error: error.description ?? error.code });
+        await this.throttle.failed(request.ip, clientId);
       }
       throw error;
     }
-    await this.throttle.authenticated(request.authenticatedClient.client.clientId);
+    await this.throttle.succeeded(request.ip, request.authenticatedClient.client.clientId);
     return true;
   }
 }
@@ -44,3 +44,6 @@ export class ClientAuthGuard implements CanActivate {
 export const CurrentClient = createParamDecorator(
   (_: unknown, context: ExecutionContext) => context.switchToHttp().getRequest<ClientAuthenticatedRequest>().authenticatedClient,
 );
+
+/** The client's address: Fastify's `request.ip`, which honours TRUST_PROXY (docs/throttling.md). */
+export const ClientAddress = createParamDecorator((_: unknown, context: ExecutionContext) => context.switchToHttp().getRequest<FastifyRequest>().ip);

@@ -1,5 +1,8 @@
 import { readKeyConfig, type KeyConfig } from './key.config';
 import { productionSafetyProblems } from './production-safety';
+import { readThrottlingConfig, type RateLimitConfig, type TrustProxy } from './throttling.config';
+
+export type { RateLimitConfig, TrustProxy } from './throttling.config';
 
 /**
  * The service's configuration, parsed from the environment once at boot (docs/configuration.md).
@@ -22,22 +25,14 @@ export interface AppConfig {
   readonly previousKeyEncryptionKeys: KeyConfig['previousKeyEncryptionKeys'];
   readonly keyRotation: KeyConfig['keyRotation'];
   readonly rateLimits: RateLimitConfig;
+  /** `TRUST_PROXY`: proxies whose X-Forwarded-For is believed (Fastify's `trustProxy`); unset trusts none. */
+  readonly trustProxy: TrustProxy | undefined;
   /** Requests served at once per instance; more get 503 at once instead of queueing. */
   readonly maxConcurrentRequests: number;
   /** On SIGTERM, how long readiness reports down while requests are still served, before closing. */
   readonly shutdownDrainSeconds: number;
   /** Where Prometheus metrics are served, apart from the public port; undefined: not served. */
   readonly metricsPort: number | undefined;
-}
-
-/** Token-endpoint rate limits per window; 0 turns a limit off. Shared through Redis when `redisUrl` is set. */
-export interface RateLimitConfig {
-  readonly windowSeconds: number;
-  readonly perClient: number;
-  readonly perAddress: number;
-  /** Failed client authentications per source address and per client id. */
-  readonly authFailures: number;
-  readonly redisUrl: string | undefined;
 }
 
 /** DI token for the parsed configuration. */
@@ -81,14 +76,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const cacheTtlSeconds = read('CACHE_TTL_SECONDS', 5, (raw) => integerIn(raw, 0, 3600), 'an integer from 0 to 3600');
   const signingAlgorithm = read<SigningAlgorithm>('SIGNING_ALG', 'RS256', (raw) => SIGNING_ALGORITHMS.find((alg) => alg === raw), `one of ${SIGNING_ALGORITHMS.join(', ')}`);
   const keys = readKeyConfig(env, read, databaseUrl, problems);
-  const count = (name: string, fallback: number) => read(name, fallback, (raw) => integerIn(raw, 0, 1_000_000_000), 'a whole number');
-  const rateLimits: RateLimitConfig = {
-    windowSeconds: read('RATE_LIMIT_WINDOW_SECONDS', 60, (raw) => integerIn(raw, 1, 86_400), 'an integer from 1 to 86400'),
-    perClient: count('RATE_LIMIT_PER_CLIENT', 30_000),
-    perAddress: count('RATE_LIMIT_PER_ADDRESS', 60_000),
-    authFailures: count('RATE_LIMIT_AUTH_FAILURES', 10),
-    redisUrl: read<string | undefined>('REDIS_URL', undefined, parseRedisUrl, 'a redis:// or rediss:// URL'),
-  };
+  const { rateLimits, trustProxy } = readThrottlingConfig(read);
   const shutdownDrainSeconds = read('SHUTDOWN_DRAIN_SECONDS', 0, (raw) => integerIn(raw, 0, 300), 'an integer from 0 to 300');
   const maxConcurrentRequests = read('MAX_CONCURRENT_REQUESTS', 1024, (raw) => integerIn(raw, 1, 100_000), 'an integer from 1 to 100000');
 
@@ -96,7 +84,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   problems.push(...productionSafetyProblems(env, { issuer, databaseUrl, seedDemo }));
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { metricsPort, port, host, issuer, databaseUrl, dataDir, seedDemo, logLevel, databasePoolSize, cacheTtlSeconds, signingAlgorithm, rateLimits, maxConcurrentRequests, shutdownDrainSeconds, ...keys };
+  return { metricsPort, port, host, issuer, databaseUrl, dataDir, seedDemo, logLevel, databasePoolSize, cacheTtlSeconds, signingAlgorithm, rateLimits, trustProxy, maxConcurrentRequests, shutdownDrainSeconds, ...keys };
 }
 
 function integerIn(raw: string, min: number, max: number): number | undefined {
@@ -115,14 +103,6 @@ function parseIssuer(raw: string): string | undefined {
     // RFC 8414 §2: no query or fragment component, not even an empty one (URL reports those as '').
     if (!['http:', 'https:'].includes(url.protocol) || /[?#]/.test(raw)) return undefined;
     return raw.replace(/\/+$/, '');
-  } catch {
-    return undefined;
-  }
-}
-
-function parseRedisUrl(raw: string): string | undefined {
-  try {
-    return ['redis:', 'rediss:'].includes(new URL(raw).protocol) ? raw : undefined;
   } catch {
     return undefined;
   }

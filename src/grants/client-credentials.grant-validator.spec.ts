@@ -18,7 +18,7 @@ const client: Client = {
 };
 
 function context(scopes: RequestedScopes): GrantRequest {
-  return { grantType: 'client_credentials', client, parameters: {}, scopes, resources };
+  return { grantType: 'client_credentials', client, parameters: {}, scopes, resources, clientAddress: '127.0.0.1' };
 }
 
 const invalidScope = (description: string) => expect.objectContaining({ code: 'invalid_scope', description });

@@ -26,7 +26,7 @@ function validatorWith(fault?: Error): { validator: DelegationGrantValidator; se
 }
 
 function context(parameters: RequestParameters): GrantRequest {
-  return { grantType: 'delegation', client, parameters, scopes: { names: ['api2'], explicit: true }, resources };
+  return { grantType: 'delegation', client, parameters, scopes: { names: ['api2'], explicit: true }, resources, clientAddress: '127.0.0.1' };
 }
 
 const invalidGrant = (description: string) => expect.objectContaining({ code: 'invalid_grant', status: 400, description });

@@ -12,6 +12,8 @@ export interface GrantContext {
   /** Known to the catalog and allowed for the client; defaulted when `scope` was omitted. */
   readonly scopes: RequestedScopes;
   readonly resources: ResourceCatalog;
+  /** The client's address (the socket peer, or behind a trusted proxy the forwarded one): for per-address throttling. */
+  readonly clientAddress: string;
 }
 
 /** What a successful grant issues a token for. */

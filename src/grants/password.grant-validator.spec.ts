@@ -1,3 +1,4 @@
+import { RecordingAuditSink } from '../audit/recording-audit.sink';
 import type { Client } from '../clients/client';
 import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../database/demo-data';
 import type { RequestParameters } from '../oauth/form';
@@ -6,6 +7,8 @@ import { ResourceCatalog } from '../resources/resource-catalog';
 import { PasswordHasher } from '../users/password.hasher';
 import type { User } from '../users/user';
 import { UserRepository } from '../users/user.repository';
+import { MemoryCounterStore } from '../rate-limit/memory-counter-store';
+import { SignInThrottle } from '../rate-limit/sign-in.throttle';
 import { PasswordGrantValidator } from './password.grant-validator';
 
 class FakeUserRepository extends UserRepository {
@@ -33,8 +36,8 @@ const client: Client = {
   secrets: [],
 };
 
-function context(parameters: RequestParameters): GrantRequest {
-  return { grantType: 'password', client, parameters, scopes: { names: ['openid', 'api1', 'offline_access'], explicit: true }, resources };
+function context(parameters: RequestParameters, clientAddress = '192.0.2.1'): GrantRequest {
+  return { grantType: 'password', client, parameters, scopes: { names: ['openid', 'api1', 'offline_access'], explicit: true }, resources, clientAddress };
 }
 
 const invalidGrant = expect.objectContaining({
@@ -47,6 +50,7 @@ describe('PasswordGrantValidator', () => {
   const hasher = new PasswordHasher();
   let users: FakeUserRepository;
   let validator: PasswordGrantValidator;
+  let audit: RecordingAuditSink;
 
   beforeAll(async () => {
     const user = (subjectId: string, username: string, enabled: boolean, passwordHash: string): User => ({
@@ -56,7 +60,18 @@ describe('PasswordGrantValidator', () => {
       user('1', 'alice', true, await hasher.hash('alice')),
       user('3', 'carol', false, await hasher.hash('carol')),
     ]);
-    validator = new PasswordGrantValidator(users, hasher);
+  });
+
+  beforeEach(() => {
+    audit = new RecordingAuditSink();
+    const signIns = new SignInThrottle(new MemoryCounterStore(), {
+      failuresBeforeBackOff: 3,
+      backOffSeconds: 30,
+      maxBackOffSeconds: 900,
+      addressFailures: 50,
+      addressWindowSeconds: 300,
+    });
+    validator = new PasswordGrantValidator(users, hasher, signIns, audit);
   });
 
   afterEach(() => jest.restoreAllMocks());
@@ -92,6 +107,45 @@ describe('PasswordGrantValidator', () => {
       scopes: ['openid', 'api1', 'offline_access'],
       authenticationMethods: ['pwd'],
       authTime: 1_900_000_000,
+    });
+  });
+
+  describe('sign-in back-off', () => {
+    const failThreeTimes = async (address = '192.0.2.1') => {
+      for (let i = 0; i < 3; i++) await expect(submit(validator, context({ username: 'alice', password: `guess-${i}` }, address))).rejects.toEqual(invalidGrant);
+    };
+
+    it('refuses even the right password during back-off, with the wrong-password answer, without looking the user up', async () => {
+      await failThreeTimes();
+      const lookupsBefore = users.lookups.length;
+      await expect(submit(validator, context({ username: 'alice', password: 'alice' }))).rejects.toEqual(invalidGrant);
+      expect(users.lookups).toHaveLength(lookupsBefore);
+      expect(audit.events.at(-1)).toEqual({ name: 'user.sign_in_failed', username: 'alice', clientId: 'frontend', address: '192.0.2.1', reason: 'back_off' });
+    });
+
+    it('does not hold back the same user from another address', async () => {
+      await failThreeTimes('192.0.2.1');
+      await expect(submit(validator, context({ username: 'alice', password: 'alice' }, '192.0.2.2'))).resolves.toMatchObject({ subject: '1' });
+    });
+
+    it('forgets earlier failures after a success', async () => {
+      for (let i = 0; i < 2; i++) await expect(submit(validator, context({ username: 'alice', password: 'wrong' }))).rejects.toEqual(invalidGrant);
+      await expect(submit(validator, context({ username: 'alice', password: 'alice' }))).resolves.toMatchObject({ subject: '1' });
+      for (let i = 0; i < 2; i++) await expect(submit(validator, context({ username: 'alice', password: 'wrong' }))).rejects.toEqual(invalidGrant);
+      await expect(submit(validator, context({ username: 'alice', password: 'alice' }))).resolves.toMatchObject({ subject: '1' });
+    });
+  });
+
+  describe('audit', () => {
+    it('names the attempted username, bounded, and never the password', async () => {
+      const username = `u${'x'.repeat(900)}`;
+      await expect(submit(validator, context({ username, password: 'secret-guess' }))).rejects.toEqual(invalidGrant);
+      await expect(submit(validator, context({ username: 'alice', password: 'secret-guess' }))).rejects.toEqual(invalidGrant);
+      expect(audit.events).toEqual([
+        { name: 'user.sign_in_failed', username: username.slice(0, 256), clientId: 'frontend', address: '192.0.2.1', reason: 'invalid_credentials' },
+        { name: 'user.sign_in_failed', username: 'alice', clientId: 'frontend', address: '192.0.2.1', reason: 'invalid_credentials' },
+      ]);
+      expect(JSON.stringify(audit.events)).not.toContain('secret-guess');
     });
   });
 });

@@ -1,12 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { IsDefined, IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { AuditSink } from '../audit/audit-event';
 import { OAuthError } from '../oauth/oauth-error';
+import { SignInThrottle } from '../rate-limit/sign-in.throttle';
 import { PasswordHasher } from '../users/password.hasher';
 import { UserRepository } from '../users/user.repository';
 import type { ParameterConstraintContext } from './grant-parameters';
 import type { GrantContext, GrantSuccess, GrantValidator } from './grant-validator';
 
 const MAX_CREDENTIAL_LENGTH = 1024;
+const MAX_AUDITED_USERNAME_LENGTH = 256;
 const INVALID_CREDENTIALS = 'the username or password is incorrect, or the user is disabled';
 const REQUIRED = 'username and password are required';
 // Too long for any real credential: the same answer as a wrong one, and nothing is hashed.
@@ -25,7 +28,7 @@ export class PasswordParameters {
   password!: string;
 }
 
-/** RFC 6749 §4.3: the resource owner's username and password. */
+/** RFC 6749 §4.3: the resource owner's username and password, within the sign-in back-off (docs/throttling.md). */
 @Injectable()
 export class PasswordGrantValidator implements GrantValidator<PasswordParameters> {
   readonly grantType = 'password';
@@ -34,12 +37,24 @@ export class PasswordGrantValidator implements GrantValidator<PasswordParameters
   constructor(
     @Inject(UserRepository) private readonly users: Pick<UserRepository, 'findByUsername'>,
     private readonly passwords: PasswordHasher,
+    @Inject(SignInThrottle) private readonly signIns: Pick<SignInThrottle, 'isInBackOff' | 'recordFailure' | 'recordSuccess'>,
+    private readonly audit: AuditSink,
   ) {}
 
-  async validate({ username, password }: PasswordParameters, { scopes }: GrantContext): Promise<GrantSuccess> {
+  async validate({ username, password }: PasswordParameters, { scopes, client, clientAddress }: GrantContext): Promise<GrantSuccess> {
+    const refuse = (reason: 'invalid_credentials' | 'back_off') => {
+      this.audit.emit({ name: 'user.sign_in_failed', username: username.slice(0, MAX_AUDITED_USERNAME_LENGTH), clientId: client.clientId, address: clientAddress, reason });
+      // A back-off is answered exactly like a wrong password (RFC 6749 §5.2 invalid_grant): it tells nothing.
+      return OAuthError.invalidGrant(INVALID_CREDENTIALS);
+    };
+    if (await this.signIns.isInBackOff(username, clientAddress)) throw refuse('back_off');
     const user = await this.users.findByUsername(username);
     const passwordMatches = await this.passwords.verify(password, user?.passwordHash);
-    if (!user || !passwordMatches || !user.enabled) throw OAuthError.invalidGrant(INVALID_CREDENTIALS);
+    if (!user || !passwordMatches || !user.enabled) {
+      await this.signIns.recordFailure(username, clientAddress);
+      throw refuse('invalid_credentials');
+    }
+    await this.signIns.recordSuccess(username, clientAddress);
     return {
       subject: user.subjectId,
       scopes: scopes.names,

@@ -48,7 +48,7 @@ function setup({ token = stored as RefreshToken | null, user = alice as User | n
 }
 
 function context(parameters: RequestParameters, scopes: RequestedScopes = { names: [], explicit: false }, client = frontend): GrantRequest {
-  return { grantType: 'refresh_token', client, parameters, scopes, resources };
+  return { grantType: 'refresh_token', client, parameters, scopes, resources, clientAddress: '127.0.0.1' };
 }
 
 const rejection = (code: string, description: string) => expect.objectContaining({ code, status: 400, description });

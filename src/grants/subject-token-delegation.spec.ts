@@ -10,7 +10,7 @@ const client = testClient({ allowedScopes: ['openid', 'profile', 'role', 'api2',
 const subjectToken = aliceAccessToken;
 
 function context(scopes: RequestedScopes): GrantContext {
-  return { grantType: 'delegation', client, scopes, resources };
+  return { grantType: 'delegation', client, scopes, resources, clientAddress: '127.0.0.1' };
 }
 
 /** An `act` chain of `depth` clients, outermost first: client-1 → client-2 → … */

@@ -32,7 +32,7 @@ function validatorWith(fault?: Error): { validator: TokenExchangeGrantValidator;
 }
 
 function context(parameters: RequestParameters, scopes: RequestedScopes = { names: ['api2'], explicit: true }): GrantRequest {
-  return { grantType: TOKEN_EXCHANGE_GRANT_TYPE, client: api1, parameters, scopes, resources };
+  return { grantType: TOKEN_EXCHANGE_GRANT_TYPE, client: api1, parameters, scopes, resources, clientAddress: '127.0.0.1' };
 }
 
 const subject = (token: string): RequestParameters => ({ subject_token: token, subject_token_type: ACCESS_TOKEN_TYPE });

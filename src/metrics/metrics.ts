@@ -30,6 +30,18 @@ export class TollgateMetrics {
     registers: [this.registry],
   });
 
+  readonly throttleStoreFallbacks = new Counter({
+    name: 'tollgate_throttle_redis_fallbacks_total',
+    help: 'Times throttling lost Redis and fell back to counting in this instance\'s memory',
+    registers: [this.registry],
+  });
+
+  readonly throttleStoreShared = new Gauge({
+    name: 'tollgate_throttle_redis_in_use',
+    help: '1 while throttling counters are shared through Redis, 0 while counted in memory (fallback or no REDIS_URL)',
+    registers: [this.registry],
+  });
+
   constructor(options: { signingKeyCreatedAt: () => Date | undefined; pool: () => PoolStats | undefined }) {
     collectDefaultMetrics({ register: this.registry, prefix: 'tollgate_' });
     new Gauge({

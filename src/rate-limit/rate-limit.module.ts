@@ -1,27 +1,72 @@
-import { Global, Module, OnApplicationShutdown, Inject } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig, type RateLimitConfig } from '../config/app.config';
+import { MetricsModule } from '../metrics/metrics.module';
+import { TollgateMetrics } from '../metrics/metrics';
 import { ClientAuthThrottle } from './client-auth.throttle';
-import { MemoryRateLimiter } from './memory-rate-limiter';
-import { RateLimiter } from './rate-limiter';
-import { RedisRateLimiter } from './redis-rate-limiter';
+import { CounterStore } from './counter-store';
+import { FailOpenCounterStore } from './fail-open-counter-store';
+import { MemoryCounterStore } from './memory-counter-store';
+import { RedisCounterStore } from './redis-counter-store';
+import { SignInThrottle } from './sign-in.throttle';
 
+async function counterStore(limits: RateLimitConfig, metrics: TollgateMetrics): Promise<CounterStore> {
+  const memory = new MemoryCounterStore(limits.memoryKeys);
+  metrics.throttleStoreShared.set(0);
+  if (!limits.redisUrl) return memory;
+  const logger = new Logger('Throttling');
+  const redis = new RedisCounterStore(limits.redisUrl, limits.redisTimeoutMs);
+  // Not fatal: until Redis answers, counting falls back to memory (and says so).
+  if (await redis.connected(2000)) metrics.throttleStoreShared.set(1);
+  return new FailOpenCounterStore(redis, memory, {
+    sharedStoreLost(reason) {
+      metrics.throttleStoreFallbacks.inc();
+      metrics.throttleStoreShared.set(0);
+      logger.warn(`Redis unavailable (${reason}): counting in this instance's memory until it answers again`);
+    },
+    sharedStoreRestored() {
+      metrics.throttleStoreShared.set(1);
+      logger.log('Redis answers again: throttling counters are shared again');
+    },
+  });
+}
+
+/** Throttling of client authentication and user sign-in (docs/throttling.md). */
 @Global()
 @Module({
+  imports: [MetricsModule],
   providers: [
+    { provide: CounterStore, inject: [APP_CONFIG, TollgateMetrics], useFactory: (config: AppConfig, metrics: TollgateMetrics) => counterStore(config.rateLimits, metrics) },
     {
-      provide: RateLimiter,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) =>
-        config.rateLimits.redisUrl ? new RedisRateLimiter(config.rateLimits.redisUrl) : new MemoryRateLimiter(),
+      provide: ClientAuthThrottle,
+      inject: [CounterStore, APP_CONFIG],
+      useFactory: (store: CounterStore, { rateLimits: limits }: AppConfig) =>
+        new ClientAuthThrottle(store, {
+          windowSeconds: limits.windowSeconds,
+          failuresPerClient: limits.authFailures,
+          failuresWithoutClient: limits.anonymousAuthFailures,
+          perClient: limits.perClient,
+          perAddress: limits.perAddress,
+        }),
     },
-    ClientAuthThrottle,
+    {
+      provide: SignInThrottle,
+      inject: [CounterStore, APP_CONFIG],
+      useFactory: (store: CounterStore, { rateLimits: limits }: AppConfig) =>
+        new SignInThrottle(store, {
+          failuresBeforeBackOff: limits.signInFailures,
+          backOffSeconds: limits.signInBackOffSeconds,
+          maxBackOffSeconds: limits.signInMaxBackOffSeconds,
+          addressFailures: limits.signInAddressFailures,
+          addressWindowSeconds: limits.signInAddressWindowSeconds,
+        }),
+    },
   ],
-  exports: [ClientAuthThrottle],
+  exports: [ClientAuthThrottle, SignInThrottle],
 })
 export class RateLimitModule implements OnApplicationShutdown {
-  constructor(@Inject(RateLimiter) private readonly limiter: RateLimiter) {}
+  constructor(@Inject(CounterStore) private readonly store: CounterStore) {}
 
-  async onApplicationShutdown(): Promise<void> {
-    if (this.limiter instanceof RedisRateLimiter) await this.limiter.close();
+  onApplicationShutdown(): void {
+    if (this.store instanceof FailOpenCounterStore) this.store.close();
   }
 }

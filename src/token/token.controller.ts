@@ -1,6 +1,6 @@
 import { Body, Controller, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
 import type { AuthenticatedClient } from '../clients/client';
-import { ClientAuthGuard, CurrentClient } from '../clients/client-auth.guard';
+import { ClientAddress, ClientAuthGuard, CurrentClient } from '../clients/client-auth.guard';
 import type { FormBody } from '../oauth/form';
 import type { TokenResponse } from './token-response';
 import { TokenService } from './token.service';
@@ -14,7 +14,7 @@ export class TokenController {
   @UseGuards(ClientAuthGuard)
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
-  token(@Body() body: FormBody, @CurrentClient() client: AuthenticatedClient): Promise<TokenResponse> {
-    return this.tokens.requestToken(body, client);
+  token(@Body() body: FormBody, @CurrentClient() client: AuthenticatedClient, @ClientAddress() address: string): Promise<TokenResponse> {
+    return this.tokens.requestToken(body, client, address);
   }
 }

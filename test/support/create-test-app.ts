@@ -16,7 +16,7 @@ export function testDatabaseUrl(): string {
   return url;
 }
 
-/** Rate limits are off unless a spec turns them on: specs share one source address. */
+/** Throttling is off unless a spec turns it on: specs share one source address. */
 export function testConfig(env: Record<string, string> = {}): AppConfig {
   return loadConfig({
     DATABASE_URL: testDatabaseUrl(),
@@ -24,9 +24,10 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
     SEED_DEMO: 'true',
     LOG_LEVEL: 'silent',
     DATABASE_POOL_SIZE: '4',
-    RATE_LIMIT_PER_CLIENT: '0',
-    RATE_LIMIT_PER_ADDRESS: '0',
     RATE_LIMIT_AUTH_FAILURES: '0',
+    RATE_LIMIT_ANONYMOUS_AUTH_FAILURES: '0',
+    SIGN_IN_FAILURES_BEFORE_BACKOFF: '0',
+    SIGN_IN_ADDRESS_FAILURES: '0',
     // One key-encryption key for the run: specs reach the shared database by different URLs (proxies).
     KEY_ENCRYPTION_KEY: TEST_KEY_ENCRYPTION_KEY,
     ...env,

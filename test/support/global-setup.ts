@@ -6,7 +6,6 @@ import { serveSessionsInTurn } from '../../src/database/pglite-session-queue';
  * else on an in-memory PGlite served over the wire protocol. Specs read TEST_DATABASE_URL.
  */
 export default async function globalSetup(): Promise<void> {
-  await detectRedis();
   const serverUrl = process.env.DATABASE_URL;
   if (serverUrl) {
     const name = `tollgate_test_${Date.now()}_${process.pid}`;
@@ -35,22 +34,4 @@ export default async function globalSetup(): Promise<void> {
   };
   process.env.TEST_DATABASE_URL = `postgresql://postgres@${server.getServerConn()}/postgres?sslmode=disable`;
   console.log('\nDATABASE_URL is not set: tests run on an in-memory PGlite');
-}
-
-/** Specs that need Redis run when one answers at TEST_REDIS_URL (default 127.0.0.1:6379), as in CI. */
-async function detectRedis(): Promise<void> {
-  const url = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const { Redis } = await import('ioredis');
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    await redis.ping();
-    process.env.TEST_REDIS_URL = url;
-  } catch {
-    delete process.env.TEST_REDIS_URL;
-    console.log(`No Redis at ${url}: the Redis rate-limit spec is skipped`);
-  } finally {
-    redis.disconnect();
-  }
 }

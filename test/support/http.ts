@@ -1,3 +1,5 @@
+import { request as httpRequest } from 'node:http';
+
 /** A client's view of an HTTP exchange: real sockets, form-encoded bodies, parsed JSON. */
 export interface HttpResponse {
   readonly status: number;
@@ -56,4 +58,47 @@ export async function userAccessToken(baseUrl: string, username = 'alice', scope
 /** The decoded payload of a JWT, without verifying it (tests verify with jose separately). */
 export function jwtPayload(jwt: string): Record<string, any> {
   return JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString('utf8'));
+}
+
+/**
+ * POSTs a form from a chosen local address (127.0.0.2, 127.0.0.3, … all reach a server on
+ * 127.0.0.1), so that one spec can play callers at different client addresses.
+ */
+export function postFormFrom(
+  localAddress: string,
+  url: string,
+  form: Record<string, string | string[]>,
+  headers: Record<string, string> = {},
+): Promise<HttpResponse> {
+  const body = toForm(form);
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      url,
+      { method: 'POST', localAddress, agent: false, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body), ...headers } },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            // not JSON: the raw text is the body
+          }
+          const responseHeaders = new Headers();
+          for (const [name, value] of Object.entries(incoming.headers)) if (value !== undefined) responseHeaders.set(name, [value].flat().join(', '));
+          resolve({ status: incoming.statusCode ?? 0, headers: responseHeaders, body: parsed });
+        });
+        incoming.on('error', reject);
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+/** A token request with client_secret_basic from a chosen local address. */
+export function requestTokenFrom(localAddress: string, baseUrl: string, clientId: string, secret: string, form: Record<string, string | string[]>, headers: Record<string, string> = {}): Promise<HttpResponse> {
+  return postFormFrom(localAddress, `${baseUrl}/connect/token`, form, { authorization: basic(clientId, secret), ...headers });
 }
