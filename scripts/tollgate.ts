@@ -16,6 +16,10 @@ const COMMANDS: Record<string, { readonly summary: string; readonly run: (argv: 
     summary: 'write a migration that adds a client, rotates its secrets or disables it',
     run: async (argv, io) => (await import('../src/client-migration/client-migration.command.js')).runClientMigrationCommand(argv, io),
   },
+  users: {
+    summary: 'add users, set passwords (from standard input), disable, enable, import JSON lines',
+    run: async (argv) => (await import('./users.js')).runUsersCommand(argv),
+  },
   'resource:migration': {
     summary: 'write a migration that adds an API resource and its scopes',
     run: async (argv, io) => (await import('../src/resource-migration/resource-migration.command.js')).runResourceMigrationCommand(argv, io),

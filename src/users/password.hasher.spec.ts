@@ -1,3 +1,4 @@
+import bcrypt from 'bcryptjs';
 import { PasswordHasher } from './password.hasher';
 
 describe('PasswordHasher', () => {
@@ -43,6 +44,18 @@ describe('PasswordHasher', () => {
       const again = await hasher.hash('alice');
       expect(aliceHash).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9+/]{22}==\$[A-Za-z0-9+/]{43}=$/);
       expect(again).not.toBe(aliceHash);
+    });
+  });
+
+  describe('needsRehash', () => {
+    it('is true for imported and older-cost hashes', () => {
+      expect(hasher.needsRehash(bcrypt.hashSync('x', 4))).toBe(true);
+      expect(hasher.needsRehash('pbkdf2-sha256$1000$c2FsdHNhbHQ=$AAAAAAAAAAAAAAAAAAAAAA==')).toBe(true);
+      expect(hasher.needsRehash('scrypt$1024$8$1$c2FsdA==$a2V5')).toBe(true);
+    });
+
+    it('is false for a hash this version writes', async () => {
+      expect(hasher.needsRehash(await hasher.hash('x'))).toBe(false);
     });
   });
 

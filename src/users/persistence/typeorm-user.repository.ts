@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import type { NewUser } from '../new-user';
 import type { User } from '../user';
 import { UserRepository } from '../user.repository';
 import { UserEntity } from './user.entity';
@@ -32,6 +33,29 @@ export class TypeOrmUserRepository extends UserRepository {
 
   async findBySubjectId(subjectId: string): Promise<User | undefined> {
     return toUser(await this.users.query(`${SELECT_USER} subject_id = $1`, [subjectId]));
+  }
+
+  async add(user: NewUser): Promise<boolean> {
+    const inserted: unknown[] = await this.users.query(
+      `INSERT INTO users (subject_id, username, password_hash, enabled, claims, roles) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT DO NOTHING RETURNING subject_id`,
+      [user.subjectId, user.username, user.passwordHash, user.enabled, JSON.stringify(user.claims), user.roles],
+    );
+    return inserted.length === 1;
+  }
+
+  setPasswordHash(username: string, passwordHash: string): Promise<boolean> {
+    return this.update('password_hash = $2', [username, passwordHash]);
+  }
+
+  setEnabled(username: string, enabled: boolean): Promise<boolean> {
+    return this.update('enabled = $2', [username, enabled]);
+  }
+
+  private async update(assignment: string, values: unknown[]): Promise<boolean> {
+    // For UPDATE, TypeORM's postgres driver answers [rows, affected row count].
+    const [, affected] = (await this.users.query(`UPDATE users SET ${assignment} WHERE username = $1`, values)) as [unknown, number];
+    return affected === 1;
   }
 }
 

@@ -1,0 +1,97 @@
+import { InMemoryUserRepository } from './in-memory-user.repository.fixtures';
+import { PasswordHasher } from './password.hasher';
+import { UsersCommand, type CommandIo } from './users.command';
+
+describe('UsersCommand', () => {
+  const hasher = new PasswordHasher();
+  let repository: InMemoryUserRepository;
+  let output: { out: string; err: string };
+
+  function command(stdin = '', files: Record<string, string> = {}): UsersCommand {
+    const io: CommandIo = {
+      readStdin: async () => stdin,
+      readFile: async (path) => files[path] ?? Promise.reject(new Error(`ENOENT ${path}`)),
+      out: (text) => void (output.out += text),
+      err: (text) => void (output.err += text),
+    };
+    return new UsersCommand(repository, hasher, io);
+  }
+
+  beforeEach(() => {
+    repository = new InMemoryUserRepository();
+    output = { out: '', err: '' };
+  });
+
+  describe('usage', () => {
+    it.each([[[]], [['add']], [['frobnicate', 'x']], [['add', 'carol', '--bogus']], [['disable', 'a', 'b']]])('refuses %j with exit code 2', async (argv) => {
+      await expect(command().run(argv)).resolves.toBe(2);
+      expect(output.err).toContain('Usage:');
+    });
+  });
+
+  describe('add', () => {
+    it('refuses a password shorter than 8 characters, and never takes one from argv', async () => {
+      await expect(command('short\n').run(['add', 'carol'])).resolves.toBe(2);
+      await expect(command().run(['add', 'carol', '--password', 'long-enough'])).resolves.toBe(2);
+      expect(repository.users).toEqual([]);
+    });
+
+    it('refuses bad claims and names', async () => {
+      await expect(command('long-enough').run(['add', 'carol', '--claims', '{'])).resolves.toBe(2);
+      await expect(command('long-enough').run(['add', 'carol', '--claims', '{"sub":"x"}'])).resolves.toBe(2);
+      await expect(command('long-enough').run(['add', 'has space'])).resolves.toBe(2);
+      expect(repository.users).toEqual([]);
+    });
+
+    it('stores the hash of the first line of standard input, with claims and roles', async () => {
+      await expect(command('long-enough\nignored\n').run(['add', 'carol', '--sub', 'c-1', '--claims', '{"name":"Carol"}', '--role', 'a', '--role', 'b'])).resolves.toBe(0);
+      const [carol] = repository.users;
+      expect(carol).toMatchObject({ subjectId: 'c-1', username: 'carol', claims: { name: 'Carol' }, roles: ['a', 'b'], enabled: true });
+      await expect(hasher.verify('long-enough', carol.passwordHash)).resolves.toBe(true);
+      expect(output.out).not.toContain('long-enough');
+    });
+
+    it('prints a generated password once, and refuses a second user with the same name', async () => {
+      await expect(command().run(['add', 'carol', '--generate-password', '--disabled'])).resolves.toBe(0);
+      const generated = /shown once\): (\S+)/.exec(output.out)?.[1] ?? '';
+      await expect(hasher.verify(generated, repository.users[0].passwordHash)).resolves.toBe(true);
+      expect(repository.users[0].enabled).toBe(false);
+      await expect(command('long-enough').run(['add', 'carol'])).resolves.toBe(1);
+      expect(repository.users).toHaveLength(1);
+    });
+  });
+
+  describe('set-password, disable, enable', () => {
+    beforeEach(() => command('first-password').run(['add', 'carol']));
+
+    it('changes the password from standard input', async () => {
+      await expect(command('second-password').run(['set-password', 'carol'])).resolves.toBe(0);
+      await expect(hasher.verify('second-password', repository.users[0].passwordHash)).resolves.toBe(true);
+    });
+
+    it('disables and enables, and says so when there is no such user', async () => {
+      await expect(command().run(['disable', 'carol'])).resolves.toBe(0);
+      expect(repository.users[0].enabled).toBe(false);
+      await expect(command().run(['enable', 'carol'])).resolves.toBe(0);
+      expect(repository.users[0].enabled).toBe(true);
+      await expect(command().run(['disable', 'nobody'])).resolves.toBe(1);
+      expect(output.err).toContain('no user named nobody');
+    });
+  });
+
+  describe('import', () => {
+    it('adds every good line, reports the others by number, and exits 1 when any was refused', async () => {
+      const file = ['{"username":"carol","sub":"c-1"}', '{"username":"carol"}', 'nonsense', '{"username":"dave"}'].join('\n');
+      await expect(command('', { 'users.jsonl': file }).run(['import', 'users.jsonl'])).resolves.toBe(1);
+      expect(repository.users.map((user) => user.username)).toEqual(['carol', 'dave']);
+      expect(output.err).toContain('line 2: username or sub exists already');
+      expect(output.err).toContain('line 3: not valid JSON');
+      expect(output.out).toContain('Imported 2 user(s); 2 line(s) refused.');
+    });
+
+    it('reads standard input for -', async () => {
+      await expect(command('{"username":"erin"}\n').run(['import', '-'])).resolves.toBe(0);
+      expect(repository.users.map((user) => user.username)).toEqual(['erin']);
+    });
+  });
+});

@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { newSubjectId, newUserProblems } from './new-user';
+import { PasswordHasher } from './password.hasher';
+import { parseUserImport } from './user-import';
+import { UserRepository } from './user.repository';
+
+export const USERS_USAGE = `Usage: tollgate users <command>   (from a checkout: npm run users -- <command>)
+  add <username> [--sub <id>] [--claims <json>] [--role <role>]... [--disabled] [--generate-password]
+  set-password <username> [--generate-password]
+  disable <username>
+  enable <username>
+  import <file.jsonl | ->
+Passwords are read from standard input (its first line), never from the command line; with
+--generate-password a random one is printed once. The import format is in docs/users.md.`;
+
+const PASSWORD_LENGTH = { min: 8, max: 1024 } as const;
+
+/** What the command reads and writes besides the database; a terminal or a test. */
+export interface CommandIo {
+  readStdin(): Promise<string>;
+  readFile(path: string): Promise<string>;
+  out(text: string): void;
+  err(text: string): void;
+}
+
+class UsageError extends Error {}
+
+/** The operator's user commands (docs/users.md). Exit codes: 0 done, 1 refused or partly failed, 2 usage. */
+export class UsersCommand {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly passwords: PasswordHasher,
+    private readonly io: CommandIo,
+  ) {}
+
+  async run(argv: readonly string[]): Promise<number> {
+    try {
+      const { values, positionals } = parseArgs({
+        args: [...argv],
+        allowPositionals: true,
+        options: {
+          sub: { type: 'string' },
+          claims: { type: 'string' },
+          role: { type: 'string', multiple: true },
+          disabled: { type: 'boolean' },
+          'generate-password': { type: 'boolean' },
+          help: { type: 'boolean' },
+        },
+      });
+      const [command, argument, ...rest] = positionals;
+      if (values.help) return this.usage(0);
+      if (!command || !argument || rest.length > 0) throw new UsageError('expected a command and one argument');
+      switch (command) {
+        case 'add':
+          return await this.add(argument, values);
+        case 'set-password':
+          return this.report(await this.users.setPasswordHash(argument, await this.password(values['generate-password'])), argument);
+        case 'disable':
+        case 'enable':
+          return this.report(await this.users.setEnabled(argument, command === 'enable'), argument);
+        case 'import':
+          return await this.import(argument);
+        default:
+          throw new UsageError(`unknown command ${command}`);
+      }
+    } catch (error) {
+      if (!(error instanceof UsageError) && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') !== true) throw error;
+      this.io.err(`users: ${(error as Error).message}\n`);
+      return this.usage(2);
+    }
+  }
+
+  private async add(username: string, options: { sub?: string; claims?: string; role?: string[]; disabled?: boolean; 'generate-password'?: boolean }): Promise<number> {
+    let claims: unknown;
+    try {
+      claims = JSON.parse(options.claims ?? '{}');
+    } catch {
+      throw new UsageError('--claims is not valid JSON');
+    }
+    const user = { subjectId: options.sub ?? newSubjectId(), username, claims, roles: options.role ?? [] };
+    const problems = newUserProblems(user);
+    if (problems.length > 0) throw new UsageError(problems.join('; '));
+    const passwordHash = await this.password(options['generate-password']);
+    const added = await this.users.add({ ...user, claims: claims as Record<string, unknown>, passwordHash, enabled: !options.disabled });
+    if (!added) return this.refuse(`a user named ${username} or with sub ${user.subjectId} exists already`);
+    this.io.out(`Added user ${username} (sub ${user.subjectId}).\n`);
+    return 0;
+  }
+
+  private async import(path: string): Promise<number> {
+    const text = path === '-' ? await this.io.readStdin() : await this.io.readFile(path);
+    let added = 0;
+    let failed = 0;
+    for (const result of parseUserImport(text)) {
+      const problem = 'error' in result ? result.error : (await this.users.add(result.user)) ? undefined : 'username or sub exists already';
+      if (problem) this.io.err(`line ${result.line}: ${problem}\n`);
+      if (problem) failed++;
+      else added++;
+    }
+    this.io.out(`Imported ${added} user(s); ${failed} line(s) refused.\n`);
+    return failed === 0 ? 0 : 1;
+  }
+
+  /** A new password's hash: from the first line of standard input, or generated and printed once. */
+  private async password(generate: boolean | undefined): Promise<string> {
+    if (generate) {
+      const password = randomBytes(18).toString('base64url');
+      this.io.out(`Generated password (shown once): ${password}\n`);
+      return this.passwords.hash(password);
+    }
+    const [password = ''] = (await this.io.readStdin()).split(/\r?\n/, 1);
+    if (password.length < PASSWORD_LENGTH.min || password.length > PASSWORD_LENGTH.max) {
+      throw new UsageError(`the password on standard input must be ${PASSWORD_LENGTH.min}–${PASSWORD_LENGTH.max} characters (or use --generate-password)`);
+    }
+    return this.passwords.hash(password);
+  }
+
+  private report(changed: boolean, username: string): number {
+    if (!changed) return this.refuse(`no user named ${username}`);
+    this.io.out(`Updated user ${username}.\n`);
+    return 0;
+  }
+
+  private refuse(message: string): number {
+    this.io.err(`users: ${message}\n`);
+    return 1;
+  }
+
+  private usage(code: number): number {
+    (code === 0 ? this.io.out : this.io.err)(`${USERS_USAGE}\n`);
+    return code;
+  }
+}

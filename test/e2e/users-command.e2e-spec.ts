@@ -1,0 +1,89 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pbkdf2Sync } from 'node:crypto';
+import bcrypt from 'bcryptjs';
+import { ensureBuilt, ROOT, runToExit, type Exit } from '../support/built-service';
+import { sql, startTestServer, testDatabaseUrl, TEST_KEY_ENCRYPTION_KEY, type TestServer } from '../support/create-test-app';
+import { uniqueName } from '../support/fixtures';
+import { basic, postForm } from '../support/http';
+
+const TOLLGATE = join(ROOT, 'dist/scripts/tollgate.js');
+
+/** The operator's user command (docs/users.md), run as a process against the run's database. */
+describe('npm run users', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    await ensureBuilt();
+    server = await startTestServer();
+  });
+  afterAll(() => server?.close());
+
+  function users(argv: string[], stdin = ''): Promise<Exit> {
+    const env = { PATH: process.env.PATH ?? '', DATABASE_URL: testDatabaseUrl(), KEY_ENCRYPTION_KEY: TEST_KEY_ENCRYPTION_KEY, LOG_LEVEL: 'warn' };
+    const child = spawn(process.execPath, [TOLLGATE, 'users', ...argv], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.end(stdin);
+    return runToExit(child, 60_000);
+  }
+
+  const signIn = (username: string, password: string) =>
+    postForm(`${server.url}/connect/token`, { grant_type: 'password', username, password, scope: 'openid' }, { authorization: basic('frontend', 'frontend-secret') });
+
+  const storedHash = async (username: string) => (await sql<{ password_hash: string }>('SELECT password_hash FROM users WHERE username = $1', [username]))[0].password_hash;
+
+  it('adds a user whose password comes from standard input, then disables and enables it', async () => {
+    const username = uniqueName('carol');
+    const added = await users(['add', username, '--claims', '{"name":"Carol Example"}', '--role', 'user'], 'carol-password\n');
+    expect({ code: added.code, stderr: added.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(added.stdout).not.toContain('carol-password');
+    expect((await signIn(username, 'carol-password')).status).toBe(200);
+
+    expect((await users(['disable', username])).code).toBe(0);
+    expect((await signIn(username, 'carol-password')).body.error).toBe('invalid_grant');
+    expect((await users(['enable', username])).code).toBe(0);
+    expect((await signIn(username, 'carol-password')).status).toBe(200);
+
+    expect((await users(['set-password', username], 'another-password\n')).code).toBe(0);
+    expect((await signIn(username, 'carol-password')).status).toBe(400);
+    expect((await signIn(username, 'another-password')).status).toBe(200);
+  });
+
+  it('refuses a password on the command line and a missing user with their exit codes', async () => {
+    const refused = await users(['add', uniqueName('x'), '--password', 'on-the-command-line']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('Usage:');
+    const missing = await users(['disable', uniqueName('nobody')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('no user named');
+  });
+
+  it('imports bcrypt and PBKDF2 hashes that sign in as they are and become scrypt at the first sign-in', async () => {
+    const [dave, erin, bad] = [uniqueName('dave'), uniqueName('erin'), uniqueName('bad')];
+    const salt = 'djangosalt';
+    const django = `pbkdf2_sha256$1000$${salt}$${pbkdf2Sync('erin-password', salt, 1000, 32, 'sha256').toString('base64')}`;
+    const file = join(mkdtempSync(join(tmpdir(), 'tollgate-users-')), 'users.jsonl');
+    writeFileSync(file, [
+      JSON.stringify({ username: dave, password_hash: bcrypt.hashSync('dave-password', 4), claims: { email: `${dave}@example.com` }, roles: ['user'] }),
+      JSON.stringify({ username: erin, password_hash: django }),
+      JSON.stringify({ username: bad, password_hash: 'md5$0123' }),
+    ].join('\n'));
+
+    const imported = await users(['import', file]);
+    expect(imported.code).toBe(1);
+    expect(imported.stdout).toContain('Imported 2 user(s); 1 line(s) refused.');
+    expect(imported.stderr).toContain('line 3: unrecognised password hash format');
+
+    expect(await storedHash(dave)).toMatch(/^\$2b\$04\$/);
+    expect((await signIn(dave, 'wrong-password')).status).toBe(400);
+    expect((await signIn(dave, 'dave-password')).status).toBe(200);
+    expect(await storedHash(dave)).toMatch(/^scrypt\$/);
+    expect((await signIn(dave, 'dave-password')).status).toBe(200);
+
+    expect(await storedHash(erin)).toMatch(/^pbkdf2-sha256\$1000\$/);
+    expect((await signIn(erin, 'erin-password')).status).toBe(200);
+    expect(await storedHash(erin)).toMatch(/^scrypt\$/);
+    expect(await sql('SELECT 1 FROM users WHERE username = $1', [bad])).toEqual([]);
+  });
+});
