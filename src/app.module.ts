@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, type Type } from '@nestjs/common';
 import type { AppConfig } from './config/app.config';
 import { ConfigModule } from './config/config.module';
 import type { AuditSink } from './audit/audit-event';
@@ -15,12 +15,15 @@ import { RevocationModule } from './revocation/revocation.module';
 import { TokenModule } from './token/token.module';
 import { TrustedIssuersModule } from './trusted-issuers/trusted-issuers.module';
 import { UserInfoModule } from './userinfo/userinfo.module';
+import type { UserDirectory } from './users/user-directory';
 
 export interface AppOptions {
   /** Grants served besides the built-in ones (tests, embedding applications), with the modules they need. */
   readonly extraGrants?: GrantRegistration;
   /** Where audit events go; JSON lines on stdout by default. */
   readonly auditSink?: AuditSink;
+  /** The users to sign in, instead of Tollgate's own table (docs/users.md). */
+  readonly userDirectory?: Type<UserDirectory>;
 }
 
 @Module({})
@@ -29,7 +32,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot(config),
+        ConfigModule.forRoot(config, { userDirectory: options.userDirectory }),
         DatabaseModule.forRoot(),
         RateLimitModule,
         AuditModule.register(options.auditSink),

@@ -6,22 +6,17 @@ import { submit, type GrantRequest } from './grant.fixtures';
 import { ResourceCatalog } from '../resources/resource-catalog';
 import { PasswordHasher } from '../users/password.hasher';
 import type { User } from '../users/user';
-import { UserRepository } from '../users/user.repository';
+import { DatabaseUserDirectory } from '../users/database-user.directory';
+import { InMemoryUserRepository } from '../users/in-memory-user.repository.fixtures';
 import { MemoryCounterStore } from '../rate-limit/memory-counter-store';
 import { SignInThrottle } from '../rate-limit/sign-in.throttle';
 import { PasswordGrantValidator } from './password.grant-validator';
 
-class FakeUserRepository extends UserRepository {
+class FakeUserRepository extends InMemoryUserRepository {
   readonly lookups: string[] = [];
-  constructor(private readonly users: readonly User[]) {
-    super();
-  }
   async findByUsername(username: string): Promise<User | undefined> {
     this.lookups.push(username);
-    return this.users.find((user) => user.username === username);
-  }
-  async findBySubjectId(subjectId: string): Promise<User | undefined> {
-    return this.users.find((user) => user.subjectId === subjectId);
+    return super.findByUsername(username);
   }
 }
 
@@ -71,7 +66,7 @@ describe('PasswordGrantValidator', () => {
       addressFailures: 50,
       addressWindowSeconds: 300,
     });
-    validator = new PasswordGrantValidator(users, hasher, signIns, audit);
+    validator = new PasswordGrantValidator(new DatabaseUserDirectory(users, hasher), signIns, audit);
   });
 
   afterEach(() => jest.restoreAllMocks());

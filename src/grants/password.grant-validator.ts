@@ -3,8 +3,7 @@ import { IsDefined, IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { AuditSink } from '../audit/audit-event';
 import { OAuthError } from '../oauth/oauth-error';
 import { SignInThrottle } from '../rate-limit/sign-in.throttle';
-import { PasswordHasher } from '../users/password.hasher';
-import { UserRepository } from '../users/user.repository';
+import { UserDirectory } from '../users/user-directory';
 import type { ParameterConstraintContext } from './grant-parameters';
 import type { GrantContext, GrantSuccess, GrantValidator } from './grant-validator';
 
@@ -35,8 +34,7 @@ export class PasswordGrantValidator implements GrantValidator<PasswordParameters
   readonly parameters = PasswordParameters;
 
   constructor(
-    @Inject(UserRepository) private readonly users: Pick<UserRepository, 'findByUsername'>,
-    private readonly passwords: PasswordHasher,
+    @Inject(UserDirectory) private readonly users: Pick<UserDirectory, 'authenticate'>,
     @Inject(SignInThrottle) private readonly signIns: Pick<SignInThrottle, 'isInBackOff' | 'recordFailure' | 'recordSuccess'>,
     private readonly audit: AuditSink,
   ) {}
@@ -48,9 +46,8 @@ export class PasswordGrantValidator implements GrantValidator<PasswordParameters
       return OAuthError.invalidGrant(INVALID_CREDENTIALS);
     };
     if (await this.signIns.isInBackOff(username, clientAddress)) throw refuse('back_off');
-    const user = await this.users.findByUsername(username);
-    const passwordMatches = await this.passwords.verify(password, user?.passwordHash);
-    if (!user || !passwordMatches || !user.enabled) {
+    const user = await this.users.authenticate(username, password);
+    if (!user) {
       await this.signIns.recordFailure(username, clientAddress);
       throw refuse('invalid_credentials');
     }

@@ -8,7 +8,7 @@ import { OFFLINE_ACCESS, type RequestedScopes } from '../oauth/scope';
 import { REFRESH_TOKEN_GRANT_TYPE, refreshTokenState, type RefreshToken, type RefreshTokenFamily } from '../refresh-tokens/refresh-token';
 import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
 import type { ResourceCatalog } from '../resources/resource-catalog';
-import { UserRepository } from '../users/user.repository';
+import { UserDirectory } from '../users/user-directory';
 import type { GrantContext, GrantSuccess, GrantValidator } from './grant-validator';
 
 /** RFC 6749 §6; decorators run bottom-up, presence first. */
@@ -39,7 +39,7 @@ export class RefreshTokenGrantValidator implements GrantValidator<RefreshTokenPa
 
   constructor(
     @Inject(RefreshTokenService) private readonly refreshTokens: RefreshTokenLookup,
-    @Inject(UserRepository) private readonly users: Pick<UserRepository, 'findBySubjectId'>,
+    @Inject(UserDirectory) private readonly users: Pick<UserDirectory, 'findBySubjectId'>,
     private readonly audit: AuditSink,
   ) {}
 

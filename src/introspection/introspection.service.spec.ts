@@ -6,7 +6,7 @@ import { OAuthError } from '../oauth/oauth-error';
 import type { RefreshToken } from '../refresh-tokens/refresh-token';
 import type { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
 import type { User } from '../users/user';
-import type { UserRepository } from '../users/user.repository';
+import type { UserDirectory } from '../users/user-directory';
 import { UserStore } from '../users/user.store';
 import { IntrospectionService } from './introspection.service';
 
@@ -43,7 +43,7 @@ function service({ enabled = true, refresh = refreshToken, fault = undefined as 
     },
   } as unknown as AccessTokenValidator;
   const refreshTokens = { find: async (handle: string) => (handle === HANDLE ? refresh : undefined) } as unknown as RefreshTokenService;
-  const users = { findBySubjectId: async (subject: string) => (subject === '1' ? ({ subjectId: '1', enabled } as User) : undefined) } as UserRepository;
+  const users = { findBySubjectId: async (subject: string) => (subject === '1' ? ({ subjectId: '1', enabled } as User) : undefined) } as UserDirectory;
   const config = { issuer: 'https://issuer', cacheTtlSeconds: 0 } as AppConfig;
   return new IntrospectionService(accessTokens, refreshTokens, new UserStore(users, config), config);
 }

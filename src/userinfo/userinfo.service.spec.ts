@@ -4,21 +4,17 @@ import { ResourceCatalog } from '../resources/resource-catalog';
 import type { ResourceStore } from '../resources/resource.store';
 import type { User } from '../users/user';
 import type { AppConfig } from '../config/app.config';
-import { UserRepository } from '../users/user.repository';
+import { InMemoryUserRepository } from '../users/in-memory-user.repository.fixtures';
 import { UserStore } from '../users/user.store';
+import { DatabaseUserDirectory } from '../users/database-user.directory';
+import { PasswordHasher } from '../users/password.hasher';
 import { UserInfoService } from './userinfo.service';
 
-class FakeUserRepository extends UserRepository {
+class FakeUserRepository extends InMemoryUserRepository {
   readonly lookups: string[] = [];
-  constructor(private readonly users: readonly User[]) {
-    super();
-  }
-  async findByUsername(username: string): Promise<User | undefined> {
-    return this.users.find((user) => user.username === username);
-  }
   async findBySubjectId(subjectId: string): Promise<User | undefined> {
     this.lookups.push(subjectId);
-    return this.users.find((user) => user.subjectId === subjectId);
+    return super.findBySubjectId(subjectId);
   }
 }
 
@@ -39,7 +35,7 @@ function token(overrides: Partial<ValidatedAccessToken> = {}): ValidatedAccessTo
 function service(users: readonly User[] = [bob]): { userInfo: UserInfoService; repository: FakeUserRepository } {
   const repository = new FakeUserRepository(users);
   const resources = { catalog: new ResourceCatalog({ identityResources: DEMO_IDENTITY_RESOURCES, apiResources: [] }) } as unknown as ResourceStore;
-  return { userInfo: new UserInfoService(new UserStore(repository, { cacheTtlSeconds: 0 } as AppConfig), resources), repository };
+  return { userInfo: new UserInfoService(new UserStore(new DatabaseUserDirectory(repository, new PasswordHasher()), { cacheTtlSeconds: 0 } as AppConfig), resources), repository };
 }
 
 const invalidToken = (description: string) =>

@@ -2,19 +2,19 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CachedLookup } from '../cache/cached-lookup';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import type { User } from './user';
-import { UserRepository } from './user.repository';
+import { UserDirectory } from './user-directory';
 
 /**
- * Users by subject id for the userinfo hot path, read from the repository at most
+ * Users by subject id for the userinfo hot path, read from the directory at most
  * `CACHE_TTL_SECONDS` after they were last read: a disabled user or a changed claim is seen within
- * that time. Grants that authenticate users (password, refresh) read the repository directly.
+ * that time. Grants that authenticate users (password, refresh) read the directory directly.
  */
 @Injectable()
 export class UserStore {
   private readonly users: CachedLookup<User>;
 
-  constructor(repository: UserRepository, @Inject(APP_CONFIG) config: AppConfig) {
-    this.users = new CachedLookup((subjectId) => repository.findBySubjectId(subjectId), config.cacheTtlSeconds);
+  constructor(directory: UserDirectory, @Inject(APP_CONFIG) config: AppConfig) {
+    this.users = new CachedLookup((subjectId) => directory.findBySubjectId(subjectId), config.cacheTtlSeconds);
   }
 
   findBySubjectId(subjectId: string): Promise<User | undefined> {

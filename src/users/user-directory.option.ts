@@ -1,0 +1,2 @@
+/** The DI token of an embedding application's `UserDirectory` class (`AppOptions.userDirectory`). */
+export const USER_DIRECTORY_CLASS = Symbol('USER_DIRECTORY_CLASS');
