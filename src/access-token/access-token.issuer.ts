@@ -5,7 +5,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { SigningKeyStore } from '../keys/signing-key.store';
 import { formatScope } from '../oauth/scope';
 import { ResourceStore } from '../resources/resource.store';
-import type { ActorClaim } from './access-token';
+import type { ActorClaim, MayActClaim } from './access-token';
 import { signJws } from './jws';
 
 export interface AccessTokenRequest {
@@ -16,6 +16,8 @@ export interface AccessTokenRequest {
   readonly authTime?: number;
   readonly authenticationMethods?: readonly string[];
   readonly actor?: ActorClaim;
+  /** RFC 8693 §4.4, on user tokens only: who may act for the user. */
+  readonly mayAct?: MayActClaim;
   /** Claims a grant adds; they never replace the registered claims below. */
   readonly extraClaims?: Readonly<Record<string, unknown>>;
   /** The token expires no later than this (epoch seconds), e.g. its subject token's `exp`. */
@@ -29,7 +31,7 @@ export interface IssuedAccessToken {
   readonly scopes: readonly string[];
 }
 
-const REGISTERED_CLAIMS = new Set(['iss', 'sub', 'aud', 'client_id', 'scope', 'iat', 'nbf', 'exp', 'jti', 'auth_time', 'amr', 'act']);
+const REGISTERED_CLAIMS = new Set(['iss', 'sub', 'aud', 'client_id', 'scope', 'iat', 'nbf', 'exp', 'jti', 'auth_time', 'amr', 'act', 'may_act']);
 
 /** Signs RFC 9068 access tokens (docs/tokens.md#access-tokens) with the active key, parsed once. */
 @Injectable()
@@ -61,6 +63,7 @@ export class AccessTokenIssuer {
       claims.sub = request.subject;
       if (request.authTime !== undefined) claims.auth_time = request.authTime;
       if (request.authenticationMethods !== undefined) claims.amr = request.authenticationMethods;
+      if (request.mayAct !== undefined) claims.may_act = request.mayAct;
     }
     if (request.actor !== undefined) claims.act = request.actor;
     for (const [name, value] of Object.entries(request.extraClaims ?? {})) {

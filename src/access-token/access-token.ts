@@ -4,6 +4,12 @@ export interface ActorClaim {
   readonly act?: ActorClaim;
 }
 
+/** RFC 8693 §4.4 `may_act`: the party allowed to act for the subject, by `client_id` or `sub`. */
+export interface MayActClaim {
+  readonly client_id?: string;
+  readonly sub?: string;
+}
+
 /** docs/tokens.md#delegated-tokens: `act` nests at most this deep. */
 export const MAX_ACTOR_DEPTH = 8;
 
@@ -19,6 +25,7 @@ export interface ValidatedAccessToken {
   readonly authTime?: number;
   readonly authenticationMethods?: readonly string[];
   readonly actor?: ActorClaim;
+  readonly mayAct?: MayActClaim;
 }
 
 /** Reads an `act` claim, returning undefined when it is not well formed or nests too deep. */
@@ -35,4 +42,18 @@ export function actorDepth(actor: ActorClaim | undefined): number {
   let depth = 0;
   for (let current = actor; current; current = current.act) depth++;
   return depth;
+}
+
+/** Reads a `may_act` claim: an object naming a `client_id` or a `sub` (strings); undefined when malformed. */
+export function readMayActClaim(value: unknown): MayActClaim | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { client_id: clientId, sub } = value as Record<string, unknown>;
+  if ((clientId !== undefined && typeof clientId !== 'string') || (sub !== undefined && typeof sub !== 'string')) return undefined;
+  if (clientId === undefined && sub === undefined) return undefined;
+  return { ...(clientId === undefined ? {} : { client_id: clientId }), ...(sub === undefined ? {} : { sub }) };
+}
+
+/** RFC 8693 §4.4: whether `clientId` is the party a `may_act` claim allows (no claim allows anyone). */
+export function mayActFor(mayAct: MayActClaim | undefined, clientId: string): boolean {
+  return mayAct === undefined || mayAct.client_id === clientId || mayAct.sub === clientId;
 }

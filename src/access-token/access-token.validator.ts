@@ -5,7 +5,7 @@ import { SigningKeyStore } from '../keys/signing-key.store';
 import { parseJsonObject } from '../oauth/json-object';
 import { OAuthError } from '../oauth/oauth-error';
 import { verifyJws } from './jws';
-import { readActorClaim, type ValidatedAccessToken } from './access-token';
+import { readActorClaim, readMayActClaim, type ValidatedAccessToken } from './access-token';
 import { AccessTokenDenyList } from './access-token-deny-list';
 
 export const MAX_TOKEN_LENGTH = 16 * 1024;
@@ -72,7 +72,7 @@ function decodeJson(segment: string): Record<string, unknown> | undefined {
 function toValidatedToken(payload: unknown): ValidatedAccessToken {
   if (typeof payload !== 'object' || payload === null) throw rejected('the token payload is not a JSON object');
   const claims = payload as Record<string, unknown>;
-  const { jti, sub, client_id: clientId, scope, aud, iat, exp, auth_time: authTime, amr, act } = claims;
+  const { jti, sub, client_id: clientId, scope, aud, iat, exp, auth_time: authTime, amr, act, may_act: mayActClaim } = claims;
   const audiences = typeof aud === 'string' ? [aud] : aud;
   if (
     typeof jti !== 'string' ||
@@ -89,6 +89,8 @@ function toValidatedToken(payload: unknown): ValidatedAccessToken {
   }
   const actor = act === undefined ? undefined : readActorClaim(act);
   if (act !== undefined && !actor) throw rejected('the token act claim is malformed or nested too deep');
+  const mayAct = mayActClaim === undefined ? undefined : readMayActClaim(mayActClaim);
+  if (mayActClaim !== undefined && !mayAct) throw rejected('the token may_act claim is malformed');
   return {
     jwtId: jti,
     subject: sub,
@@ -100,6 +102,7 @@ function toValidatedToken(payload: unknown): ValidatedAccessToken {
     authTime,
     authenticationMethods: amr,
     actor,
+    ...(mayAct ? { mayAct } : {}),
   };
 }
 

@@ -6,11 +6,11 @@ import type { PublishedKey, SigningKey } from '../keys/signing-key';
 export const CLOCK_SKEW_SECONDS = 60;
 
 /**
- * Compact JWS for access tokens: @nestjs/jwt (jsonwebtoken) signs and verifies RS256, PS256 and
+ * Compact JWS for access tokens (and transaction tokens, with their own `typ`): @nestjs/jwt (jsonwebtoken) signs and verifies RS256, PS256 and
  * ES256; EdDSA, which jsonwebtoken does not implement, goes through `jose`.
  */
-export async function signJws(jwt: JwtService, claims: Record<string, unknown>, key: SigningKey): Promise<string> {
-  const header = { alg: key.algorithm, typ: 'at+jwt', kid: key.kid };
+export async function signJws(jwt: JwtService, claims: Record<string, unknown>, key: SigningKey, typ = 'at+jwt'): Promise<string> {
+  const header = { alg: key.algorithm, typ, kid: key.kid };
   if (key.algorithm === 'EdDSA') return new SignJWT(claims).setProtectedHeader(header).sign(key.privateKey);
   // jsonwebtoken takes a KeyObject; @nestjs/jwt's typings only name string and Buffer.
   return jwt.sign(claims, { privateKey: key.privateKey as unknown as Buffer, algorithm: key.algorithm, keyid: key.kid, header });

@@ -1,6 +1,22 @@
 /** Security-relevant events, one structured record each, with a stable name. Never secrets or tokens. */
 export type AuditEvent =
-  | { readonly name: 'token.issued'; readonly grantType: string; readonly clientId: string; readonly subject?: string; readonly scopes: readonly string[]; readonly actors?: readonly string[]; readonly jwtId: string }
+  | {
+      readonly name: 'token.issued';
+      readonly grantType: string;
+      readonly clientId: string;
+      readonly subject?: string;
+      readonly scopes: readonly string[];
+      /** The `act` chain, latest actor first. */
+      readonly actors?: readonly string[];
+      /** Absent for tokens that are not access tokens (transaction tokens). */
+      readonly jwtId?: string;
+      /** RFC 8693 `issued_token_type` when it is not an access token. */
+      readonly tokenType?: string;
+      /** The `txn` of a transaction token. */
+      readonly transactionId?: string;
+      /** The trusted external issuer of the subject token. */
+      readonly subjectIssuer?: string;
+    }
   | { readonly name: 'token.request_failed'; readonly grantType?: string; readonly clientId?: string; readonly error: string }
   | { readonly name: 'user.sign_in_failed'; readonly username: string; readonly clientId: string; readonly address: string; readonly reason: 'invalid_credentials' | 'back_off' }
   | { readonly name: 'client.authentication_failed'; readonly clientId?: string; readonly address: string; readonly error: string }

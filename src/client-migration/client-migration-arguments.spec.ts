@@ -41,6 +41,22 @@ describe('parseClientMigrationArguments', () => {
     expect(problemOf(...argv)).toEqual(problem);
   });
 
+  it.each([
+    [['--client-id', 'frontend', '--may-act', 'api 1'], '--may-act "api 1" must be a client id: 1 to 100 characters, letters, digits and . _ ~ -'],
+    [['--client-id', 'frontend', '--add-secret', '--may-act', 'api1'], '--may-act and --transaction-tokens apply when creating or changing a client, not with --add-secret or --disable'],
+    [['--client-id', 'frontend', '--transaction-tokens', '--expires', '2027-01-01'], '--expires does not apply to changing an existing client'],
+  ])('refuses the delegation policy flags in %j', (argv, problem) => {
+    expect(problemOf(...argv)).toEqual(problem);
+  });
+
+  it('reads --may-act and --transaction-tokens when creating a client, and alone as a change of an existing one', () => {
+    expect(parse('--client-id', 'gw', '--grant', 'urn:ietf:params:oauth:grant-type:token-exchange', '--scope', 'api1', '--transaction-tokens')?.request).toMatchObject({
+      kind: 'create',
+      delegation: { transactionTokens: true },
+    });
+    expect(parse('--client-id', 'frontend', '--may-act', 'api1')?.request).toEqual({ kind: 'delegation-policy', clientId: 'frontend', delegation: { mayActClientId: 'api1' } });
+  });
+
   it('reports every problem at once', () => {
     expect(problemOf('--client-id', 'a b', '--grant', 'implicit').split('\n')).toHaveLength(3);
   });

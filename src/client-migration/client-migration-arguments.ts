@@ -18,13 +18,23 @@ export type ClientMigrationRequest =
       readonly refreshTokenLifetimeSeconds: number;
       readonly secretExpiresAt?: Date;
       readonly secretDescription?: string;
+      readonly delegation?: DelegationPolicy;
     }
+  | { readonly kind: 'delegation-policy'; readonly clientId: string; readonly delegation: DelegationPolicy }
   | { readonly kind: 'add-secret'; readonly clientId: string; readonly secretExpiresAt?: Date; readonly secretDescription?: string }
   /** Secrets created before `before` stop working when the migration is applied. */
   | { readonly kind: 'expire-secrets'; readonly clientId: string; readonly before: Date }
   /** `secretId` is a secret's id or a prefix of at least 8 characters of it. */
   | { readonly kind: 'remove-secret'; readonly clientId: string; readonly secretId: string }
   | { readonly kind: 'disable'; readonly clientId: string };
+
+/** docs/delegation.md, docs/transaction-tokens.md: `--may-act <client_id>`, `--transaction-tokens`. */
+export interface DelegationPolicy {
+  /** The only client that may act for the users of this client's tokens (RFC 8693 §4.4 `may_act`). */
+  readonly mayActClientId?: string;
+  /** The client may obtain transaction tokens. */
+  readonly transactionTokens?: boolean;
+}
 
 export interface ClientMigrationCommand {
   readonly request: ClientMigrationRequest;
@@ -40,11 +50,16 @@ export const USAGE = `Usage:
   npm run client:migration -- --client-id <id> --grant <type> [--grant <type>...] --scope "<scope> [<scope>...]"
                               [--access-token-lifetime <seconds>] [--refresh-token-lifetime <seconds>]
                               [--expires <ISO 8601 date>] [--description <text>]
+                              [--may-act <client_id>] [--transaction-tokens]
   npm run client:migration -- --client-id <id> --add-secret [--expires <ISO 8601 date>] [--description <text>]
   npm run client:migration -- --client-id <id> --expire-secrets-before <ISO 8601 date-time>
   npm run client:migration -- --client-id <id> --remove-secret <secret id or its first 8+ characters>
+  npm run client:migration -- --client-id <id> [--may-act <client_id>] [--transaction-tokens]
   npm run client:migration -- --client-id <id> --disable
 Options for every form: --out-dir <directory> (default: migrations), --no-index (do not append to <out-dir>/index.ts).
+--may-act: the client's user tokens say that only <client_id> may act for the user (RFC 8693 may_act).
+--transaction-tokens: the client may obtain transaction tokens (token exchange, requested_token_type txn_token).
+Without --grant and --scope, these two change an existing client.
 Writes a timestamped TypeORM migration; a new secret is printed once, on stdout, and only its SHA-256 hash is stored.
 --add-secret prints the new secret's id on stderr; --expire-secrets-before and --remove-secret refuse, when applied,
 to leave the client without a valid secret. Rotation, step by step: docs/operations.md.
@@ -58,6 +73,8 @@ const OPTIONS = {
   'refresh-token-lifetime': { type: 'string' },
   expires: { type: 'string' },
   description: { type: 'string' },
+  'may-act': { type: 'string' },
+  'transaction-tokens': { type: 'boolean' },
   'add-secret': { type: 'boolean' },
   disable: { type: 'boolean' },
   'expire-secrets-before': { type: 'string' },
@@ -78,11 +95,17 @@ export function parseClientMigrationArguments(argv: readonly string[], now: Date
   if (values.help) return undefined;
   const problems: string[] = [];
   const clientId = checkClientId(values['client-id'], problems);
-  const kind = kindOf(values, problems);
+  const delegation = checkDelegationPolicy(values['may-act'], values['transaction-tokens'], problems);
+  const changed = kindOf(values, problems);
+  // --may-act and --transaction-tokens alone change an existing client; with --grant and --scope they go with a new one.
+  const kind = changed === 'create' && delegation !== undefined && values.grant === undefined && values.scope === undefined ? 'delegation-policy' : changed;
+  if (kind !== undefined && kind !== 'create' && kind !== 'delegation-policy' && delegation) {
+    problems.push('--may-act and --transaction-tokens apply when creating or changing a client, not with --add-secret, --expire-secrets-before, --remove-secret or --disable');
+  }
   const creating = ['grant', 'scope', 'access-token-lifetime', 'refresh-token-lifetime'] as const;
   if (kind !== 'create') for (const name of creating) if (values[name] !== undefined) problems.push(`--${name} applies only when creating a client`);
   if (kind !== undefined && kind !== 'create' && kind !== 'add-secret') {
-    for (const name of ['expires', 'description'] as const) if (values[name] !== undefined) problems.push(`--${name} does not apply to --${kind === 'expire-secrets' ? 'expire-secrets-before' : kind}`);
+    for (const name of ['expires', 'description'] as const) if (values[name] !== undefined) problems.push(`--${name} does not apply to ${kind === 'delegation-policy' ? 'changing an existing client' : `--${kind === 'expire-secrets' ? 'expire-secrets-before' : kind}`}`);
   }
   const secret = { secretExpiresAt: checkExpiry(values.expires, now, problems), secretDescription: checkDescription(values.description, problems) };
   let request: ClientMigrationRequest | undefined;
@@ -95,7 +118,10 @@ export function parseClientMigrationArguments(argv: readonly string[], now: Date
       accessTokenLifetimeSeconds: checkLifetime('access-token-lifetime', values['access-token-lifetime'], DEFAULT_ACCESS_TOKEN_LIFETIME, problems),
       refreshTokenLifetimeSeconds: checkLifetime('refresh-token-lifetime', values['refresh-token-lifetime'], DEFAULT_REFRESH_TOKEN_LIFETIME, problems),
       ...secret,
+      ...(delegation ? { delegation } : {}),
     };
+  } else if (kind === 'delegation-policy' && delegation) {
+    request = { kind, clientId, delegation };
   } else if (kind === 'add-secret') {
     request = { kind, clientId, ...secret };
   } else if (kind === 'expire-secrets') {
@@ -150,6 +176,12 @@ function checkClientId(clientId: string | undefined, problems: string[]): string
   if (clientId === undefined) problems.push('--client-id is required');
   else if (!CLIENT_ID.test(clientId)) problems.push(`--client-id "${clientId}" must be 1 to 100 characters: letters, digits and . _ ~ -, starting with a letter or digit`);
   return clientId ?? '';
+}
+
+function checkDelegationPolicy(mayAct: string | undefined, transactionTokens: boolean | undefined, problems: string[]): DelegationPolicy | undefined {
+  if (mayAct === undefined && !transactionTokens) return undefined;
+  if (mayAct !== undefined && !CLIENT_ID.test(mayAct)) problems.push(`--may-act "${mayAct}" must be a client id: 1 to 100 characters, letters, digits and . _ ~ -`);
+  return { ...(mayAct === undefined ? {} : { mayActClientId: mayAct }), ...(transactionTokens ? { transactionTokens: true } : {}) };
 }
 
 function checkGrantTypes(raw: readonly string[], problems: string[]): string[] {

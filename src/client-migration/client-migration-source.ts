@@ -1,4 +1,4 @@
-import type { ClientMigrationRequest } from './client-migration-arguments';
+import type { ClientMigrationRequest, DelegationPolicy } from './client-migration-arguments';
 
 export interface GeneratedMigration {
   readonly className: string;
@@ -24,6 +24,7 @@ export function renderClientMigration(request: ClientMigrationRequest, facts: Mi
     'expire-secrets': 'ExpireClientSecrets',
     'remove-secret': 'RemoveClientSecret',
     disable: 'DisableClient',
+    'delegation-policy': 'SetDelegationPolicy',
   }[request.kind];
   const name = `${action}${pascalCase(request.clientId)}`;
   const className = `${name}${facts.timestamp}`;
@@ -84,6 +85,7 @@ function body(request: ClientMigrationRequest, facts: MigrationFacts): { summary
           `  [${clientId}, ${literal(request.grantTypes)}, ${literal(request.scopes)}, ${request.accessTokenLifetimeSeconds}, ${request.refreshTokenLifetimeSeconds}],`,
           ');',
           ...insertSecret(request.secretDescription, request.secretExpiresAt),
+          ...(request.delegation ? setDelegationPolicy(clientId, request.delegation) : []),
         ],
         down: ['// Its secrets go with it: client_secrets references clients ON DELETE CASCADE.', `await queryRunner.query('DELETE FROM clients WHERE client_id = $1', [${clientId}]);`],
       };
@@ -118,6 +120,17 @@ function body(request: ClientMigrationRequest, facts: MigrationFacts): { summary
         ],
         down: irreversible('Removing a secret'),
       };
+    case 'delegation-policy':
+      return {
+        summary: `Sets the delegation policy of client \`${request.clientId}\`${describePolicy(request.delegation)}. \`down\` turns it off again.`,
+        up: [...mustExist, ...setDelegationPolicy(clientId, request.delegation)],
+        down: [
+          `await queryRunner.query('UPDATE clients SET ${[
+            ...(request.delegation.mayActClientId !== undefined ? ['may_act_client_id = NULL'] : []),
+            ...(request.delegation.transactionTokens ? ['transaction_tokens = false'] : []),
+          ].join(', ')} WHERE client_id = $1', [${clientId}]);`,
+        ],
+      };
     case 'disable':
       return {
         summary: `Disables client \`${request.clientId}\`: it can no longer authenticate. \`down\` enables it again.`,
@@ -145,6 +158,24 @@ export function appendToMigrationIndex(index: string, migration: Pick<GeneratedM
   if (!last) return `${importLine}\n${withEntry}`;
   const at = last.index + last[0].length;
   return `${withEntry.slice(0, at)}\n${importLine}${withEntry.slice(at)}`;
+}
+
+/** docs/delegation.md and docs/transaction-tokens.md: the client's `may_act` and transaction-token settings. */
+function setDelegationPolicy(clientId: string, policy: DelegationPolicy): string[] {
+  const lines: string[] = [];
+  if (policy.mayActClientId !== undefined) {
+    lines.push(`await queryRunner.query('UPDATE clients SET may_act_client_id = $2 WHERE client_id = $1', [${clientId}, ${literal(policy.mayActClientId)}]);`);
+  }
+  if (policy.transactionTokens) lines.push(`await queryRunner.query('UPDATE clients SET transaction_tokens = true WHERE client_id = $1', [${clientId}]);`);
+  return lines;
+}
+
+function describePolicy(policy: DelegationPolicy): string {
+  const parts = [
+    ...(policy.mayActClientId !== undefined ? [`only \`${policy.mayActClientId}\` may act for its users (may_act)`] : []),
+    ...(policy.transactionTokens ? ['it may obtain transaction tokens'] : []),
+  ];
+  return `: ${parts.join('; ')}`;
 }
 
 function pascalCase(clientId: string): string {

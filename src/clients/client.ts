@@ -13,6 +13,10 @@ export interface Client {
   readonly accessTokenLifetimeSeconds: number;
   readonly refreshTokenLifetimeSeconds: number;
   readonly secrets: readonly ClientSecret[];
+  /** RFC 8693 §4.4: the user tokens issued to this client name this client as the only one that may act for the user. */
+  readonly mayActClientId?: string;
+  /** Whether the client may obtain transaction tokens (docs/transaction-tokens.md). */
+  readonly transactionTokens?: boolean;
 }
 
 /** A client that proved its identity on this request, and how. */

@@ -33,6 +33,10 @@ export interface AppConfig {
   readonly shutdownDrainSeconds: number;
   /** Where Prometheus metrics are served, apart from the public port; undefined: not served. */
   readonly metricsPort: number | undefined;
+  /** `TRUST_DOMAIN`: the `aud` of transaction tokens (docs/transaction-tokens.md); the issuer by default. */
+  readonly trustDomain: string;
+  /** `TXN_TOKEN_LIFETIME_SECONDS`: how long a transaction token lives, at most 300 s. */
+  readonly transactionTokenLifetimeSeconds: number;
 }
 
 /** DI token for the parsed configuration. */
@@ -81,10 +85,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const maxConcurrentRequests = read('MAX_CONCURRENT_REQUESTS', 1024, (raw) => integerIn(raw, 1, 100_000), 'an integer from 1 to 100000');
 
   const metricsPort = read<number | undefined>('METRICS_PORT', undefined, (raw) => integerIn(raw, 0, 65535), 'an integer from 0 to 65535');
+  const trustDomain = read('TRUST_DOMAIN', issuer, parseTrustDomain, 'a URI (e.g. https://example.com or spiffe://example.com), at most 200 characters');
+  const transactionTokenLifetimeSeconds = read('TXN_TOKEN_LIFETIME_SECONDS', 60, (raw) => integerIn(raw, 1, 300), 'an integer from 1 to 300');
   problems.push(...productionSafetyProblems(env, { issuer, databaseUrl, seedDemo }));
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { metricsPort, port, host, issuer, databaseUrl, dataDir, seedDemo, logLevel, databasePoolSize, cacheTtlSeconds, signingAlgorithm, rateLimits, trustProxy, maxConcurrentRequests, shutdownDrainSeconds, ...keys };
+  return {
+    metricsPort, port, host, issuer, databaseUrl, dataDir, seedDemo, logLevel, databasePoolSize, cacheTtlSeconds, signingAlgorithm, rateLimits,
+    trustProxy, maxConcurrentRequests, shutdownDrainSeconds, trustDomain, transactionTokenLifetimeSeconds, ...keys,
+  };
 }
 
 function integerIn(raw: string, min: number, max: number): number | undefined {
@@ -106,6 +115,11 @@ function parseIssuer(raw: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A trust domain names itself with a URI (draft-ietf-oauth-transaction-tokens: the `aud` of its tokens). */
+function parseTrustDomain(raw: string): string | undefined {
+  return raw.length <= 200 && /^[a-z][a-z0-9+.-]*:[^\s]+$/i.test(raw) ? raw : undefined;
 }
 
 function parseDatabaseUrl(raw: string): string | undefined {

@@ -29,8 +29,8 @@ export async function seedDemoData(dataSource: DataSource): Promise<void> {
     }
     for (const client of DEMO_CLIENTS) {
       await manager.query(
-        'INSERT INTO clients (client_id, allowed_grant_types, allowed_scopes) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
-        [client.clientId, client.grantTypes, client.scopes],
+        'INSERT INTO clients (client_id, allowed_grant_types, allowed_scopes, transaction_tokens) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+        [client.clientId, client.grantTypes, client.scopes, 'transactionTokens' in client && client.transactionTokens === true],
       );
       await manager.query(
         `INSERT INTO client_secrets (client_id, value_hash, description) VALUES ($1, $2, 'demo secret') ON CONFLICT DO NOTHING`,

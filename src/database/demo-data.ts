@@ -51,6 +51,13 @@ export const DEMO_CLIENTS = [
     scopes: ['openid', 'profile', 'role', 'api2'],
   },
   { clientId: 'm2m', secret: 'm2m-secret', grantTypes: ['client_credentials'], scopes: ['api1', 'api2'] },
+  {
+    clientId: 'gateway',
+    secret: 'gateway-secret',
+    grantTypes: ['urn:ietf:params:oauth:grant-type:token-exchange'],
+    scopes: ['openid', 'api1', 'api2'],
+    transactionTokens: true,
+  },
 ];
 
 /** Workload issuers (docs/workload-identity.md): assertions signed with the `demo-workloads` key. */

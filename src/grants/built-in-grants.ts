@@ -7,6 +7,7 @@ import type { GrantRegistration } from './grants.module';
 import { PasswordGrantValidator } from './password.grant-validator';
 import { RefreshTokenGrantValidator } from './refresh-token.grant-validator';
 import { TokenExchangeGrantValidator } from './token-exchange.grant-validator';
+import { TokenExchangeModule } from './token-exchange.module';
 
 /** The grants the token endpoint serves out of the box. To add one, list its validator and the modules it needs. */
 export const BUILT_IN_GRANTS: GrantRegistration = {
@@ -17,5 +18,5 @@ export const BUILT_IN_GRANTS: GrantRegistration = {
     RefreshTokenGrantValidator,
     TokenExchangeGrantValidator,
   ],
-  imports: [AccessTokenModule, UsersModule, RefreshTokensModule],
+  imports: [AccessTokenModule, UsersModule, RefreshTokensModule, TokenExchangeModule],
 };

@@ -19,6 +19,8 @@ function validatorWith(fault?: Error): { validator: DelegationGrantValidator; se
       if (fault) throw fault;
       if (token === 'alice') return aliceToken;
       if (token === 'no-sub') return { ...aliceToken, subject: undefined };
+      if (token === 'for-api3') return { ...aliceToken, mayAct: { client_id: 'api3' } };
+      if (token === 'for-api1') return { ...aliceToken, mayAct: { client_id: 'api1' } };
       throw OAuthError.invalidToken('the token signature, issuer or lifetime is invalid');
     },
   };
@@ -51,6 +53,16 @@ describe('DelegationGrantValidator', () => {
     await expect(submit(validatorWith().validator, context({ token: 'no-sub' }))).rejects.toEqual(
       invalidGrant('the subject token does not represent a user'),
     );
+  });
+
+  it('refuses a token whose may_act names another client as invalid_grant (RFC 8693 §4.4)', async () => {
+    await expect(submit(validatorWith().validator, context({ token: 'for-api3' }))).rejects.toEqual(
+      invalidGrant('the subject token does not allow this client to act for its subject (may_act)'),
+    );
+  });
+
+  it('accepts a token whose may_act names the client', async () => {
+    await expect(submit(validatorWith().validator, context({ token: 'for-api1' }))).resolves.toEqual(expect.objectContaining({ subject: '1' }));
   });
 
   it('passes an unexpected fault of the token validator on instead of calling it invalid_grant', async () => {

@@ -16,6 +16,17 @@ export interface GrantContext {
   readonly clientAddress: string;
 }
 
+/** A token a grant signed itself instead of an access token (e.g. a transaction token). */
+export interface SelfIssuedToken {
+  readonly token: string;
+  /** RFC 8693 §2.2.1: `N_A` for a token that is not an access token. */
+  readonly tokenType: 'N_A';
+  readonly expiresIn: number;
+  readonly scopes: readonly string[];
+  /** The transaction it belongs to, for the audit log. */
+  readonly transactionId?: string;
+}
+
 /** What a successful grant issues a token for. */
 export interface GrantSuccess {
   /** The final scopes of the token: those of `context.scopes` that this grant can carry. */
@@ -33,6 +44,10 @@ export interface GrantSuccess {
   readonly expiresAtMost?: number;
   /** Extra members of the token response; they cannot replace the standard ones. */
   readonly responseParameters?: Readonly<Record<string, unknown>>;
+  /** Issued by the grant itself: no access or refresh token is issued then. */
+  readonly issuedToken?: SelfIssuedToken;
+  /** The external issuer of the subject token, for the audit log (docs/delegation.md). */
+  readonly subjectIssuer?: string;
   /** RFC 8693 §2.2.1 `issued_token_type` of the response (token exchange). */
   readonly issuedTokenType?: string;
 }

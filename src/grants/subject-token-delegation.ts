@@ -1,4 +1,4 @@
-import { actorDepth, MAX_ACTOR_DEPTH, type ValidatedAccessToken } from '../access-token/access-token';
+import { actorDepth, MAX_ACTOR_DEPTH, mayActFor, type ValidatedAccessToken } from '../access-token/access-token';
 import type { OAuthError } from '../oauth/oauth-error';
 import { OFFLINE_ACCESS } from '../oauth/scope';
 import { carriedScopes } from './grant-scopes';
@@ -16,6 +16,8 @@ export function delegateSubjectToken(
   invalid: (description: string) => OAuthError,
 ): GrantSuccess {
   if (!subjectToken.subject) throw invalid('the subject token does not represent a user');
+  // RFC 8693 §4.4: a subject token naming who may act for the user admits no other actor.
+  if (!mayActFor(subjectToken.mayAct, context.client.clientId)) throw invalid('the subject token does not allow this client to act for its subject (may_act)');
   const actor = { client_id: context.client.clientId, ...(subjectToken.actor ? { act: subjectToken.actor } : {}) };
   if (actorDepth(actor) > MAX_ACTOR_DEPTH) throw invalid(`delegation chains are limited to ${MAX_ACTOR_DEPTH} actors`);
   const scopes = carriedScopes(context.scopes, (scope) => {

@@ -3,7 +3,7 @@ import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../database/demo-da
 import type { RequestParameters } from '../oauth/form';
 import { ResourceCatalog } from '../resources/resource-catalog';
 import { readGrantParameters } from './grant-parameters';
-import { ACCESS_TOKEN_TYPE, JWT_TOKEN_TYPE, readTokenExchangeRequest, scopesForTargets, TokenExchangeParameters } from './token-exchange-request';
+import { ACCESS_TOKEN_TYPE, JWT_TOKEN_TYPE, readTokenExchangeRequest, scopesForTargets, TokenExchangeParameters, TXN_TOKEN_TYPE } from './token-exchange-request';
 
 const resources = new ResourceCatalog({
   identityResources: DEMO_IDENTITY_RESOURCES,
@@ -32,14 +32,13 @@ describe('TokenExchangeParameters and readTokenExchangeRequest', () => {
     [
       'a refresh token type',
       { ...valid, subject_token_type: 'urn:ietf:params:oauth:token-type:refresh_token' },
-      `subject_token_type must be ${ACCESS_TOKEN_TYPE} or ${JWT_TOKEN_TYPE}`,
+      `subject_token_type must be one of ${ACCESS_TOKEN_TYPE}, ${JWT_TOKEN_TYPE}, ${TXN_TOKEN_TYPE}`,
     ],
-    ['an id_token type', { ...valid, subject_token_type: 'urn:ietf:params:oauth:token-type:id_token' }, `subject_token_type must be ${ACCESS_TOKEN_TYPE} or ${JWT_TOKEN_TYPE}`],
+    ['an id_token type', { ...valid, subject_token_type: 'urn:ietf:params:oauth:token-type:id_token' }, `subject_token_type must be one of ${ACCESS_TOKEN_TYPE}, ${JWT_TOKEN_TYPE}, ${TXN_TOKEN_TYPE}`],
     ['actor_token without actor_token_type', { ...valid, actor_token: 'jwt' }, 'actor_token_type is required'],
     ['an unsupported actor_token_type', { ...valid, actor_token: 'jwt', actor_token_type: 'saml2' }, `actor_token_type must be ${ACCESS_TOKEN_TYPE} or ${JWT_TOKEN_TYPE}`],
     ['actor_token_type without actor_token', { ...valid, actor_token_type: ACCESS_TOKEN_TYPE }, 'actor_token_type must not be sent without actor_token'],
     ['an empty actor_token', { ...valid, actor_token: '', actor_token_type: ACCESS_TOKEN_TYPE }, 'actor_token is empty'],
-    ['a requested_token_type other than access_token', { ...valid, requested_token_type: JWT_TOKEN_TYPE }, `requested_token_type must be ${ACCESS_TOKEN_TYPE}`],
     ['an empty audience', { ...valid, audience: ['api2', ''] }, 'audience and resource must not be empty'],
     ['21 targets', { ...valid, audience: Array.from({ length: 21 }, (_, i) => `t${i}`) }, 'at most 20 audience and resource values may be sent'],
   ])('refuses %s as invalid_request', (_, parameters, description) => {
@@ -47,7 +46,20 @@ describe('TokenExchangeParameters and readTokenExchangeRequest', () => {
   });
 
   it('reads the subject token, accepting the jwt token type too', () => {
-    expect(read({ ...valid, subject_token_type: JWT_TOKEN_TYPE })).toEqual({ subjectToken: 'jwt', actorToken: undefined, targets: [] });
+    expect(read({ ...valid, subject_token_type: JWT_TOKEN_TYPE })).toEqual({
+      subjectToken: 'jwt',
+      subjectTokenType: JWT_TOKEN_TYPE,
+      actorToken: undefined,
+      requestedTokenType: ACCESS_TOKEN_TYPE,
+      targets: [],
+      requestContext: undefined,
+      requestDetails: undefined,
+    });
+  });
+
+  it('reads a transaction-token request: its requested type and raw context parameters', () => {
+    const request = read({ ...valid, requested_token_type: TXN_TOKEN_TYPE, request_context: '{"a":1}', request_details: '{}' });
+    expect(request).toMatchObject({ requestedTokenType: TXN_TOKEN_TYPE, requestContext: '{"a":1}', requestDetails: '{}' });
   });
 
   it('reads an actor token with its type', () => {

@@ -9,9 +9,12 @@ export const TOKEN_EXCHANGE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:token
 /** RFC 8693 §3 token type identifiers. */
 export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
 export const JWT_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:jwt';
+/** draft-ietf-oauth-transaction-tokens: a transaction token (docs/transaction-tokens.md). */
+export const TXN_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:txn_token';
 
 // Our access tokens are JWTs, so a client may name either type for them.
 const ACCEPTED_INPUT_TYPES = [ACCESS_TOKEN_TYPE, JWT_TOKEN_TYPE];
+const ACCEPTED_SUBJECT_TYPES = [ACCESS_TOKEN_TYPE, JWT_TOKEN_TYPE, TXN_TOKEN_TYPE];
 const acceptedType = (name: string) => ({ message: `${name} must be ${ACCESS_TOKEN_TYPE} or ${JWT_TOKEN_TYPE}` });
 const MAX_TARGETS = 20;
 const EMPTY_TARGET = { each: true, message: 'audience and resource must not be empty' };
@@ -26,7 +29,7 @@ export class TokenExchangeParameters {
   @IsNotEmpty({ message: 'subject_token is required' })
   subject_token!: string;
 
-  @IsIn(ACCEPTED_INPUT_TYPES, acceptedType('subject_token_type'))
+  @IsIn(ACCEPTED_SUBJECT_TYPES, { message: `subject_token_type must be one of ${ACCEPTED_SUBJECT_TYPES.join(', ')}` })
   @IsNotEmpty({ message: 'subject_token_type is required' })
   subject_token_type!: string;
 
@@ -40,7 +43,9 @@ export class TokenExchangeParameters {
   @IsOptional()
   actor_token_type?: string;
 
-  @IsIn([ACCESS_TOKEN_TYPE], { message: `requested_token_type must be ${ACCESS_TOKEN_TYPE}` })
+  /** Which handler issues the token: the token-exchange validator dispatches on it. */
+  @MaxLength(MAX_PARAMETER_LENGTH)
+  @IsString({ message: 'requested_token_type must not be repeated' })
   @IsOptional()
   requested_token_type?: string;
 
@@ -53,12 +58,29 @@ export class TokenExchangeParameters {
   @IsArray()
   @IsOptional()
   resource?: string[];
+
+  /** Transaction tokens: JSON objects of at most 4 KiB, checked by their handler (docs/transaction-tokens.md). */
+  @MaxLength(MAX_PARAMETER_LENGTH)
+  @IsString()
+  @IsOptional()
+  request_context?: string;
+
+  @MaxLength(MAX_PARAMETER_LENGTH)
+  @IsString()
+  @IsOptional()
+  request_details?: string;
 }
 
 /** An RFC 8693 §2.1 request, its parameters checked. */
 export interface TokenExchangeRequest {
   readonly subjectToken: string;
+  readonly subjectTokenType: string;
   readonly actorToken?: string;
+  /** `requested_token_type`, the access token type when omitted (RFC 8693 §2.1). */
+  readonly requestedTokenType: string;
+  /** Raw `request_context` / `request_details` of a transaction-token request. */
+  readonly requestContext?: string;
+  readonly requestDetails?: string;
   /** `audience` and `resource` values together, without repetition. */
   readonly targets: readonly string[];
 }
@@ -72,7 +94,15 @@ export function readTokenExchangeRequest(parameters: TokenExchangeParameters): T
   }
   const targets = [...new Set([...(parameters.audience ?? []), ...(parameters.resource ?? [])])];
   if (targets.length > MAX_TARGETS) throw OAuthError.invalidRequest(`at most ${MAX_TARGETS} audience and resource values may be sent`);
-  return { subjectToken, actorToken, targets };
+  return {
+    subjectToken,
+    subjectTokenType: parameters.subject_token_type,
+    actorToken,
+    requestedTokenType: parameters.requested_token_type ?? ACCESS_TOKEN_TYPE,
+    targets,
+    requestContext: parameters.request_context,
+    requestDetails: parameters.request_details,
+  };
 }
 
 /**

@@ -6,6 +6,8 @@ import type { RequestedScopes } from '../oauth/scope';
 import { aliceAccessToken, demoResources, testClient, submit, type GrantRequest } from './grant.fixtures';
 import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT_TYPE } from './token-exchange-request';
 import { TokenExchangeGrantValidator } from './token-exchange.grant-validator';
+import { AccessTokenExchangeHandler } from './access-token.exchange-handler';
+import type { TokenExchangeHandler } from './token-exchange-handler';
 
 const resources = demoResources;
 const api1 = testClient({ allowedGrantTypes: [TOKEN_EXCHANGE_GRANT_TYPE] });
@@ -16,6 +18,8 @@ const TOKENS: Record<string, ValidatedAccessToken> = {
   'for-api2': { ...alice, audiences: ['api2'] },
   'api1-own': { ...alice, jwtId: 'jti-2', subject: undefined, clientId: 'api1', actor: undefined },
   'api1-user': { ...alice, jwtId: 'jti-3', clientId: 'api1', actor: undefined },
+  'for-api3-only': { ...alice, mayAct: { client_id: 'api3' } },
+  'for-api1-by-sub': { ...alice, mayAct: { sub: 'api1' } },
 };
 
 function validatorWith(fault?: Error): { validator: TokenExchangeGrantValidator; seen: string[] } {
@@ -28,7 +32,14 @@ function validatorWith(fault?: Error): { validator: TokenExchangeGrantValidator;
       throw OAuthError.invalidToken('the token signature, issuer or lifetime is invalid');
     },
   };
-  return { validator: new TokenExchangeGrantValidator(accessTokens), seen };
+  // Transaction tokens have their own spec (txn-tokens/): here it only has to be there.
+  const transactionTokens: TokenExchangeHandler = {
+    requestedTokenType: 'urn:ietf:params:oauth:token-type:txn_token',
+    exchange: async () => {
+      throw new Error('not expected in this spec');
+    },
+  };
+  return { validator: new TokenExchangeGrantValidator(new AccessTokenExchangeHandler(accessTokens), transactionTokens), seen };
 }
 
 function context(parameters: RequestParameters, scopes: RequestedScopes = { names: ['api2'], explicit: true }): GrantRequest {
@@ -51,6 +62,32 @@ describe('TokenExchangeGrantValidator', () => {
       invalid('invalid_target', 'the client may not obtain a token for api1'),
     );
     expect(seen).toEqual([]);
+  });
+
+  it('refuses a requested_token_type no handler issues as invalid_request before validating any token', async () => {
+    const { validator, seen } = validatorWith();
+    await expect(submit(validator, context({ ...subject('alice'), requested_token_type: 'urn:ietf:params:oauth:token-type:jwt' }))).rejects.toEqual(
+      invalid('invalid_request', `requested_token_type must be one of ${ACCESS_TOKEN_TYPE}`),
+    );
+    expect(seen).toEqual([]);
+  });
+
+  it('refuses a transaction token as the subject of an access-token exchange before validating it', async () => {
+    const { validator, seen } = validatorWith();
+    await expect(submit(validator, context({ subject_token: 'alice', subject_token_type: 'urn:ietf:params:oauth:token-type:txn_token' }))).rejects.toEqual(
+      invalid('invalid_request', 'a transaction token cannot be exchanged for an access token'),
+    );
+    expect(seen).toEqual([]);
+  });
+
+  it('refuses a subject token whose may_act names another client as invalid_request (RFC 8693 §4.4)', async () => {
+    await expect(submit(validatorWith().validator, context(subject('for-api3-only')))).rejects.toEqual(
+      invalid('invalid_request', 'the subject token does not allow this client to act for its subject (may_act)'),
+    );
+  });
+
+  it('accepts a subject token whose may_act names the client by sub', async () => {
+    await expect(submit(validatorWith().validator, context(subject('for-api1-by-sub')))).resolves.toEqual(expect.objectContaining({ subject: '1' }));
   });
 
   it('refuses a subject token that fails validation as invalid_request', async () => {

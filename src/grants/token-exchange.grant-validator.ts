@@ -1,56 +1,33 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ValidatedAccessToken } from '../access-token/access-token';
-import { AccessTokenValidator } from '../access-token/access-token.validator';
-import type { Client } from '../clients/client';
 import { OAuthError } from '../oauth/oauth-error';
+import { TransactionTokenExchangeHandler } from '../txn-tokens/txn-token.exchange-handler';
+import { AccessTokenExchangeHandler } from './access-token.exchange-handler';
 import type { GrantContext, GrantSuccess, GrantValidator } from './grant-validator';
-import { delegateSubjectToken } from './subject-token-delegation';
-import {
-  ACCESS_TOKEN_TYPE,
-  readTokenExchangeRequest,
-  scopesForTargets,
-  TOKEN_EXCHANGE_GRANT_TYPE,
-  TokenExchangeParameters,
-} from './token-exchange-request';
+import type { TokenExchangeHandler } from './token-exchange-handler';
+import { readTokenExchangeRequest, TOKEN_EXCHANGE_GRANT_TYPE, TokenExchangeParameters } from './token-exchange-request';
 
 /**
- * RFC 8693 token exchange: the standard form of the `delegation` grant, with the same rules (the
- * shared `delegateSubjectToken`). The subject token must have been issued for the exchanging
- * client (its `aud` names the client), and its problems are `invalid_request` (docs/endpoints.md#token-endpoint).
+ * RFC 8693 token exchange: reads the request (§2.1), then hands it to the handler of the
+ * `requested_token_type` — an access token (delegation between APIs, docs/delegation.md) or a
+ * transaction token (docs/transaction-tokens.md). A type no handler issues is `invalid_request`.
  */
 @Injectable()
 export class TokenExchangeGrantValidator implements GrantValidator<TokenExchangeParameters> {
   readonly grantType = TOKEN_EXCHANGE_GRANT_TYPE;
   readonly parameters = TokenExchangeParameters;
+  private readonly handlers: ReadonlyMap<string, TokenExchangeHandler>;
 
-  constructor(@Inject(AccessTokenValidator) private readonly accessTokens: Pick<AccessTokenValidator, 'validate'>) {}
+  constructor(
+    @Inject(AccessTokenExchangeHandler) accessTokens: TokenExchangeHandler,
+    @Inject(TransactionTokenExchangeHandler) transactionTokens: TokenExchangeHandler,
+  ) {
+    this.handlers = new Map([accessTokens, transactionTokens].map((handler) => [handler.requestedTokenType, handler]));
+  }
 
   async validate(parameters: TokenExchangeParameters, context: GrantContext): Promise<GrantSuccess> {
     const request = readTokenExchangeRequest(parameters);
-    const scopes = scopesForTargets(request.targets, context.scopes, context.client, context.resources);
-    const subjectToken = await this.validateToken(request.subjectToken, 'subject_token');
-    if (!subjectToken.audiences.includes(context.client.clientId)) {
-      throw OAuthError.invalidRequest('the subject token was not issued for this client (aud)');
-    }
-    if (request.actorToken !== undefined) requireActingClient(await this.validateToken(request.actorToken, 'actor_token'), context.client);
-    const grant = delegateSubjectToken(subjectToken, { ...context, scopes }, (description) => OAuthError.invalidRequest(description));
-    return { ...grant, issuedTokenType: ACCESS_TOKEN_TYPE };
-  }
-
-  private validateToken(token: string, name: string): Promise<ValidatedAccessToken> {
-    return this.accessTokens.validate(token).catch((error: unknown) => {
-      if (error instanceof OAuthError) throw OAuthError.invalidRequest(`${name} is not a valid access token: ${error.description}`);
-      throw error;
-    });
-  }
-}
-
-/**
- * RFC 8693 §1.1: the actor is the party the new token names in `act`, which is always the
- * exchanging client, so an actor token must be that client's own token (no `sub`: not a user's).
- */
-function requireActingClient(actorToken: ValidatedAccessToken, client: Client): void {
-  if (actorToken.clientId !== client.clientId || actorToken.subject !== undefined) {
-    throw OAuthError.invalidRequest('actor_token does not represent the requesting client');
+    const handler = this.handlers.get(request.requestedTokenType);
+    if (!handler) throw OAuthError.invalidRequest(`requested_token_type must be one of ${[...this.handlers.keys()].join(', ')}`);
+    return handler.exchange(request, context);
   }
 }

@@ -42,6 +42,13 @@ export class TollgateMetrics {
     registers: [this.registry],
   });
 
+  readonly tokenExchanges = new Counter({
+    name: 'tollgate_token_exchanges_total',
+    help: 'RFC 8693 token exchanges by requested token type (access_token, txn_token, other) and outcome (success or the OAuth error code)',
+    labelNames: ['requested_token_type', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor(options: { signingKeyCreatedAt: () => Date | undefined; pool: () => PoolStats | undefined }) {
     collectDefaultMetrics({ register: this.registry, prefix: 'tollgate_' });
     new Gauge({

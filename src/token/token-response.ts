@@ -1,10 +1,12 @@
 import type { IssuedAccessToken } from '../access-token/access-token.issuer';
+import type { SelfIssuedToken } from '../grants/grant-validator';
 import { formatScope } from '../oauth/scope';
 
 /** RFC 6749 §5.1 (and RFC 8693 §2.2.1) successful token response. */
 export interface TokenResponse {
   readonly access_token: string;
-  readonly token_type: 'Bearer';
+  /** `N_A` for a token that is not an access token (RFC 8693 §2.2.1), e.g. a transaction token. */
+  readonly token_type: 'Bearer' | 'N_A';
   readonly expires_in: number;
   readonly scope: string;
   readonly refresh_token?: string;
@@ -25,5 +27,16 @@ export function toTokenResponse(
     scope: formatScope(accessToken.scopes),
     ...(extra.refreshToken === undefined ? {} : { refresh_token: extra.refreshToken }),
     ...(extra.issuedTokenType === undefined ? {} : { issued_token_type: extra.issuedTokenType }),
+  };
+}
+
+/** RFC 8693 §2.2.1 for a token a grant issued itself: never a refresh token. */
+export function toSelfIssuedTokenResponse(issued: SelfIssuedToken, issuedTokenType: string | undefined): TokenResponse {
+  return {
+    access_token: issued.token,
+    token_type: issued.tokenType,
+    expires_in: issued.expiresIn,
+    scope: formatScope(issued.scopes),
+    ...(issuedTokenType === undefined ? {} : { issued_token_type: issuedTokenType }),
   };
 }

@@ -13,7 +13,7 @@ import { resolveRequestedScopes } from '../oauth/scope';
 import type { RefreshTokenFamily } from '../refresh-tokens/refresh-token';
 import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
 import { ResourceStore } from '../resources/resource.store';
-import { toTokenResponse, type TokenResponse } from './token-response';
+import { toSelfIssuedTokenResponse, toTokenResponse, type TokenResponse } from './token-response';
 
 /**
  * The token endpoint's pipeline after client authentication (RFC 6749 §3.2): find the grant,
@@ -52,6 +52,19 @@ export class TokenService {
     const catalog = this.resources.catalog;
     const scopes = resolveRequestedScopes(singleParameter(body, 'scope'), client.allowedScopes, (scope) => catalog.isKnownScope(scope));
     const { grant: validated, family } = await runGrant(validator, body, { grantType, client, scopes, resources: catalog, clientAddress });
+    if (validated.issuedToken) {
+      this.audit.emit({
+        name: 'token.issued',
+        grantType,
+        clientId: client.clientId,
+        subject: validated.subject,
+        scopes: validated.scopes,
+        tokenType: validated.issuedTokenType,
+        transactionId: validated.issuedToken.transactionId,
+        subjectIssuer: validated.subjectIssuer,
+      });
+      return toSelfIssuedTokenResponse(validated.issuedToken, validated.issuedTokenType);
+    }
     const grant = {
       ...validated,
       authTime: validated.authTime ?? Math.floor(Date.now() / 1000),
@@ -66,6 +79,8 @@ export class TokenService {
       authTime: grant.authTime,
       authenticationMethods: grant.authenticationMethods,
       actor: grant.actor,
+      // RFC 8693 §4.4: the client's policy on who may act for its users.
+      mayAct: client.mayActClientId !== undefined && grant.subject !== undefined ? { client_id: client.mayActClientId } : undefined,
       extraClaims: grant.claims,
       expiresAtMost: grant.expiresAtMost,
     });
@@ -78,6 +93,7 @@ export class TokenService {
       scopes: grant.scopes,
       actors: actorChain(grant.actor),
       jwtId: accessToken.jwtId,
+      subjectIssuer: grant.subjectIssuer,
     });
     return toTokenResponse(accessToken, grant.responseParameters, { refreshToken, issuedTokenType: grant.issuedTokenType });
   }

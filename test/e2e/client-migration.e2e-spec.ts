@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
 import { runClientMigrationCommand } from '../../src/client-migration/client-migration.command';
 import { sql, startTestServer, testDatabaseUrl, type TestServer } from '../support/create-test-app';
-import { expectTokenError, secretHash, uniqueName } from '../support/fixtures';
-import { requestToken } from '../support/http';
+import { expectTokenError, insertClient, secretHash, uniqueName } from '../support/fixtures';
+import { jwtPayload, requestToken } from '../support/http';
 import { SCRATCH_ROOT, typeCheck } from '../support/type-check';
 
 /**
@@ -150,6 +150,31 @@ describe('npm run client:migration', () => {
     await created.migration!.down(runner);
   });
 
+  it('creates a client allowed transaction tokens, and sets may_act on an existing client with --may-act; down turns each off', async () => {
+    const gatewayId = uniqueName('gw');
+    const created = await generate('--client-id', gatewayId, '--grant', 'urn:ietf:params:oauth:grant-type:token-exchange', '--scope', 'openid api1', '--transaction-tokens');
+    expect(created.code).toBe(0);
+    await created.migration!.up(runner);
+    expect(await sql('SELECT transaction_tokens, may_act_client_id FROM clients WHERE client_id = $1', [gatewayId])).toEqual([
+      { transaction_tokens: true, may_act_client_id: null },
+    ]);
+
+    const frontId = uniqueName('front');
+    await insertClient({ clientId: frontId, secrets: [{ secret: 'front-secret' }], grantTypes: ['password'], scopes: ['openid', 'api1'] });
+    const policy = await generate('--client-id', frontId, '--may-act', 'api1');
+    expect({ code: policy.code, stdout: policy.stdout }).toEqual({ code: 0, stdout: '' });
+    expect(policy.file).toMatch(/SetDelegationPolicy/);
+    await policy.migration!.up(runner);
+    const token = await requestToken(server.url, frontId, 'front-secret', { grant_type: 'password', username: 'alice', password: 'alice', scope: 'openid api1' });
+    expect(jwtPayload(token.body.access_token).may_act).toEqual({ client_id: 'api1' });
+    await policy.migration!.down(runner);
+    expect(await sql('SELECT may_act_client_id FROM clients WHERE client_id = $1', [frontId])).toEqual([{ may_act_client_id: null }]);
+
+    const missing = await generate('--client-id', uniqueName('nobody'), '--transaction-tokens');
+    await expect(missing.migration!.up(runner)).rejects.toThrow('does not exist');
+    await created.migration!.down(runner);
+  });
+
   it('refuses to add a secret to, or disable, a client that does not exist', async () => {
     const clientId = uniqueName('missing');
     const added = await generate('--client-id', clientId, '--add-secret');
@@ -236,8 +261,8 @@ export async function up(queryRunner: QueryRunner): Promise<void> {
     await rm(broken);
 
     const files = (await readdir(outDir)).filter((name) => name.endsWith('.ts'));
-    const kinds = files.map((name) => /^\d{13}-([A-Z][a-z]+(?:Client)(?:Secrets?)?)/.exec(name)?.[1]);
-    expect(new Set(kinds)).toEqual(new Set(['AddClient', 'AddClientSecret', 'ExpireClientSecrets', 'RemoveClientSecret', 'DisableClient']));
+    const kinds = files.map((name) => /^\d{13}-(SetDelegationPolicy|[A-Z][a-z]+(?:Client)(?:Secrets?)?)/.exec(name)?.[1]);
+    expect(new Set(kinds)).toEqual(new Set(['AddClient', 'AddClientSecret', 'ExpireClientSecrets', 'RemoveClientSecret', 'DisableClient', 'SetDelegationPolicy']));
     expect(typeCheck(files.map((name) => join(outDir, name)))).toEqual([]);
   });
 });

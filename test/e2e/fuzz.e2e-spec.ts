@@ -48,7 +48,10 @@ const FRONTEND = {
   scopes: ['openid', 'profile', 'email', 'role', 'api1', 'offline_access'],
 };
 const API1 = { id: uniqueName('fuzz-api1'), secret: `api1-${randomBytes(8).toString('hex')}`, grants: ['delegation', TOKEN_EXCHANGE], scopes: ['openid', 'profile', 'role', 'api2'] };
-const FUZZ_CLIENTS: readonly (readonly [string, string])[] = [M2M, FRONTEND, API1].map(({ id, secret }) => [id, secret] as const);
+const TXN_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:txn_token';
+// Allowed transaction tokens (docs/transaction-tokens.md), like the demo `gateway`.
+const GATEWAY = { id: uniqueName('fuzz-gateway'), secret: `gateway-${randomBytes(8).toString('hex')}`, grants: [TOKEN_EXCHANGE], scopes: ['openid', 'api1', 'api2'] };
+const FUZZ_CLIENTS: readonly (readonly [string, string])[] = [M2M, FRONTEND, API1, GATEWAY].map(({ id, secret }) => [id, secret] as const);
 const M2M_BASIC = `${M2M.id}:${M2M.secret}`;
 const FORM = 'application/x-www-form-urlencoded';
 
@@ -165,6 +168,7 @@ function compare(before: Map<string, string[]>, after: Map<string, string[]>): {
 const KNOWN_PARAMETERS = [
   'grant_type', 'client_id', 'client_secret', 'scope', 'username', 'password', 'token', 'token_type_hint', 'subject_token',
   'subject_token_type', 'actor_token', 'actor_token_type', 'requested_token_type', 'audience', 'resource', 'refresh_token', 'access_token',
+  'request_context', 'request_details',
 ];
 const HOSTILE_NAMES = [
   'a[b][c]', 'a[]', 'a[0]', 'grant_type[]', 'scope[0]', 'client_id[]', '__proto__', '__proto__[admin]', 'constructor',
@@ -176,7 +180,7 @@ const KNOWN_VALUES = [
   'openid', 'openid profile email role api1', 'openid offline_access', 'offline_access', 'alice', 'bob', M2M.id, FRONTEND.id, API1.id,
   M2M.secret, FRONTEND.secret, API1.secret, 'm2m', 'frontend', ACCESS_TOKEN_TYPE, 'urn:ietf:params:oauth:token-type:jwt',
   'urn:ietf:params:oauth:token-type:refresh_token', 'urn:ietf:params:oauth:token-type:id_token', 'access_token', `${ISSUER}/resources`,
-  'https://attacker.example', 'api1 api1 api1', 'openid\tprofile', 'api1  api2',
+  'https://attacker.example', 'api1 api1 api1', 'openid\tprofile', 'api1  api2', TXN_TOKEN_TYPE, ISSUER, '{"a":1}', '{"req_ip":"1.2.3.4"}',
 ];
 const HOSTILE_VALUES = [
   '\u0000', 'a\u0000b', '%00', '\uD800', '\uDFFF', '\uFFFD', '\uFEFF', '\r\n', '\u202E', '"', '\\', '<script>alert(1)</script>', "' OR 1=1 --",
@@ -280,8 +284,12 @@ describe('fuzzing the running service', () => {
     const alice = await userAccessToken(server.url, 'alice', 'openid profile email role api1');
     const m2m = (await requestToken(server.url, 'm2m', 'm2m-secret', { grant_type: 'client_credentials', scope: 'api1' })).body.access_token;
     const delegated = (await requestToken(server.url, 'api1', 'api1-secret', { grant_type: 'delegation', token: alice, scope: 'openid api2' })).body.access_token;
-    realTokens = [alice, m2m, delegated];
-    for (const client of [M2M, FRONTEND, API1]) await insertClient({ clientId: client.id, secrets: [{ secret: client.secret }], grantTypes: client.grants, scopes: client.scopes });
+    const txnToken = (
+      await requestToken(server.url, 'gateway', 'gateway-secret', { grant_type: TOKEN_EXCHANGE, requested_token_type: TXN_TOKEN_TYPE, subject_token: alice, subject_token_type: ACCESS_TOKEN_TYPE })
+    ).body.access_token;
+    realTokens = [alice, m2m, delegated, txnToken];
+    for (const client of [M2M, FRONTEND, API1, GATEWAY]) await insertClient({ clientId: client.id, secrets: [{ secret: client.secret }], grantTypes: client.grants, scopes: client.scopes });
+    await sql('UPDATE clients SET transaction_tokens = true WHERE client_id = $1', [GATEWAY.id]);
     console.log(
       `fuzz seed ${SEED} (FUZZ_SEED), runs ${RUNS} (FUZZ_RUNS); endpoints: token, ${[endpoints.userinfo, endpoints.introspection, endpoints.revocation].filter(Boolean).join(', ')}; grants: ${endpoints.grants.join(', ')}`,
     );
@@ -485,6 +493,14 @@ describe('fuzzing the running service', () => {
         grantType: TOKEN_EXCHANGE,
         parameters: ['subject_token', 'subject_token_type', 'actor_token', 'actor_token_type', 'requested_token_type', 'audience', 'resource', 'scope'],
       },
+      {
+        weight: 5,
+        clientId: GATEWAY.id,
+        secret: GATEWAY.secret,
+        scopes: GATEWAY.scopes,
+        grantType: TOKEN_EXCHANGE,
+        parameters: ['subject_token', 'subject_token_type', 'requested_token_type', 'audience', 'resource', 'scope', 'request_context', 'request_details'],
+      },
     ].filter(({ grantType }) => endpoints.grants.includes(grantType));
     const tokenParameters = new Set(['token', 'subject_token', 'actor_token', 'refresh_token']);
     // Values that get past the earlier checks (scope, presence) often enough to reach the grant's own.
@@ -492,6 +508,18 @@ describe('fuzzing the running service', () => {
       if (tokenParameters.has(name)) return fc.oneof({ weight: 4, arbitrary: jwtLike() }, { weight: 1, arbitrary: parameterValue() });
       if (name === 'scope') return fc.oneof({ weight: 3, arbitrary: fc.subarray([...scopes]).map((names) => names.join(' ')) }, { weight: 1, arbitrary: parameterValue() });
       if (name === 'username' || name === 'password') return fc.oneof(fc.constantFrom('alice', 'bob'), tainted(['alice', 'bob']), parameterValue());
+      if (name === 'requested_token_type' || name === 'subject_token_type') {
+        return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(TXN_TOKEN_TYPE, ACCESS_TOKEN_TYPE) }, { weight: 1, arbitrary: parameterValue() });
+      }
+      if (name === 'request_context' || name === 'request_details') {
+        // Objects around the 4 KiB bound, any JSON value, and broken JSON.
+        return fc.oneof(
+          { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify({ value })) },
+          { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.stringify(value)) },
+          { weight: 1, arbitrary: fc.integer({ min: 4070, max: 4110 }).map((size) => JSON.stringify({ pad: 'x'.repeat(size - 10) })) },
+          { weight: 1, arbitrary: parameterValue() },
+        );
+      }
       return parameterValue();
     };
     const arbitrary = fc

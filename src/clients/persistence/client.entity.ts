@@ -21,6 +21,12 @@ export class ClientEntity {
   @Column({ name: 'refresh_token_lifetime', type: 'integer', default: 2592000 })
   refreshTokenLifetime!: number;
 
+  @Column({ name: 'may_act_client_id', type: 'text', nullable: true })
+  mayActClientId!: string | null;
+
+  @Column({ name: 'transaction_tokens', type: 'boolean', default: false })
+  transactionTokens!: boolean;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

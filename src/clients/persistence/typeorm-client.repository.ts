@@ -25,6 +25,8 @@ function toClient(entity: ClientEntity): Client {
     allowedScopes: entity.allowedScopes,
     accessTokenLifetimeSeconds: entity.accessTokenLifetime,
     refreshTokenLifetimeSeconds: entity.refreshTokenLifetime,
+    mayActClientId: entity.mayActClientId ?? undefined,
+    transactionTokens: entity.transactionTokens,
     secrets: entity.secrets.map((secret) => ({
       hash: Buffer.from(secret.valueHash, 'base64'),
       expiresAt: secret.expiresAt ?? undefined,

@@ -1,0 +1,51 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ValidatedAccessToken } from '../access-token/access-token';
+import { AccessTokenValidator } from '../access-token/access-token.validator';
+import type { Client } from '../clients/client';
+import { OAuthError } from '../oauth/oauth-error';
+import type { GrantContext, GrantSuccess } from './grant-validator';
+import { delegateSubjectToken } from './subject-token-delegation';
+import type { TokenExchangeHandler } from './token-exchange-handler';
+import { ACCESS_TOKEN_TYPE, scopesForTargets, TXN_TOKEN_TYPE, type TokenExchangeRequest } from './token-exchange-request';
+
+/**
+ * RFC 8693 token exchange for an access token: the standard form of the `delegation` grant, with
+ * the same rules (the shared `delegateSubjectToken`). The subject token must have been issued for
+ * the exchanging client (its `aud` names the client), and its problems are `invalid_request`.
+ */
+@Injectable()
+export class AccessTokenExchangeHandler implements TokenExchangeHandler {
+  readonly requestedTokenType = ACCESS_TOKEN_TYPE;
+
+  constructor(@Inject(AccessTokenValidator) private readonly accessTokens: Pick<AccessTokenValidator, 'validate'>) {}
+
+  async exchange(request: TokenExchangeRequest, context: GrantContext): Promise<GrantSuccess> {
+    // A transaction token stays inside its trust domain: it is never turned back into an access token.
+    if (request.subjectTokenType === TXN_TOKEN_TYPE) throw OAuthError.invalidRequest('a transaction token cannot be exchanged for an access token');
+    const scopes = scopesForTargets(request.targets, context.scopes, context.client, context.resources);
+    const subjectToken = await this.validateToken(request.subjectToken, 'subject_token');
+    if (!subjectToken.audiences.includes(context.client.clientId)) {
+      throw OAuthError.invalidRequest('the subject token was not issued for this client (aud)');
+    }
+    if (request.actorToken !== undefined) requireActingClient(await this.validateToken(request.actorToken, 'actor_token'), context.client);
+    const grant = delegateSubjectToken(subjectToken, { ...context, scopes }, (description) => OAuthError.invalidRequest(description));
+    return { ...grant, issuedTokenType: ACCESS_TOKEN_TYPE };
+  }
+
+  private validateToken(token: string, name: string): Promise<ValidatedAccessToken> {
+    return this.accessTokens.validate(token).catch((error: unknown) => {
+      if (error instanceof OAuthError) throw OAuthError.invalidRequest(`${name} is not a valid access token: ${error.description}`);
+      throw error;
+    });
+  }
+}
+
+/**
+ * RFC 8693 §1.1: the actor is the party the new token names in `act`, which is always the
+ * exchanging client, so an actor token must be that client's own token (no `sub`: not a user's).
+ */
+function requireActingClient(actorToken: ValidatedAccessToken, client: Client): void {
+  if (actorToken.clientId !== client.clientId || actorToken.subject !== undefined) {
+    throw OAuthError.invalidRequest('actor_token does not represent the requesting client');
+  }
+}

@@ -1,0 +1,109 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { mayActFor } from '../access-token/access-token';
+import { AccessTokenValidator } from '../access-token/access-token.validator';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { carriedScopes } from '../grants/grant-scopes';
+import type { GrantContext, GrantSuccess } from '../grants/grant-validator';
+import type { TokenExchangeHandler } from '../grants/token-exchange-handler';
+import { TXN_TOKEN_TYPE, type TokenExchangeRequest } from '../grants/token-exchange-request';
+import { OAuthError } from '../oauth/oauth-error';
+import { OFFLINE_ACCESS } from '../oauth/scope';
+import { extendRequestingWorkloads, readContextParameter } from './txn-token';
+import { TransactionTokenIssuer } from './txn-token.issuer';
+import { TransactionTokenValidator } from './txn-token.validator';
+
+/** What a transaction token is minted from: a subject token, or the transaction token it replaces. */
+interface TransactionSubject {
+  readonly transactionId?: string;
+  readonly subject: string;
+  readonly scopes: readonly string[];
+  readonly requestingWorkloads: readonly string[];
+  readonly transactionContext: Record<string, unknown>;
+  readonly requestContext: Record<string, unknown>;
+  readonly expiresAtMost?: number;
+}
+
+/**
+ * Token exchange for `requested_token_type=urn:ietf:params:oauth:token-type:txn_token`
+ * (draft-ietf-oauth-transaction-tokens, docs/transaction-tokens.md). Only clients allowed to may
+ * ask; the audience is the trust domain; the subject token need not name the requester in its
+ * `aud` (a gateway sits in front of the APIs). A transaction token as subject token is replaced:
+ * same `txn`, `sub` and `aud`, no wider scope, one more requesting workload, a fresh `exp`.
+ */
+@Injectable()
+export class TransactionTokenExchangeHandler implements TokenExchangeHandler {
+  readonly requestedTokenType = TXN_TOKEN_TYPE;
+
+  constructor(
+    @Inject(AccessTokenValidator) private readonly accessTokens: Pick<AccessTokenValidator, 'validate'>,
+    @Inject(TransactionTokenValidator) private readonly transactionTokens: Pick<TransactionTokenValidator, 'validate'>,
+    @Inject(TransactionTokenIssuer) private readonly issuer: Pick<TransactionTokenIssuer, 'issue'>,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'trustDomain'>,
+  ) {}
+
+  async exchange(request: TokenExchangeRequest, context: GrantContext): Promise<GrantSuccess> {
+    if (context.client.transactionTokens !== true) throw OAuthError.invalidRequest('the client may not obtain transaction tokens');
+    const outside = request.targets.find((target) => target !== this.config.trustDomain);
+    if (outside !== undefined) throw OAuthError.invalidTarget(`the audience of a transaction token is the trust domain, not ${outside.slice(0, 200)}`);
+    const transactionContext = readContextParameter('request_details', request.requestDetails);
+    const requestContext = readContextParameter('request_context', request.requestContext);
+    const subject =
+      request.subjectTokenType === TXN_TOKEN_TYPE
+        ? await this.replaced(request.subjectToken)
+        : await this.fromAccessToken(request.subjectToken, context, transactionContext ?? {}, { ...requestContext, req_ip: context.clientAddress });
+    const scopes = transactionScopes(subject, context);
+    const issued = await this.issuer.issue({
+      ...subject,
+      scopes,
+      requestingWorkloads: extendRequestingWorkloads(subject.requestingWorkloads, context.client.clientId),
+    });
+    return {
+      subject: subject.subject,
+      scopes,
+      issuedTokenType: TXN_TOKEN_TYPE,
+      issuedToken: { token: issued.token, tokenType: 'N_A', expiresIn: issued.expiresIn, scopes, transactionId: issued.transactionId },
+    };
+  }
+
+  private async fromAccessToken(
+    token: string,
+    context: GrantContext,
+    transactionContext: Record<string, unknown>,
+    requestContext: Record<string, unknown>,
+  ): Promise<TransactionSubject> {
+    const subjectToken = await this.accessTokens.validate(token).catch(invalidSubjectToken);
+    if (subjectToken.subject === undefined) throw OAuthError.invalidRequest('the subject token does not represent a user');
+    // RFC 8693 §4.4 holds for every exchange, this one included.
+    if (!mayActFor(subjectToken.mayAct, context.client.clientId)) {
+      throw OAuthError.invalidRequest('the subject token does not allow this client to act for its subject (may_act)');
+    }
+    return {
+      subject: subjectToken.subject,
+      scopes: subjectToken.scopes,
+      requestingWorkloads: [],
+      transactionContext,
+      requestContext,
+      expiresAtMost: subjectToken.expiresAt,
+    };
+  }
+
+  /** A replacement keeps what the transaction token says; the request's context cannot change it. */
+  private async replaced(token: string): Promise<TransactionSubject> {
+    return this.transactionTokens.validate(token).catch(invalidSubjectToken);
+  }
+}
+
+function invalidSubjectToken(error: unknown): never {
+  if (error instanceof OAuthError) throw OAuthError.invalidRequest(`subject_token is not valid: ${error.description}`);
+  throw error;
+}
+
+/** Within the subject token's scope: a wider request is `invalid_scope`; a default leaves the rest out. */
+function transactionScopes(subject: TransactionSubject, context: GrantContext): string[] {
+  const scopes = carriedScopes(context.scopes, (scope) => {
+    if (scope === OFFLINE_ACCESS) return 'transaction tokens never come with refresh tokens';
+    return subject.scopes.includes(scope) ? undefined : `scope ${scope} is wider than the subject token's`;
+  });
+  if (scopes.length === 0) throw OAuthError.invalidScope("none of the requested scopes is within the subject token's");
+  return scopes;
+}

@@ -1,0 +1,56 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { JwtService } from '@nestjs/jwt';
+import { randomBytes } from 'node:crypto';
+import { signJws } from '../access-token/jws';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { SigningKeyStore } from '../keys/signing-key.store';
+import { formatScope } from '../oauth/scope';
+import { TXN_TOKEN_TYP, type TransactionTokenClaims } from './txn-token';
+
+export interface TransactionTokenRequest {
+  /** Absent for a new transaction: a fresh `txn` is drawn. */
+  readonly transactionId?: string;
+  readonly subject: string;
+  readonly scopes: readonly string[];
+  readonly requestingWorkloads: readonly string[];
+  readonly transactionContext: Record<string, unknown>;
+  readonly requestContext: Record<string, unknown>;
+  /** Epoch seconds the token must not outlive (its subject token's `exp`). */
+  readonly expiresAtMost?: number;
+}
+
+export interface IssuedTransactionToken {
+  readonly token: string;
+  readonly transactionId: string;
+  readonly expiresIn: number;
+}
+
+/** Signs transaction tokens with the service's signing keys (draft-ietf-oauth-transaction-tokens). */
+@Injectable()
+export class TransactionTokenIssuer {
+  constructor(
+    private readonly jwt: JwtService,
+    private readonly keys: SigningKeyStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async issue(request: TransactionTokenRequest): Promise<IssuedTransactionToken> {
+    const now = Math.floor(Date.now() / 1000);
+    const exp = Math.min(now + this.config.transactionTokenLifetimeSeconds, request.expiresAtMost ?? Number.MAX_SAFE_INTEGER);
+    const transactionId = request.transactionId ?? randomBytes(16).toString('base64url');
+    const claims: TransactionTokenClaims = {
+      iss: this.config.issuer,
+      iat: now,
+      exp,
+      aud: this.config.trustDomain,
+      txn: transactionId,
+      sub: request.subject,
+      scope: formatScope(request.scopes),
+      req_wl: request.requestingWorkloads.join(','),
+      tctx: request.transactionContext,
+      rctx: request.requestContext,
+    };
+    const token = await signJws(this.jwt, { ...claims }, this.keys.signingKey(), TXN_TOKEN_TYP);
+    return { token, transactionId, expiresIn: Math.max(exp - now, 0) };
+  }
+}
