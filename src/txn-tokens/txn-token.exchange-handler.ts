@@ -89,7 +89,9 @@ export class TransactionTokenExchangeHandler implements TokenExchangeHandler {
 
   /** A replacement keeps what the transaction token says; the request's context cannot change it. */
   private async replaced(token: string): Promise<TransactionSubject> {
-    return this.transactionTokens.validate(token).catch(invalidSubjectToken);
+    const replaced = await this.transactionTokens.validate(token).catch(invalidSubjectToken);
+    const { transactionId, subject, scopes, requestingWorkloads, transactionContext, requestContext } = replaced;
+    return { transactionId, subject, scopes, requestingWorkloads, transactionContext, requestContext };
   }
 }
 
