@@ -43,7 +43,7 @@ describe('parseClientMigrationArguments', () => {
 
   it.each([
     [['--client-id', 'frontend', '--may-act', 'api 1'], '--may-act "api 1" must be a client id: 1 to 100 characters, letters, digits and . _ ~ -'],
-    [['--client-id', 'frontend', '--add-secret', '--may-act', 'api1'], '--may-act and --transaction-tokens apply when creating or changing a client, not with --add-secret or --disable'],
+    [['--client-id', 'frontend', '--add-secret', '--may-act', 'api1'], '--may-act and --transaction-tokens apply when creating or changing a client, not with --add-secret, --expire-secrets-before, --remove-secret or --disable'],
     [['--client-id', 'frontend', '--transaction-tokens', '--expires', '2027-01-01'], '--expires does not apply to changing an existing client'],
   ])('refuses the delegation policy flags in %j', (argv, problem) => {
     expect(problemOf(...argv)).toEqual(problem);
