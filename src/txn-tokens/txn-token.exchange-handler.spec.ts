@@ -25,26 +25,26 @@ const replaced: ValidatedTransactionToken = {
 
 function handlerWith(): { handler: TransactionTokenExchangeHandler; issued: TransactionTokenRequest[] } {
   const issued: TransactionTokenRequest[] = [];
-  const accessTokens = {
+  const accessTokens: Pick<AccessTokenValidator, 'validate'> = {
     async validate(token: string): Promise<ValidatedAccessToken> {
       if (token === 'alice') return alice;
       if (token === 'm2m') return { ...alice, subject: undefined };
       if (token === 'for-api1-only') return { ...alice, mayAct: { client_id: 'api1' } };
       throw OAuthError.invalidToken('the token signature, issuer or lifetime is invalid');
     },
-  } as Pick<AccessTokenValidator, 'validate'> as AccessTokenValidator;
-  const transactionTokens = {
+  };
+  const transactionTokens: Pick<TransactionTokenValidator, 'validate'> = {
     async validate(token: string): Promise<ValidatedTransactionToken> {
       if (token === 'txn') return replaced;
       throw OAuthError.invalidToken('the token is not a transaction token (typ)');
     },
-  } as Pick<TransactionTokenValidator, 'validate'> as TransactionTokenValidator;
-  const issuer = {
+  };
+  const issuer: Pick<TransactionTokenIssuer, 'issue'> = {
     async issue(request: TransactionTokenRequest) {
       issued.push(request);
       return { token: 'signed', transactionId: request.transactionId ?? 'txn-new', expiresIn: 60 };
     },
-  } as Pick<TransactionTokenIssuer, 'issue'> as TransactionTokenIssuer;
+  };
   return { handler: new TransactionTokenExchangeHandler(accessTokens, transactionTokens, issuer, { trustDomain: TRUST_DOMAIN }), issued };
 }
 
@@ -53,7 +53,7 @@ function request(overrides: Partial<TokenExchangeRequest> = {}): TokenExchangeRe
 }
 
 function context(scopes: RequestedScopes = { names: ['openid', 'api1'], explicit: true }, client = gateway): GrantContext {
-  return { grantType: TOKEN_EXCHANGE_GRANT_TYPE, client, parameters: {}, scopes, resources: demoResources, clientAddress: '192.0.2.7' };
+  return { grantType: TOKEN_EXCHANGE_GRANT_TYPE, client, scopes, resources: demoResources, clientAddress: '192.0.2.7' };
 }
 
 const refused = (code: string, description: string) => expect.objectContaining({ code, description });
