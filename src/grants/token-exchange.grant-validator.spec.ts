@@ -67,7 +67,7 @@ describe('TokenExchangeGrantValidator', () => {
   it('refuses a requested_token_type no handler issues as invalid_request before validating any token', async () => {
     const { validator, seen } = validatorWith();
     await expect(submit(validator, context({ ...subject('alice'), requested_token_type: 'urn:ietf:params:oauth:token-type:jwt' }))).rejects.toEqual(
-      invalid('invalid_request', `requested_token_type must be one of ${ACCESS_TOKEN_TYPE}`),
+      invalid('invalid_request', `requested_token_type must be one of ${ACCESS_TOKEN_TYPE}, urn:ietf:params:oauth:token-type:txn_token`),
     );
     expect(seen).toEqual([]);
   });
