@@ -18,13 +18,13 @@ function signingKey(kid: string): Pick<SigningKey, 'kid' | 'algorithm' | 'privat
 const key = signingKey('kid-1');
 
 /** A SigningKeyStore that publishes one real key; a deny list holding the given jti values. */
-function validator(revoked: readonly string[] = []): AccessTokenValidator {
-  const keys = { verificationKey: (kid: string) => (kid === key.kid ? key : undefined) };
+function validator(revoked: readonly string[] = [], published: ReadonlySet<string> = new Set([key.kid])): AccessTokenValidator {
+  const keys = { verificationKey: (kid: string) => (published.has(kid) && kid === key.kid ? key : undefined) };
   const denyList = { isRevoked: (jwtId: string) => revoked.includes(jwtId) };
   return new AccessTokenValidator(
     new JwtService({}),
     keys as unknown as SigningKeyStore,
-    { issuer: ISSUER } as AppConfig,
+    { issuer: ISSUER, verifiedTokenCache: { maxEntries: 100, maxAgeSeconds: 60 } } as AppConfig,
     denyList as unknown as AccessTokenDenyList,
   );
 }
@@ -117,6 +117,52 @@ describe('AccessTokenValidator.validate', () => {
     const validated = await validator().validate(token);
     expect(validated.actor).toEqual({ client_id: 'api1' });
     expect(({} as { admin?: boolean }).admin).toBeUndefined();
+  });
+});
+
+describe('AccessTokenValidator.validate, a token presented again (verified-token cache)', () => {
+  it('answers from the cache without verifying the signature again', async () => {
+    const subject = validator();
+    const token = signed(userTokenClaims(ISSUER));
+    const first = await subject.validate(token);
+    const verify = jest.spyOn(JwtService.prototype, 'verifyAsync');
+    const verifySync = jest.spyOn(JwtService.prototype, 'verify');
+    try {
+      await expect(subject.validate(token)).resolves.toEqual(first);
+      expect(verify.mock.calls.length + verifySync.mock.calls.length).toBe(0);
+    } finally {
+      jest.restoreAllMocks();
+    }
+  });
+
+  it('still refuses it at once when it is revoked after it was cached', async () => {
+    const revoked: string[] = [];
+    const subject = validator(revoked);
+    const claims = userTokenClaims(ISSUER);
+    await subject.validate(signed(claims));
+    revoked.push(claims.jti as string);
+    await expect(subject.validate(signed(claims))).rejects.toThrow(expect.objectContaining({ description: 'the token has been revoked' }));
+  });
+
+  it('refuses it once the key that verified it is no longer published', async () => {
+    const published = new Set([key.kid]);
+    const subject = validator([], published);
+    const token = signed(userTokenClaims(ISSUER));
+    await subject.validate(token);
+    published.delete(key.kid);
+    await expect(subject.validate(token)).rejects.toThrow(expect.objectContaining({ description: 'the token was not signed with a published key' }));
+  });
+
+  it('refuses it once it expires', async () => {
+    const subject = validator();
+    const token = signed({ ...userTokenClaims(ISSUER), exp: now() + 2 });
+    await subject.validate(token);
+    jest.useFakeTimers({ now: (now() + 120) * 1000, doNotFake: ['nextTick', 'setImmediate'] });
+    try {
+      await expect(subject.validate(token)).rejects.toThrow(invalidToken);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
 

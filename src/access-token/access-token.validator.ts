@@ -7,6 +7,7 @@ import { OAuthError } from '../oauth/oauth-error';
 import { verifyJws } from './jws';
 import { readActorClaim, readMayActClaim, type ValidatedAccessToken } from './access-token';
 import { AccessTokenDenyList } from './access-token-deny-list';
+import { VerifiedTokenCache } from './verified-token.cache';
 
 export const MAX_TOKEN_LENGTH = 16 * 1024;
 const ACCESS_TOKEN_TYPES = new Set(['at+jwt', 'application/at+jwt']);
@@ -20,14 +21,26 @@ const FORBIDDEN_HEADERS = ['jwk', 'jku', 'x5u', 'x5c', 'crit', 'zip', 'enc'];
  */
 @Injectable()
 export class AccessTokenValidator {
+  private readonly verified: VerifiedTokenCache;
+  private readonly isPublished = (kid: string) => this.keys.verificationKey(kid) !== undefined;
+
   constructor(
     private readonly jwt: JwtService,
     private readonly keys: SigningKeyStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly denyList: AccessTokenDenyList,
-  ) {}
+  ) {
+    this.verified = new VerifiedTokenCache(config.verifiedTokenCache.maxEntries, config.verifiedTokenCache.maxAgeSeconds);
+  }
 
   async validate(token: string): Promise<ValidatedAccessToken> {
+    const validated = this.verified.get(token, this.isPublished) ?? (await this.verify(token));
+    // RFC 7009: a revoked token is refused until it expires (docs/endpoints.md#revocation), cached or not.
+    if (this.denyList.isRevoked(validated.jwtId)) throw rejected('the token has been revoked');
+    return validated;
+  }
+
+  private async verify(token: string): Promise<ValidatedAccessToken> {
     if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) throw rejected('the token is empty or too long');
     const segments = token.split('.');
     if (segments.length !== 3) throw rejected('the token is not a compact JWS');
@@ -48,8 +61,7 @@ export class AccessTokenValidator {
       throw rejected('the token signature, issuer or lifetime is invalid');
     }
     const validated = toValidatedToken(payload);
-    // RFC 7009: a revoked token is refused until it expires (docs/endpoints.md#revocation).
-    if (this.denyList.isRevoked(validated.jwtId)) throw rejected('the token has been revoked');
+    this.verified.set(token, validated, key.kid);
     return validated;
   }
 }

@@ -19,6 +19,8 @@ export interface AppConfig {
   readonly databasePoolSize: number;
   /** How long clients, resources and keys may be served from memory before a change is seen. */
   readonly cacheTtlSeconds: number;
+  /** Access tokens that passed validation, kept so a repeat skips the signature check (docs/tokens.md#validation). */
+  readonly verifiedTokenCache: { readonly maxEntries: number; readonly maxAgeSeconds: number };
   readonly signingAlgorithm: SigningAlgorithm;
   /** `KEY_ENCRYPTION_KEY`, `KEY_ENCRYPTION_KEY_PREVIOUS` and the `KEY_ROTATION_*` periods (key.config.ts). */
   readonly keyEncryptionKey: KeyConfig['keyEncryptionKey'];
@@ -78,6 +80,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const logLevel = read<LogLevel>('LOG_LEVEL', 'info', (raw) => LOG_LEVELS.find((level) => level === raw), `one of ${LOG_LEVELS.join(', ')}`);
   const databasePoolSize = read('DATABASE_POOL_SIZE', 10, (raw) => integerIn(raw, 1, 200), 'an integer from 1 to 200');
   const cacheTtlSeconds = read('CACHE_TTL_SECONDS', 5, (raw) => integerIn(raw, 0, 3600), 'an integer from 0 to 3600');
+  const verifiedTokenCache = {
+    maxEntries: read('VERIFIED_TOKEN_CACHE_SIZE', 10_000, (raw) => integerIn(raw, 0, 1_000_000), 'an integer from 0 to 1000000'),
+    maxAgeSeconds: read('VERIFIED_TOKEN_CACHE_SECONDS', 300, (raw) => integerIn(raw, 0, 3600), 'an integer from 0 to 3600'),
+  };
   const signingAlgorithm = read<SigningAlgorithm>('SIGNING_ALG', 'RS256', (raw) => SIGNING_ALGORITHMS.find((alg) => alg === raw), `one of ${SIGNING_ALGORITHMS.join(', ')}`);
   const keys = readKeyConfig(env, read, databaseUrl, problems);
   const { rateLimits, trustProxy } = readThrottlingConfig(read);
@@ -91,8 +97,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
-    metricsPort, port, host, issuer, databaseUrl, dataDir, seedDemo, logLevel, databasePoolSize, cacheTtlSeconds, signingAlgorithm, rateLimits,
-    trustProxy, maxConcurrentRequests, shutdownDrainSeconds, trustDomain, transactionTokenLifetimeSeconds, ...keys,
+    metricsPort, port, host, issuer, databaseUrl, dataDir, seedDemo, logLevel, databasePoolSize, cacheTtlSeconds, verifiedTokenCache, signingAlgorithm,
+    rateLimits, trustProxy, maxConcurrentRequests, shutdownDrainSeconds, trustDomain, transactionTokenLifetimeSeconds, ...keys,
   };
 }
 
