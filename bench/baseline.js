@@ -6,7 +6,7 @@
  * database. The harness (bench/run.js) drives it with the same load as Tollgate and reports
  * Tollgate's throughput as a ratio of this one. Not for production: the compact JWS is hand-rolled.
  *
- * Env: PORT (0 = any), HOST (127.0.0.1), SIGNING_ALG (RS256 | PS256 | ES256). Prints one JSON line
+ * Env: PORT (0 = any), HOST (127.0.0.1), SIGNING_ALG (RS256 | PS256 | ES256 | EdDSA). Prints one JSON line
  * `{"listening": port}` on stdout once it accepts connections.
  */
 const http = require('node:http');
@@ -20,6 +20,8 @@ const ALGORITHMS = {
     options: { padding: crypto.constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 },
   },
   ES256: { generate: () => crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' }), options: { dsaEncoding: 'ieee-p1363' } },
+  // Ed25519 hashes internally: node:crypto takes no digest for it.
+  EdDSA: { generate: () => crypto.generateKeyPairSync('ed25519'), options: {}, digest: null },
 };
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -32,7 +34,7 @@ if (!ALGORITHMS[algorithm]) {
   console.error(`SIGNING_ALG must be one of ${Object.keys(ALGORITHMS).join(', ')}`);
   process.exit(1);
 }
-const { options: signOptions } = ALGORITHMS[algorithm];
+const { options: signOptions, digest = 'sha256' } = ALGORITHMS[algorithm];
 const { privateKey, publicKey } = ALGORITHMS[algorithm].generate();
 const kid = 'baseline-' + algorithm.toLowerCase();
 const encodedHeader = base64url(JSON.stringify({ alg: algorithm, typ: 'at+jwt', kid }));
@@ -74,7 +76,7 @@ function base64url(text) {
 
 function sign(claims) {
   const input = encodedHeader + '.' + base64url(JSON.stringify(claims));
-  return input + '.' + crypto.sign('sha256', Buffer.from(input), { key: privateKey, ...signOptions }).toString('base64url');
+  return input + '.' + crypto.sign(digest, Buffer.from(input), { key: privateKey, ...signOptions }).toString('base64url');
 }
 
 /** Verifies a compact JWS access token and returns its claims, or undefined. */
@@ -86,7 +88,7 @@ function verify(token) {
     const header = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8'));
     if (header.typ !== 'at+jwt' || header.alg !== algorithm || header.kid !== kid) return undefined;
     const data = Buffer.from(parts[0] + '.' + parts[1]);
-    if (!crypto.verify('sha256', data, { key: publicKey, ...signOptions }, Buffer.from(parts[2], 'base64url'))) return undefined;
+    if (!crypto.verify(digest, data, { key: publicKey, ...signOptions }, Buffer.from(parts[2], 'base64url'))) return undefined;
     const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
     const now = Math.floor(Date.now() / 1000);
     if (claims.iss !== issuer || !(claims.exp > now - CLOCK_SKEW_SECONDS) || claims.nbf > now + CLOCK_SKEW_SECONDS) return undefined;

@@ -4,8 +4,11 @@
  * server where taskset exists) so that generating load does not compete with the server measured.
  * Runs one autocannon pass and prints its figures as one JSON line on stdout.
  *
- * Usage: node bench/load.js '<json>' with {url, method, headers, body, connections, durationSeconds}.
+ * Usage: node bench/load.js '<json>' with {url, method, headers, body, connections, durationSeconds,
+ * poolFile?}. poolFile names a JSON array of {headers?, body?}: successive requests take its
+ * entries in turn (the "cold" scenarios: many distinct tokens instead of one).
  */
+const fs = require('node:fs');
 const autocannon = require('autocannon');
 
 const spec = JSON.parse(process.argv[2] || '{}');
@@ -15,6 +18,16 @@ if (!/^http:\/\/127\.0\.0\.1:\d+\//.test(spec.url || '')) {
 }
 const durationSeconds = Math.min(Math.max(Number(spec.durationSeconds) || 1, 1), 600);
 const connections = Math.min(Math.max(Number(spec.connections) || 1, 1), 1024);
+const pool = spec.poolFile ? JSON.parse(fs.readFileSync(spec.poolFile, 'utf8')) : undefined;
+let next = 0;
+const requests = pool && [
+  {
+    setupRequest: (request) => {
+      const entry = pool[next++ % pool.length];
+      return { ...request, headers: { ...request.headers, ...entry.headers }, body: entry.body ?? request.body };
+    },
+  },
+];
 
 const instance = autocannon(
   {
@@ -22,6 +35,7 @@ const instance = autocannon(
     method: spec.method || 'GET',
     headers: spec.headers || {},
     body: spec.body,
+    requests,
     connections,
     duration: durationSeconds,
     timeout: 10,

@@ -12,8 +12,10 @@
  *   --connections N BENCH_CONNECTIONS 32
  *   --rounds N     BENCH_ROUNDS      5       the measured seconds are split into N alternating rounds
  *                                           (Tollgate, baseline, Tollgate, …) so that noise hits both alike
- *   --alg A        BENCH_ALG / SIGNING_ALG   RS256   RS256 | PS256 | ES256 | both (RS256, ES256) | all
- *   --scenarios L  BENCH_SCENARIOS   all     comma-separated: client_credentials,delegation,userinfo,password
+ *   --alg A        BENCH_ALG / SIGNING_ALG   RS256   RS256 | PS256 | ES256 | EdDSA | both (RS256, ES256) | all
+ *   --scenarios L  BENCH_SCENARIOS   all     comma-separated: client_credentials, delegation, userinfo (hot:
+ *                                           one token presented again and again), delegation_cold, userinfo_cold
+ *                                           (a pool of BENCH_POOL distinct tokens, default 10000), password
  *   --no-baseline                    run Tollgate only (no ratios)
  *   --profile                        CPU-profile the measured runs of both servers
  *                                    (bench/results/profile-<server>-<alg>-<scenario>.cpuprofile, summaries
@@ -65,6 +67,24 @@ const SCENARIOS = [
     }),
   },
   {
+    name: 'delegation_cold',
+    description: 'as delegation, but each request carries another of a pool of distinct alice tokens (no token presented twice in a row)',
+    prepare: async (baseUrl) => ({
+      ...tokenRequest('api1', 'api1-secret', { grant_type: 'delegation', token: (await tokenPool(baseUrl))[0], scope: 'api2' }),
+      pool: (await tokenPool(baseUrl)).map((token) => ({ body: new URLSearchParams({ grant_type: 'delegation', token, scope: 'api2' }).toString() })),
+    }),
+  },
+  {
+    name: 'userinfo_cold',
+    description: 'as userinfo, but each request carries another of a pool of distinct alice tokens (scope "openid profile")',
+    prepare: async (baseUrl) => ({
+      method: 'GET',
+      path: '/connect/userinfo',
+      headers: { authorization: `Bearer ${(await tokenPool(baseUrl))[0]}` },
+      pool: (await tokenPool(baseUrl)).map((token) => ({ headers: { authorization: `Bearer ${token}` } })),
+    }),
+  },
+  {
     name: 'password',
     description: 'POST /connect/token grant_type=password (alice/alice, scrypt N=16384), scope "openid profile api1", as frontend',
     minRoundSeconds: 10,
@@ -94,8 +114,8 @@ function parseOptions(argv, env) {
     return value;
   };
   const alg = flag('alg') ?? env.BENCH_ALG ?? env.SIGNING_ALG ?? 'RS256';
-  const algorithms = alg === 'both' ? ['RS256', 'ES256'] : alg === 'all' ? ['RS256', 'PS256', 'ES256'] : [alg];
-  if (!algorithms.every((name) => ['RS256', 'PS256', 'ES256'].includes(name))) fail('--alg must be RS256, PS256, ES256, both or all');
+  const algorithms = alg === 'both' ? ['RS256', 'ES256'] : alg === 'all' ? ['RS256', 'PS256', 'ES256', 'EdDSA'] : [alg];
+  if (!algorithms.every((name) => ['RS256', 'PS256', 'ES256', 'EdDSA'].includes(name))) fail('--alg must be RS256, PS256, ES256, EdDSA, both or all');
   const scenarioNames = (flag('scenarios') ?? env.BENCH_SCENARIOS ?? SCENARIOS.map((s) => s.name).join(',')).split(',').filter(Boolean);
   const unknown = scenarioNames.filter((name) => !SCENARIOS.some((s) => s.name === name));
   if (unknown.length > 0) fail(`unknown scenario(s): ${unknown.join(', ')}`);
@@ -255,9 +275,42 @@ async function aliceToken(baseUrl, scope) {
   return JSON.parse(body).access_token;
 }
 
+const POOL_SIZE = Number(process.env.BENCH_POOL) || 10_000;
+const pools = new Map();
+
+/**
+ * POOL_SIZE distinct alice tokens (scope "openid profile") from one server, minted once per server
+ * by delegating one password-grant token (minting each with the password grant would cost a scrypt
+ * hash apiece). Their `act` is one level deep.
+ */
+function tokenPool(baseUrl) {
+  if (!pools.has(baseUrl)) pools.set(baseUrl, mintPool(baseUrl));
+  return pools.get(baseUrl);
+}
+
+async function mintPool(baseUrl) {
+  const subject = await aliceToken(baseUrl, 'openid profile api1');
+  const request = tokenRequest('api1', 'api1-secret', { grant_type: 'delegation', token: subject, scope: 'openid profile' });
+  const tokens = [];
+  const mint = async () => {
+    while (tokens.length < POOL_SIZE) {
+      const { status, body } = await send(baseUrl, request);
+      if (status !== 200) throw new Error(`minting the token pool: delegation answered ${status}: ${body.slice(0, 300)}`);
+      tokens.push(JSON.parse(body).access_token);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, mint));
+  return tokens;
+}
+
 /** One autocannon pass in a child process (pinned to CPU 1); resolves with its figures. */
 function runLoad(options, url, request, durationSeconds) {
-  const spec = { url, method: request.method, headers: request.headers, body: request.body, connections: options.connections, durationSeconds };
+  let poolFile;
+  if (request.pool) {
+    poolFile = path.join(RESULTS_DIR, `.pool-${process.pid}-${crypto.createHash('sha256').update(url).digest('hex').slice(0, 8)}.json`);
+    if (!fs.existsSync(poolFile)) fs.writeFileSync(poolFile, JSON.stringify(request.pool));
+  }
+  const spec = { url, method: request.method, headers: request.headers, body: request.body, connections: options.connections, durationSeconds, poolFile };
   return new Promise((resolve, reject) => {
     const child = spawnNode(options, 1, [path.join(__dirname, 'load.js'), JSON.stringify(spec)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -410,10 +463,10 @@ function serviceEnvironment(options, algorithm, runDirs) {
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn',
     SEED_DEMO: 'true',
     SIGNING_ALG: algorithm,
-    // The limits exist to stop abuse, not this load: set far above it so the limiter still runs on
-    // every request (its cost is measured) but never answers 429. Set them in the env to override.
-    RATE_LIMIT_PER_CLIENT: process.env.RATE_LIMIT_PER_CLIENT || '1000000000',
-    RATE_LIMIT_PER_ADDRESS: process.env.RATE_LIMIT_PER_ADDRESS || '1000000000',
+    // A bench on loopback with the public demo data: production mode's refusals would stop it.
+    ALLOW_INSECURE_ISSUER: 'true',
+    ALLOW_DEMO_DATA: 'true',
+    // Throttling as shipped: quotas on successful requests are off by default (docs/throttling.md).
     ...(runDir ? { DATA_DIR: runDir } : {}),
   };
   delete env.ISSUER;
@@ -585,6 +638,7 @@ async function main() {
       }
     }
   }
+  for (const file of fs.readdirSync(RESULTS_DIR)) if (file.startsWith(`.pool-${process.pid}-`)) fs.rmSync(path.join(RESULTS_DIR, file));
   const latest = path.join(RESULTS_DIR, 'latest.json');
   fs.writeFileSync(latest, JSON.stringify(report, null, 2) + '\n');
   process.stdout.write(`\n${JSON.stringify(report)}\n\nwritten to ${path.relative(ROOT, latest)}\n`);
