@@ -20,6 +20,10 @@ const COMMANDS: Record<string, { readonly summary: string; readonly run: (argv: 
     summary: 'add users, set passwords (from standard input), disable, enable, import JSON lines',
     run: async (argv) => (await import('./users.js')).runUsersCommand(argv),
   },
+  'issuer:migration': {
+    summary: 'write a migration that trusts a workload issuer (Kubernetes cluster, SPIFFE trust domain) or disables it',
+    run: async (argv, io) => (await import('../src/issuer-migration/issuer-migration.command.js')).runIssuerMigrationCommand(argv, io),
+  },
   'resource:migration': {
     summary: 'write a migration that adds an API resource and its scopes',
     run: async (argv, io) => (await import('../src/resource-migration/resource-migration.command.js')).runResourceMigrationCommand(argv, io),

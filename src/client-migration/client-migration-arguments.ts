@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { isScopeToken } from '../oauth/scope';
+import { checkWorkloadIdentity, jwksUriArgumentProblem, type WorkloadIdentityArgument } from './secretless-client-arguments';
 
 /** The grant types Tollgate serves (docs/endpoints.md#token-endpoint); any absolute URI names an extension grant (RFC 6749 §4.5). */
 export const KNOWN_GRANT_TYPES = ['client_credentials', 'password', 'refresh_token', 'delegation', 'urn:ietf:params:oauth:grant-type:token-exchange'] as const;
@@ -19,6 +20,12 @@ export type ClientMigrationRequest =
       readonly secretExpiresAt?: Date;
       readonly secretDescription?: string;
       readonly delegation?: DelegationPolicy;
+      /** private_key_jwt: a file holding the client's public JWK Set, read by the command. */
+      readonly jwksFile?: string;
+      /** The JWK Set read from `jwksFile`. */
+      readonly jwks?: { readonly keys: readonly object[] };
+      readonly jwksUri?: string;
+      readonly workload?: WorkloadIdentityArgument;
     }
   | { readonly kind: 'delegation-policy'; readonly clientId: string; readonly delegation: DelegationPolicy }
   | { readonly kind: 'add-secret'; readonly clientId: string; readonly secretExpiresAt?: Date; readonly secretDescription?: string }
@@ -51,6 +58,7 @@ export const USAGE = `Usage:
                               [--access-token-lifetime <seconds>] [--refresh-token-lifetime <seconds>]
                               [--expires <ISO 8601 date>] [--description <text>]
                               [--may-act <client_id>] [--transaction-tokens]
+  npm run client:migration -- --client-id <id> --grant <type> --scope "<scope>" (--jwks-file <file> | --jwks-uri <url> | --workload <identity> [--workload-issuer <url>])
   npm run client:migration -- --client-id <id> --add-secret [--expires <ISO 8601 date>] [--description <text>]
   npm run client:migration -- --client-id <id> --expire-secrets-before <ISO 8601 date-time>
   npm run client:migration -- --client-id <id> --remove-secret <secret id or its first 8+ characters>
@@ -63,6 +71,9 @@ Without --grant and --scope, these two change an existing client.
 Writes a timestamped TypeORM migration; a new secret is printed once, on stdout, and only its SHA-256 hash is stored.
 --add-secret prints the new secret's id on stderr; --expire-secrets-before and --remove-secret refuse, when applied,
 to leave the client without a valid secret. Rotation, step by step: docs/operations.md.
+Secretless clients get no secret: --jwks-file (a public JWK Set) or --jwks-uri (https) for private_key_jwt; --workload with a
+SPIFFE ID (spiffe://<trust domain>/...) or a Kubernetes service account (system:serviceaccount:<namespace>:<name>, with
+--workload-issuer <the cluster's issuer>) of a trusted workload issuer (npm run issuer:migration).
 Grant types: ${KNOWN_GRANT_TYPES.join(', ')}, or an extension grant's absolute URI.`;
 
 const OPTIONS = {
@@ -81,6 +92,10 @@ const OPTIONS = {
   'remove-secret': { type: 'string' },
   'out-dir': { type: 'string' },
   'no-index': { type: 'boolean' },
+  'jwks-file': { type: 'string' },
+  'jwks-uri': { type: 'string' },
+  workload: { type: 'string' },
+  'workload-issuer': { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -102,7 +117,7 @@ export function parseClientMigrationArguments(argv: readonly string[], now: Date
   if (kind !== undefined && kind !== 'create' && kind !== 'delegation-policy' && delegation) {
     problems.push('--may-act and --transaction-tokens apply when creating or changing a client, not with --add-secret, --expire-secrets-before, --remove-secret or --disable');
   }
-  const creating = ['grant', 'scope', 'access-token-lifetime', 'refresh-token-lifetime'] as const;
+  const creating = ['grant', 'scope', 'access-token-lifetime', 'refresh-token-lifetime', 'jwks-file', 'jwks-uri', 'workload', 'workload-issuer'] as const;
   if (kind !== 'create') for (const name of creating) if (values[name] !== undefined) problems.push(`--${name} applies only when creating a client`);
   if (kind !== undefined && kind !== 'create' && kind !== 'add-secret') {
     for (const name of ['expires', 'description'] as const) if (values[name] !== undefined) problems.push(`--${name} does not apply to ${kind === 'delegation-policy' ? 'changing an existing client' : `--${kind === 'expire-secrets' ? 'expire-secrets-before' : kind}`}`);
@@ -110,6 +125,7 @@ export function parseClientMigrationArguments(argv: readonly string[], now: Date
   const secret = { secretExpiresAt: checkExpiry(values.expires, now, problems), secretDescription: checkDescription(values.description, problems) };
   let request: ClientMigrationRequest | undefined;
   if (kind === 'create') {
+    const secretless = secretlessOptions(values, problems);
     request = {
       kind,
       clientId,
@@ -119,6 +135,7 @@ export function parseClientMigrationArguments(argv: readonly string[], now: Date
       refreshTokenLifetimeSeconds: checkLifetime('refresh-token-lifetime', values['refresh-token-lifetime'], DEFAULT_REFRESH_TOKEN_LIFETIME, problems),
       ...secret,
       ...(delegation ? { delegation } : {}),
+      ...secretless,
     };
   } else if (kind === 'delegation-policy' && delegation) {
     request = { kind, clientId, delegation };
@@ -167,6 +184,27 @@ function checkSecretId(raw: string, problems: string[]): string {
   const id = raw.toLowerCase();
   if (!SECRET_ID.test(id)) problems.push(`--remove-secret "${raw}" must be a secret id (a UUID) or its first 8 or more characters`);
   return id;
+}
+
+interface SecretlessValues {
+  readonly 'jwks-file'?: string;
+  readonly 'jwks-uri'?: string;
+  readonly workload?: string;
+  readonly 'workload-issuer'?: string;
+  readonly expires?: string;
+  readonly description?: string;
+}
+
+/** --jwks-file, --jwks-uri and --workload each make a client without a secret (docs/workload-identity.md). */
+function secretlessOptions(values: SecretlessValues, problems: string[]): { jwksFile?: string; jwksUri?: string; workload?: WorkloadIdentityArgument } {
+  const { 'jwks-file': jwksFile, 'jwks-uri': jwksUri, workload, 'workload-issuer': workloadIssuer } = values;
+  const chosen = [jwksFile, jwksUri, workload].filter((value) => value !== undefined).length;
+  if (chosen > 1) problems.push('--jwks-file, --jwks-uri and --workload cannot be combined: a client authenticates one way');
+  if (chosen > 0 && (values.expires !== undefined || values.description !== undefined)) problems.push('--expires and --description apply to secrets, and this client has none');
+  if (workloadIssuer !== undefined && workload === undefined) problems.push('--workload-issuer applies only with --workload');
+  const uriProblem = jwksUri === undefined ? undefined : jwksUriArgumentProblem(jwksUri);
+  if (uriProblem) problems.push(uriProblem);
+  return { jwksFile, jwksUri, workload: workload === undefined ? undefined : checkWorkloadIdentity(workload, workloadIssuer, problems) };
 }
 
 // Printable, URL- and Basic-auth-safe (RFC 6749 §2.3.1 form-encodes it anyway), and usable in a class name.

@@ -77,17 +77,18 @@ function body(request: ClientMigrationRequest, facts: MigrationFacts): { summary
   switch (request.kind) {
     case 'create':
       return {
-        summary: `Adds client \`${request.clientId}\`: grants ${request.grantTypes.join(', ')}; scopes ${request.scopes.join(' ')}.`,
+        summary: `Adds client \`${request.clientId}\`: grants ${request.grantTypes.join(', ')}; scopes ${request.scopes.join(' ')}${authenticatesWith(request)}.`,
         up: [
           `if (${exists}) throw new Error(${literal(`Client "${request.clientId}" already exists: give it a new secret with --add-secret`)});`,
           'await queryRunner.query(',
           `  'INSERT INTO clients (client_id, enabled, allowed_grant_types, allowed_scopes, access_token_lifetime, refresh_token_lifetime) VALUES ($1, true, $2, $3, $4, $5)',`,
           `  [${clientId}, ${literal(request.grantTypes)}, ${literal(request.scopes)}, ${request.accessTokenLifetimeSeconds}, ${request.refreshTokenLifetimeSeconds}],`,
           ');',
-          ...insertSecret(request.secretDescription, request.secretExpiresAt),
+          ...(secretHash === undefined ? [] : insertSecret(request.secretDescription, request.secretExpiresAt)),
+          ...secretlessCredentials(request),
           ...(request.delegation ? setDelegationPolicy(clientId, request.delegation) : []),
         ],
-        down: ['// Its secrets go with it: client_secrets references clients ON DELETE CASCADE.', `await queryRunner.query('DELETE FROM clients WHERE client_id = $1', [${clientId}]);`],
+        down: [`// Its ${request.workload ? 'workload identity' : 'secrets'} go${request.workload ? 'es' : ''} with it: ${request.workload ? 'client_workload_identities' : 'client_secrets'} references clients ON DELETE CASCADE.`, `await queryRunner.query('DELETE FROM clients WHERE client_id = $1', [${clientId}]);`],
       };
     case 'add-secret':
       return {
@@ -138,6 +139,30 @@ function body(request: ClientMigrationRequest, facts: MigrationFacts): { summary
         down: [`await queryRunner.query('UPDATE clients SET enabled = true WHERE client_id = $1', [${clientId}]);`],
       };
   }
+}
+
+type CreateRequest = Extract<ClientMigrationRequest, { kind: 'create' }>;
+
+function authenticatesWith(request: CreateRequest): string {
+  if (request.jwks) return '; private_key_jwt with the JWK Set below';
+  if (request.jwksUri) return `; private_key_jwt with the JWK Set at ${request.jwksUri}`;
+  if (request.workload) return `; authenticates as workload ${request.workload.subject}`;
+  return '';
+}
+
+/** private_key_jwt keys, or the binding to a workload identity (docs/workload-identity.md). */
+function secretlessCredentials(request: CreateRequest): string[] {
+  const clientId = literal(request.clientId);
+  if (request.jwks) return [`await queryRunner.query('UPDATE clients SET jwks = $2 WHERE client_id = $1', [${clientId}, ${literal(JSON.stringify(request.jwks))}]);`];
+  if (request.jwksUri) return [`await queryRunner.query('UPDATE clients SET jwks_uri = $2 WHERE client_id = $1', [${clientId}, ${literal(request.jwksUri)}]);`];
+  if (!request.workload) return [];
+  const issuer = literal(request.workload.issuer);
+  return [
+    `if ((await queryRunner.query("SELECT 1 FROM trusted_issuers WHERE issuer = $1 AND role = 'workload'", [${issuer}])).length === 0) {`,
+    `  throw new Error(${literal(`Workload issuer "${request.workload.issuer}" is not registered: add it first with npm run issuer:migration`)});`,
+    '}',
+    `await queryRunner.query('INSERT INTO client_workload_identities (issuer, subject, client_id) VALUES ($1, $2, $3)', [${issuer}, ${literal(request.workload.subject)}, ${clientId}]);`,
+  ];
 }
 
 /**

@@ -4,6 +4,7 @@ import { join, relative, resolve } from 'node:path';
 import { hashClientSecret } from '../clients/client-secret.verifier';
 import { ClientMigrationUsageError, parseClientMigrationArguments, USAGE } from './client-migration-arguments';
 import { appendToMigrationIndex, renderClientMigration, type GeneratedMigration } from './client-migration-source';
+import { checkJwksDocument } from './secretless-client-arguments';
 
 export interface CommandIo {
   readonly stdout: (text: string) => void;
@@ -33,12 +34,24 @@ export async function runClientMigrationCommand(argv: readonly string[], io: Com
     io.stderr(`${USAGE}\n`);
     return 0;
   }
-  const { request } = command;
+  let { request } = command;
+  if (request.kind === 'create' && request.jwksFile !== undefined) {
+    const problems: string[] = [];
+    const document = await readJson(resolve(io.cwd, request.jwksFile), problems);
+    const jwks = problems.length === 0 ? checkJwksDocument(document, problems) : undefined;
+    if (!jwks) {
+      io.stderr(`client:migration: ${problems.join('\n')}\n`);
+      return 2;
+    }
+    request = { ...request, jwks };
+  }
+  const secretless = request.kind === 'create' && (request.jwks !== undefined || request.jwksUri !== undefined || request.workload !== undefined);
   // RFC 6749 §10.10: 256 bits from the CSPRNG; only its hash is written anywhere.
-  const addsSecret = request.kind === 'create' || request.kind === 'add-secret';
+  const addsSecret = (request.kind === 'create' && !secretless) || request.kind === 'add-secret';
+  const withSecret = request.kind === 'create' || request.kind === 'add-secret' ? request : undefined;
   const secret = addsSecret ? randomBytes(32).toString('base64url') : undefined;
   const secretId = addsSecret ? randomUUID() : undefined;
-  const withDescription = addsSecret ? { ...request, secretDescription: request.secretDescription ?? `client:migration ${now.toISOString().slice(0, 10)}` } : request;
+  const withDescription = addsSecret && withSecret ? { ...withSecret, secretDescription: withSecret.secretDescription ?? `client:migration ${now.toISOString().slice(0, 10)}` } : request;
   const migration = renderClientMigration(withDescription, { timestamp: now.getTime(), secretHash: secret && hashClientSecret(secret), secretId });
   await writeGeneratedMigration(migration, command, io);
   if (secret) {
@@ -75,6 +88,15 @@ export async function writeGeneratedMigration(
 function missingAsUndefined(error: NodeJS.ErrnoException): undefined {
   if (error.code === 'ENOENT') return undefined;
   throw error;
+}
+
+async function readJson(path: string, problems: string[]): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    problems.push(`--jwks-file: cannot read ${path} as JSON (${(error as Error).message})`);
+    return undefined;
+  }
 }
 
 /** Relative to the working directory when inside it, else absolute. */

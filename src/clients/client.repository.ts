@@ -3,4 +3,6 @@ import type { Client } from './client';
 /** Where clients are stored; also the DI token. */
 export abstract class ClientRepository {
   abstract findById(clientId: string): Promise<Client | undefined>;
+  /** The client bound to a workload identity (the binding is unique per issuer and subject). */
+  abstract findClientIdByWorkloadIdentity(issuer: string, subject: string): Promise<string | undefined>;
 }

@@ -11,12 +11,24 @@ import { ClientRepository } from './client.repository';
 @Injectable()
 export class ClientStore {
   private readonly clients: CachedLookup<Client>;
+  private readonly boundClientIds: CachedLookup<{ clientId: string | undefined }>;
 
   constructor(repository: ClientRepository, @Inject(APP_CONFIG) config: AppConfig) {
     this.clients = new CachedLookup((clientId) => repository.findById(clientId), config.cacheTtlSeconds);
+    this.boundClientIds = new CachedLookup(async (key) => {
+      const [issuer, subject] = JSON.parse(key) as [string, string];
+      return { clientId: await repository.findClientIdByWorkloadIdentity(issuer, subject) };
+    }, config.cacheTtlSeconds);
   }
 
   find(clientId: string): Promise<Client | undefined> {
     return this.clients.get(clientId);
+  }
+
+  /** The client bound to a workload identity (docs/workload-identity.md). */
+  async findByWorkloadIdentity(issuer: string, subject: string): Promise<Client | undefined> {
+    if (subject.length > 2048) return undefined;
+    const { clientId } = (await this.boundClientIds.get(JSON.stringify([issuer, subject]))) ?? {};
+    return clientId === undefined ? undefined : this.find(clientId);
   }
 }

@@ -1,3 +1,5 @@
+import type { IssuerKeySource } from '../trusted-issuers/trusted-issuer';
+
 export interface ClientSecret {
   /** SHA-256 of the secret, decoded from its stored base64 form. */
   readonly hash: Uint8Array;
@@ -17,10 +19,32 @@ export interface Client {
   readonly mayActClientId?: string;
   /** Whether the client may obtain transaction tokens (docs/transaction-tokens.md). */
   readonly transactionTokens?: boolean;
+  /** The keys its private_key_jwt assertions are signed with (RFC 7523 §2.2), inline or by `jwks_uri`. */
+  readonly assertionKeys?: IssuerKeySource;
+  /** Workload identities it may authenticate with (docs/workload-identity.md). */
+  readonly workloadIdentities?: readonly WorkloadIdentity[];
+  /** A public client (`none`): identified by client_id alone, without a credential. */
+  readonly isPublic?: boolean;
 }
+
+/** A Kubernetes service account or SPIFFE ID (`subject`) of a trusted workload issuer. */
+export interface WorkloadIdentity {
+  /** The trusted issuer: the cluster's issuer URL, or `spiffe://<trust domain>`. */
+  readonly issuer: string;
+  readonly subject: string;
+}
+
+/** How a client authenticated, as audit events and metrics name it. */
+export type ClientAuthMethodName =
+  | 'client_secret_basic'
+  | 'client_secret_post'
+  | 'private_key_jwt'
+  | 'kubernetes_service_account'
+  | 'spiffe_jwt_svid'
+  | 'none';
 
 /** A client that proved its identity on this request, and how. */
 export interface AuthenticatedClient {
   readonly client: Client;
-  readonly method: 'client_secret_basic' | 'client_secret_post';
+  readonly method: ClientAuthMethodName;
 }

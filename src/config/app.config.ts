@@ -39,6 +39,8 @@ export interface AppConfig {
   readonly trustDomain: string;
   /** `TXN_TOKEN_LIFETIME_SECONDS`: how long a transaction token lives, at most 300 s. */
   readonly transactionTokenLifetimeSeconds: number;
+  /** A remote JWK Set is fetched again for an unknown `kid` at most this often (docs/trusted-issuers.md). */
+  readonly jwksRefetchSeconds: number;
 }
 
 /** DI token for the parsed configuration. */
@@ -93,12 +95,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const metricsPort = read<number | undefined>('METRICS_PORT', undefined, (raw) => integerIn(raw, 0, 65535), 'an integer from 0 to 65535');
   const trustDomain = read('TRUST_DOMAIN', issuer, parseTrustDomain, 'a URI (e.g. https://example.com or spiffe://example.com), at most 200 characters');
   const transactionTokenLifetimeSeconds = read('TXN_TOKEN_LIFETIME_SECONDS', 60, (raw) => integerIn(raw, 1, 300), 'an integer from 1 to 300');
+  const jwksRefetchSeconds = read('JWKS_REFETCH_SECONDS', 60, (raw) => integerIn(raw, 1, 3600), 'an integer from 1 to 3600');
   problems.push(...productionSafetyProblems(env, { issuer, databaseUrl, seedDemo }));
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     metricsPort, port, host, issuer, databaseUrl, dataDir, seedDemo, logLevel, databasePoolSize, cacheTtlSeconds, verifiedTokenCache, signingAlgorithm,
-    rateLimits, trustProxy, maxConcurrentRequests, shutdownDrainSeconds, trustDomain, transactionTokenLifetimeSeconds, ...keys,
+    rateLimits, trustProxy, maxConcurrentRequests, shutdownDrainSeconds, trustDomain, transactionTokenLifetimeSeconds, jwksRefetchSeconds, ...keys,
   };
 }
 

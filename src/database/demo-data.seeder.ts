@@ -29,13 +29,22 @@ export async function seedDemoData(dataSource: DataSource): Promise<void> {
     }
     for (const client of DEMO_CLIENTS) {
       await manager.query(
-        'INSERT INTO clients (client_id, allowed_grant_types, allowed_scopes, transaction_tokens) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
-        [client.clientId, client.grantTypes, client.scopes, 'transactionTokens' in client && client.transactionTokens === true],
+        'INSERT INTO clients (client_id, allowed_grant_types, allowed_scopes, transaction_tokens, jwks) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING',
+        [client.clientId, client.grantTypes, client.scopes, client.transactionTokens === true, client.jwks ? JSON.stringify(client.jwks) : null],
       );
-      await manager.query(
-        `INSERT INTO client_secrets (client_id, value_hash, description) VALUES ($1, $2, 'demo secret') ON CONFLICT DO NOTHING`,
-        [client.clientId, hashClientSecret(client.secret)],
-      );
+      if (client.secret) {
+        await manager.query(
+          `INSERT INTO client_secrets (client_id, value_hash, description) VALUES ($1, $2, 'demo secret') ON CONFLICT DO NOTHING`,
+          [client.clientId, hashClientSecret(client.secret)],
+        );
+      }
+      if (client.workloadIdentity) {
+        await manager.query('INSERT INTO client_workload_identities (issuer, subject, client_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
+          client.workloadIdentity.issuer,
+          client.workloadIdentity.subject,
+          client.clientId,
+        ]);
+      }
     }
   });
 }

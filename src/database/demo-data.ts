@@ -37,7 +37,20 @@ export const DEMO_USERS = [
   },
 ];
 
-export const DEMO_CLIENTS = [
+export interface DemoClient {
+  readonly clientId: string;
+  readonly secret?: string;
+  readonly grantTypes: readonly string[];
+  readonly scopes: readonly string[];
+  /** private_key_jwt: its JWK Set. */
+  readonly jwks?: { readonly keys: readonly object[] };
+  /** A workload identity of a demo workload issuer (docs/workload-identity.md). */
+  readonly workloadIdentity?: { readonly issuer: string; readonly subject: string };
+  /** May obtain transaction tokens (docs/transaction-tokens.md). */
+  readonly transactionTokens?: boolean;
+}
+
+export const DEMO_CLIENTS: readonly DemoClient[] = [
   {
     clientId: 'frontend',
     secret: 'frontend-secret',
@@ -57,6 +70,19 @@ export const DEMO_CLIENTS = [
     grantTypes: ['urn:ietf:params:oauth:grant-type:token-exchange'],
     scopes: ['openid', 'api1', 'api2'],
     transactionTokens: true,
+  },
+  { clientId: 'batch', grantTypes: ['client_credentials'], scopes: ['api1', 'api2'], jwks: { keys: [DEMO_PUBLIC_KEYS.batch] } },
+  {
+    clientId: 'reports',
+    grantTypes: ['client_credentials'],
+    scopes: ['api2'],
+    workloadIdentity: { issuer: 'https://kubernetes.demo.example', subject: 'system:serviceaccount:default:reports' },
+  },
+  {
+    clientId: 'ledger',
+    grantTypes: ['client_credentials'],
+    scopes: ['api2'],
+    workloadIdentity: { issuer: 'spiffe://demo.example', subject: 'spiffe://demo.example/ns/default/sa/ledger' },
   },
 ];
 

@@ -1,5 +1,6 @@
 import { RevokedAccessTokenEntity } from '../access-token/persistence/revoked-access-token.entity';
 import { ClientSecretEntity } from '../clients/persistence/client-secret.entity';
+import { ClientWorkloadIdentityEntity } from '../clients/persistence/client-workload-identity.entity';
 import { ClientEntity } from '../clients/persistence/client.entity';
 import { SigningKeyEntity } from '../keys/persistence/signing-key.entity';
 import { TrustedIssuerEntity } from '../trusted-issuers/persistence/trusted-issuer.entity';
@@ -10,6 +11,7 @@ import { UserEntity } from '../users/persistence/user.entity';
 export const entities = [
   ClientEntity,
   ClientSecretEntity,
+  ClientWorkloadIdentityEntity,
   UserEntity,
   IdentityResourceEntity,
   ApiResourceEntity,

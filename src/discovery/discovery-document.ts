@@ -1,4 +1,5 @@
 import type { ResourceCatalog } from '../resources/resource-catalog';
+import { FOREIGN_JWT_ALGORITHMS } from '../trusted-issuers/foreign-jwt.verifier';
 
 export interface DiscoveryInput {
   readonly issuer: string;
@@ -8,7 +9,9 @@ export interface DiscoveryInput {
 }
 
 // docs/client-authentication.md: every endpoint that authenticates clients does it the same way.
-const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'];
+// Workload identities (Kubernetes, SPIFFE) are assertions of their own types, not registered method names.
+const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt'];
+const ASSERTION_ALGORITHMS = [...FOREIGN_JWT_ALGORITHMS];
 
 /** OpenID Connect Discovery 1.0 §3 / RFC 8414 §2 metadata (docs/endpoints.md#discovery). */
 export function discoveryDocument({ issuer, grantTypes, catalog, signingAlgorithms }: DiscoveryInput): Record<string, unknown> {
@@ -27,7 +30,10 @@ export function discoveryDocument({ issuer, grantTypes, catalog, signingAlgorith
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: signingAlgorithms,
     token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
     introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    introspection_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
     revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    revocation_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
   };
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
 import type { AuthenticatedClient } from '../clients/client';
-import { ClientAuthGuard, CurrentClient } from '../clients/client-auth.guard';
+import { ClientAuthGuard, CurrentClient } from '../client-auth/client-auth.guard';
 import type { FormBody } from '../oauth/form';
 import type { IntrospectionResponse } from './introspection-response';
 import { IntrospectionService } from './introspection.service';

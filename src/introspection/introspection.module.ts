@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccessTokenModule } from '../access-token/access-token.module';
+import { ClientAuthModule } from '../client-auth/client-auth.module';
 import { ClientsModule } from '../clients/clients.module';
 import { RefreshTokensModule } from '../refresh-tokens/refresh-tokens.module';
 import { UsersModule } from '../users/users.module';
@@ -7,7 +8,7 @@ import { IntrospectionController } from './introspection.controller';
 import { IntrospectionService } from './introspection.service';
 
 @Module({
-  imports: [ClientsModule, AccessTokenModule, RefreshTokensModule, UsersModule],
+  imports: [ClientsModule, ClientAuthModule, AccessTokenModule, RefreshTokensModule, UsersModule],
   controllers: [IntrospectionController],
   providers: [IntrospectionService],
 })

@@ -49,6 +49,13 @@ export class TollgateMetrics {
     registers: [this.registry],
   });
 
+  readonly clientAuthentications = new Counter({
+    name: 'tollgate_client_authentications_total',
+    help: 'Client authentications by method (basic, post, private_key_jwt, kubernetes_service_account, spiffe_jwt_svid, none; missing when none was sent) and outcome',
+    labelNames: ['method', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor(options: { signingKeyCreatedAt: () => Date | undefined; pool: () => PoolStats | undefined }) {
     collectDefaultMetrics({ register: this.registry, prefix: 'tollgate_' });
     new Gauge({

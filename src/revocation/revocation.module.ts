@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { AccessTokenModule } from '../access-token/access-token.module';
+import { ClientAuthModule } from '../client-auth/client-auth.module';
 import { ClientsModule } from '../clients/clients.module';
 import { RefreshTokensModule } from '../refresh-tokens/refresh-tokens.module';
 import { RevocationController } from './revocation.controller';
 import { RevocationService } from './revocation.service';
 
 @Module({
-  imports: [ClientsModule, AccessTokenModule, RefreshTokensModule],
+  imports: [ClientsModule, ClientAuthModule, AccessTokenModule, RefreshTokensModule],
   controllers: [RevocationController],
   providers: [RevocationService],
 })

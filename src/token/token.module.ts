@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AccessTokenModule } from '../access-token/access-token.module';
+import { ClientAuthModule } from '../client-auth/client-auth.module';
 import { ClientsModule } from '../clients/clients.module';
 import { GrantsModule, type GrantRegistration } from '../grants/grants.module';
 import { RefreshTokensModule } from '../refresh-tokens/refresh-tokens.module';
@@ -12,7 +13,7 @@ export class TokenModule {
   static register(grants: GrantRegistration): DynamicModule {
     return {
       module: TokenModule,
-      imports: [ClientsModule, ResourcesModule, AccessTokenModule, RefreshTokensModule, GrantsModule.register(grants)],
+      imports: [ClientsModule, ClientAuthModule, ResourcesModule, AccessTokenModule, RefreshTokensModule, GrantsModule.register(grants)],
       controllers: [TokenController],
       providers: [TokenService],
       exports: [GrantsModule],

@@ -2,11 +2,13 @@ import { createHmac } from 'node:crypto';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { ForeignJwtVerifier } from './foreign-jwt.verifier';
 
+type PrivateKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 describe('ForeignJwtVerifier.verify', () => {
   const verifier = new ForeignJwtVerifier();
-  let privateKey: CryptoKey;
+  let privateKey: PrivateKey;
   let jwk: JWK;
   let keys: ReturnType<typeof createLocalJWKSet>;
   const now = () => Math.floor(Date.now() / 1000);

@@ -4,12 +4,14 @@ import { JwkSetFetcher } from './jwk-set.fetcher';
 import { RemoteJwkSetCache } from './remote-jwk-set.cache';
 import { ForeignJwtVerifier } from './foreign-jwt.verifier';
 
+type PrivateKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+
 async function keyPair(kid: string) {
   const { publicKey, privateKey } = await generateKeyPair('ES256');
   return { kid, privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg: 'ES256' } as JWK };
 }
 
-function sign(key: { kid: string; privateKey: CryptoKey }, kid = key.kid) {
+function sign(key: { kid: string; privateKey: PrivateKey }, kid = key.kid) {
   return new SignJWT({ sub: 'x' }).setProtectedHeader({ alg: 'ES256', kid }).setAudience('tollgate').setExpirationTime('1m').sign(key.privateKey);
 }
 

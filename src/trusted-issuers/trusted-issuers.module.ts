@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { ForeignJwtVerifier } from './foreign-jwt.verifier';
 import { JwkSetFetcher } from './jwk-set.fetcher';
 import { JwkSetResolver } from './jwk-set.resolver';
 import { TrustedIssuerEntity } from './persistence/trusted-issuer.entity';
 import { TypeOrmTrustedIssuerRepository } from './persistence/typeorm-trusted-issuer.repository';
-import { RemoteJwkSetCache } from './remote-jwk-set.cache';
+import { DEFAULT_JWK_SET_CACHE_POLICY, JWK_SET_CACHE_POLICY, RemoteJwkSetCache } from './remote-jwk-set.cache';
 import { TrustedIssuerRepository } from './trusted-issuer.repository';
 import { TrustedIssuerStore } from './trusted-issuer.store';
 
@@ -16,6 +17,11 @@ import { TrustedIssuerStore } from './trusted-issuer.store';
     { provide: TrustedIssuerRepository, useClass: TypeOrmTrustedIssuerRepository },
     TrustedIssuerStore,
     JwkSetFetcher,
+    {
+      provide: JWK_SET_CACHE_POLICY,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => ({ ...DEFAULT_JWK_SET_CACHE_POLICY, unknownKidRefetchMs: config.jwksRefetchSeconds * 1000 }),
+    },
     RemoteJwkSetCache,
     JwkSetResolver,
     ForeignJwtVerifier,

@@ -52,7 +52,9 @@ describe('discovery', () => {
     it('states the authentication methods, subject types, response types and signing algorithms', async () => {
       const { body } = await request(`${server.url}/.well-known/openid-configuration`);
       for (const endpoint of ['token', 'introspection', 'revocation']) {
-        expect(body[`${endpoint}_endpoint_auth_methods_supported`]).toEqual(['client_secret_basic', 'client_secret_post']);
+        expect(body[`${endpoint}_endpoint_auth_methods_supported`]).toEqual(['client_secret_basic', 'client_secret_post', 'private_key_jwt']);
+        // RFC 8414 §2: the algorithms of private_key_jwt assertions; never none or HMAC.
+        expect(body[`${endpoint}_endpoint_auth_signing_alg_values_supported`]).toEqual(['RS256', 'PS256', 'ES256', 'EdDSA']);
       }
       expect(body.subject_types_supported).toEqual(['public']);
       // No authorization endpoint: tokens come only from the token endpoint.

@@ -1,10 +1,11 @@
 import fc from 'fast-check';
-import { randomBytes, sign } from 'node:crypto';
+import { createPrivateKey, randomBytes, sign } from 'node:crypto';
 import { connect } from 'node:net';
 import { SigningKeyStore } from '../../src/keys/signing-key.store';
 import { ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { insertClient, uniqueName } from '../support/fixtures';
 import { basic, jwtPayload, postForm, request, requestToken, userAccessToken } from '../support/http';
+import { demoPrivateJwk, JWT_BEARER, JWT_SPIFFE } from '../support/client-assertions';
 
 /**
  * Property-based fuzzing of the running service (issue 5): hostile form bodies, parameter names
@@ -90,6 +91,7 @@ const statusCounts = new Map<number, number>();
 let casesRun = 0;
 let refreshTokensIssued = 0;
 let revocationsAnswered200 = 0;
+let clientAssertionsSent = 0;
 
 function checkResponse(request: FuzzRequest, response: FuzzResponse): void {
   casesRun++;
@@ -168,7 +170,7 @@ function compare(before: Map<string, string[]>, after: Map<string, string[]>): {
 const KNOWN_PARAMETERS = [
   'grant_type', 'client_id', 'client_secret', 'scope', 'username', 'password', 'token', 'token_type_hint', 'subject_token',
   'subject_token_type', 'actor_token', 'actor_token_type', 'requested_token_type', 'audience', 'resource', 'refresh_token', 'access_token',
-  'request_context', 'request_details',
+  'request_context', 'request_details', 'client_assertion', 'client_assertion_type',
 ];
 const HOSTILE_NAMES = [
   'a[b][c]', 'a[]', 'a[0]', 'grant_type[]', 'scope[0]', 'client_id[]', '__proto__', '__proto__[admin]', 'constructor',
@@ -181,6 +183,7 @@ const KNOWN_VALUES = [
   M2M.secret, FRONTEND.secret, API1.secret, 'm2m', 'frontend', ACCESS_TOKEN_TYPE, 'urn:ietf:params:oauth:token-type:jwt',
   'urn:ietf:params:oauth:token-type:refresh_token', 'urn:ietf:params:oauth:token-type:id_token', 'access_token', `${ISSUER}/resources`,
   'https://attacker.example', 'api1 api1 api1', 'openid\tprofile', 'api1  api2', TXN_TOKEN_TYPE, ISSUER, '{"a":1}', '{"req_ip":"1.2.3.4"}',
+  JWT_BEARER, JWT_SPIFFE, 'batch', 'reports', 'ledger',
 ];
 const HOSTILE_VALUES = [
   '\u0000', 'a\u0000b', '%00', '\uD800', '\uDFFF', '\uFFFD', '\uFEFF', '\r\n', '\u202E', '"', '\\', '<script>alert(1)</script>', "' OR 1=1 --",
@@ -583,6 +586,62 @@ describe('fuzzing the running service', () => {
     await fuzz('introspection and revocation', arbitrary, RUNS * 2, 4);
   });
 
+  it('client assertions (private_key_jwt, Kubernetes, SPIFFE) at the token, introspection and revocation endpoints', async () => {
+    const keys = { batch: createPrivateKey({ key: demoPrivateJwk('batch'), format: 'jwk' }), workloads: createPrivateKey({ key: demoPrivateJwk('demo-workloads'), format: 'jwk' }) };
+    const signAs = (key: keyof typeof keys, header: unknown, claims: unknown) => {
+      const input = `${base64url(header)}.${base64url(claims)}`;
+      return `${input}.${sign('sha256', Buffer.from(input), { key: keys[key], dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+    };
+    const header = fc.record(
+      {
+        alg: fc.constantFrom('ES256', 'ES256', 'ES256', 'none', 'HS256', 'RS256', 'EdDSA', ''),
+        kid: fc.constantFrom('batch-1', 'demo-workloads-1', 'unknown', '', 'x'.repeat(300)),
+        typ: fc.constantFrom('JWT', 'at+jwt', ''),
+        jku: fc.constant('https://attacker.example/jwks'),
+        x5u: fc.constant('http://169.254.169.254/latest'),
+        jwk: fc.constant({ kty: 'oct', k: 'AAAA' }),
+      },
+      { requiredKeys: ['alg', 'kid'] },
+    );
+    const subjects = ['batch', 'reports', 'ledger', 'm2m', 'system:serviceaccount:default:reports', 'system:serviceaccount:default:other', 'spiffe://demo.example/ns/default/sa/ledger', 'spiffe://other.example/ns/default/sa/ledger', 'spiffe://demo.example', ''];
+    const claims = fc.record(
+      {
+        iss: fc.oneof(fc.constantFrom('batch', 'https://kubernetes.demo.example', 'https://kubernetes.evil.example', 'spiffe://demo.example', ''), fc.jsonValue({ maxDepth: 1 })),
+        sub: fc.oneof(fc.constantFrom(...subjects), fc.jsonValue({ maxDepth: 1 })),
+        aud: fc.oneof(fc.constantFrom(ISSUER, [ISSUER], `${ISSUER}/connect/token`, `${ISSUER}/connect/introspect`, 'https://attacker.example', []), fc.jsonValue({ maxDepth: 1 })),
+        iat: timestamp(),
+        nbf: timestamp(),
+        exp: fc.oneof(timestamp(), fc.constantFrom(now + 120, now + 120, now + 3600)),
+        jti: fc.oneof(fc.string({ maxLength: 16 }), fc.constantFrom('x'.repeat(300), 'replayed'), fc.jsonValue({ maxDepth: 1 })),
+      },
+      { requiredKeys: [] },
+    );
+    const assertion = fc.oneof(
+      { weight: 4, arbitrary: fc.tuple(fc.constantFrom('batch', 'workloads') as fc.Arbitrary<keyof typeof keys>, header, claims).map(([key, h, c]) => signAs(key, h, c)) },
+      { weight: 2, arbitrary: jwtLike() },
+      { weight: 1, arbitrary: parameterValue() },
+    );
+    const paths = ['/connect/token', endpoints.introspection, endpoints.revocation].filter((path): path is string => path !== undefined);
+    const arbitrary = fc
+      .tuple(
+        fc.constantFrom(...paths),
+        fc.oneof({ weight: 4, arbitrary: fc.constantFrom(JWT_BEARER, JWT_SPIFFE) }, { weight: 1, arbitrary: parameterValue() }, { weight: 1, arbitrary: fc.constant(undefined) }),
+        fc.oneof({ weight: 4, arbitrary: assertion }, { weight: 1, arbitrary: fc.constant(undefined) }),
+        fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: fc.constantFrom('batch', 'reports', 'ledger', 'm2m') }, { weight: 1, arbitrary: parameterValue() }),
+        fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: authorization() }),
+        fc.array(pair(), { maxLength: 2 }),
+      )
+      .map(([path, type, jwt, clientId, auth, extra]) => {
+        if (jwt !== undefined) clientAssertionsSent++;
+        const pairs: [string, string, number][] = [['grant_type', 'client_credentials', 0], ['token', 'x', 0]];
+        if (type !== undefined) pairs.push(['client_assertion_type', type, 0]);
+        if (jwt !== undefined) pairs.push(['client_assertion', jwt, 0]);
+        if (clientId !== undefined) pairs.push(['client_id', clientId, 0]);
+        return requestOf('POST', path, { authorization: auth, 'content-type': FORM }, formBody([...pairs, ...extra]));
+      });
+    await fuzz('client assertions', arbitrary, RUNS * 2, 6);
+  });
+
   it('any method on any path, with hostile query strings', async () => {
     const arbitrary = fc
       .tuple(
@@ -643,6 +702,8 @@ describe('fuzzing the running service', () => {
     const explained = new Map([
       ['refresh_tokens', refreshTokensIssued],
       ['revoked_access_tokens', revocationsAnswered200],
+      // A private_key_jwt assertion's jti is remembered once it verifies, whatever the grant then decides.
+      ['client_assertion_jtis', clientAssertionsSent],
     ]);
     for (const [table, count] of added) {
       expect({ table, count: count <= (explained.get(table) ?? 0) ? 'explained' : count }).toEqual({ table, count: 'explained' });

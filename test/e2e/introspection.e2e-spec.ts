@@ -185,7 +185,8 @@ describe('POST /connect/introspect', () => {
       const { body } = await request(`${server.url}/.well-known/openid-configuration`);
       expect(body).toMatchObject({
         introspection_endpoint: `${ISSUER}/connect/introspect`,
-        introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+        introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+        introspection_endpoint_auth_signing_alg_values_supported: ['RS256', 'PS256', 'ES256', 'EdDSA'],
       });
       expect(body.grant_types_supported).toEqual(expect.arrayContaining(['refresh_token', TOKEN_EXCHANGE]));
     });

@@ -1,5 +1,6 @@
-import { Column, CreateDateColumn, Entity, OneToMany, PrimaryColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, OneToMany, PrimaryColumn, type Relation } from 'typeorm';
 import { ClientSecretEntity } from './client-secret.entity';
+import { ClientWorkloadIdentityEntity } from './client-workload-identity.entity';
 
 @Entity('clients')
 export class ClientEntity {
@@ -27,9 +28,19 @@ export class ClientEntity {
   @Column({ name: 'transaction_tokens', type: 'boolean', default: false })
   transactionTokens!: boolean;
 
+  /** private_key_jwt: its JWK Set, or where to fetch it. */
+  @Column({ type: 'jsonb', nullable: true })
+  jwks!: unknown;
+
+  @Column({ name: 'jwks_uri', type: 'text', nullable: true })
+  jwksUri!: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 
   @OneToMany(() => ClientSecretEntity, (secret) => secret.client)
   secrets!: ClientSecretEntity[];
+
+  @OneToMany(() => ClientWorkloadIdentityEntity, (identity) => identity.client)
+  workloadIdentities!: Relation<ClientWorkloadIdentityEntity>[];
 }

@@ -3,17 +3,26 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { Client } from '../client';
 import { ClientRepository } from '../client.repository';
+import type { IssuerKeySource } from '../../trusted-issuers/trusted-issuer';
+import { ClientWorkloadIdentityEntity } from './client-workload-identity.entity';
 import { ClientEntity } from './client.entity';
 
 @Injectable()
 export class TypeOrmClientRepository extends ClientRepository {
-  constructor(@InjectRepository(ClientEntity) private readonly clients: Repository<ClientEntity>) {
+  constructor(
+    @InjectRepository(ClientEntity) private readonly clients: Repository<ClientEntity>,
+    @InjectRepository(ClientWorkloadIdentityEntity) private readonly identities: Repository<ClientWorkloadIdentityEntity>,
+  ) {
     super();
   }
 
   async findById(clientId: string): Promise<Client | undefined> {
-    const entity = await this.clients.findOne({ where: { clientId }, relations: { secrets: true } });
+    const entity = await this.clients.findOne({ where: { clientId }, relations: { secrets: true, workloadIdentities: true } });
     return entity ? toClient(entity) : undefined;
+  }
+
+  async findClientIdByWorkloadIdentity(issuer: string, subject: string): Promise<string | undefined> {
+    return (await this.identities.findOne({ where: { issuer, subject } }))?.clientId;
   }
 }
 
@@ -31,5 +40,14 @@ function toClient(entity: ClientEntity): Client {
       hash: Buffer.from(secret.valueHash, 'base64'),
       expiresAt: secret.expiresAt ?? undefined,
     })),
+    assertionKeys: assertionKeys(entity),
+    workloadIdentities: entity.workloadIdentities.map(({ issuer, subject }) => ({ issuer, subject })),
   };
+}
+
+function assertionKeys(entity: ClientEntity): IssuerKeySource | undefined {
+  if (entity.jwksUri) return { type: 'remote', uri: entity.jwksUri };
+  if (entity.jwks === null || entity.jwks === undefined) return undefined;
+  const keys = (entity.jwks as { keys?: unknown }).keys;
+  return { type: 'inline', jwks: { keys: Array.isArray(keys) ? keys : [] } };
 }

@@ -1,40 +1,56 @@
 import { CanActivate, ExecutionContext, Injectable, createParamDecorator } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { AuditSink } from '../audit/audit-event';
+import type { AuthenticatedClient, ClientAuthMethodName } from '../clients/client';
 import { requireFormBody } from '../http/form-request';
+import { TollgateMetrics } from '../metrics/metrics';
 import { singleParameter } from '../oauth/form';
 import { OAuthError } from '../oauth/oauth-error';
 import { ClientAuthThrottle } from '../rate-limit/client-auth.throttle';
-import type { AuthenticatedClient } from './client';
+import type { ClientAuthEndpoint } from './client-auth-method';
 import { ClientAuthenticator } from './client-authenticator';
-import { readClientCredentials } from './client-credentials.reader';
 
 type ClientAuthenticatedRequest = FastifyRequest & { authenticatedClient?: AuthenticatedClient };
 
-/** Authenticates the calling client, within the rate limits, and attaches it to the request. */
+// Metric labels: the client_secret_* methods as basic and post, so that no label or value says "secret".
+const METRIC_LABELS: Partial<Record<ClientAuthMethodName, string>> = { client_secret_basic: 'basic', client_secret_post: 'post' };
+const metricLabel = (method: ClientAuthMethodName | undefined) => (method === undefined ? 'missing' : (METRIC_LABELS[method] ?? method));
+
+const ENDPOINTS: Readonly<Record<string, ClientAuthEndpoint>> = {
+  '/connect/token': 'token',
+  '/connect/introspect': 'introspection',
+  '/connect/revocation': 'revocation',
+};
+
+/** Asks `ClientAuthenticator` who the caller is, within the rate limits, and attaches the client to the request. */
 @Injectable()
 export class ClientAuthGuard implements CanActivate {
   constructor(
     private readonly authenticator: ClientAuthenticator,
     private readonly throttle: ClientAuthThrottle,
     private readonly audit: AuditSink,
+    private readonly metrics: TollgateMetrics,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<ClientAuthenticatedRequest>();
     const body = requireFormBody(request);
-    const credentials = readClientCredentials(request.headers.authorization, body);
-    const clientId = credentials?.clientId ?? (singleParameter(body, 'client_id') || undefined);
+    const endpoint = ENDPOINTS[request.routeOptions.url ?? ''] ?? 'token';
+    const attempt = this.authenticator.identify({ authorization: request.headers.authorization, body, endpoint });
+    // docs/throttling.md: failures are counted per (address, client_id the request names).
+    const clientId = attempt.claimedClientId ?? (singleParameter(body, 'client_id')?.slice(0, 200) || undefined);
     await this.throttle.admit(request.ip, clientId);
     try {
-      request.authenticatedClient = await this.authenticator.authenticate(credentials);
+      request.authenticatedClient = await attempt.verify();
     } catch (error) {
       if (error instanceof OAuthError && error.code === 'invalid_client') {
-        this.audit.emit({ name: 'client.authentication_failed', clientId: clientId?.slice(0, 200), address: request.ip, error: error.description ?? error.code });
+        this.metrics.clientAuthentications.inc({ method: metricLabel(attempt.method), outcome: 'failure' });
+        this.audit.emit({ name: 'client.authentication_failed', clientId, method: attempt.method, address: request.ip, error: error.description ?? error.code });
         await this.throttle.failed(request.ip, clientId);
       }
       throw error;
     }
+    this.metrics.clientAuthentications.inc({ method: metricLabel(request.authenticatedClient.method), outcome: 'success' });
     await this.throttle.succeeded(request.ip, request.authenticatedClient.client.clientId);
     return true;
   }

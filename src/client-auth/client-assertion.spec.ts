@@ -1,0 +1,44 @@
+import { acceptedAudiences, isWorkloadAssertion, readClientAssertion } from './client-assertion';
+import { JWT_BEARER_ASSERTION, JWT_SPIFFE_ASSERTION } from './client-auth-method';
+
+const jwt = (claims: object) => `${Buffer.from('{"alg":"ES256"}').toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.c2ln`;
+
+describe('readClientAssertion', () => {
+  it('refuses one parameter without the other, or either empty', () => {
+    for (const body of [{ client_assertion: 'x' }, { client_assertion_type: JWT_BEARER_ASSERTION }, { client_assertion: '', client_assertion_type: JWT_BEARER_ASSERTION }]) {
+      expect(() => readClientAssertion(body)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    }
+  });
+
+  it('refuses a repeated client_assertion', () => {
+    expect(() => readClientAssertion({ client_assertion: ['a', 'b'], client_assertion_type: JWT_BEARER_ASSERTION })).toThrow('must not be repeated');
+  });
+
+  it('returns undefined without either, and unverified claims only when the JWT decodes', () => {
+    expect(readClientAssertion({ client_id: 'x' })).toBeUndefined();
+    expect(readClientAssertion({ client_assertion: 'garbage', client_assertion_type: 't' })).toEqual({ type: 't', jwt: 'garbage', unverified: undefined });
+    expect(readClientAssertion({ client_assertion: jwt({ sub: 'a' }), client_assertion_type: 't' })?.unverified).toEqual({ sub: 'a' });
+  });
+});
+
+describe('isWorkloadAssertion', () => {
+  const of = (type: string, claims: object) => readClientAssertion({ client_assertion_type: type, client_assertion: jwt(claims) })!;
+
+  it('takes jwt-bearer with iss = sub, or any other subject, as private_key_jwt', () => {
+    expect(isWorkloadAssertion(of(JWT_BEARER_ASSERTION, { iss: 'batch', sub: 'batch' }))).toBe(false);
+    expect(isWorkloadAssertion(of(JWT_BEARER_ASSERTION, { iss: 'https://k8s', sub: 'batch' }))).toBe(false);
+    expect(isWorkloadAssertion(of(JWT_BEARER_ASSERTION, { iss: 'system:serviceaccount:a:b', sub: 'system:serviceaccount:a:b' }))).toBe(false);
+  });
+
+  it('takes a Kubernetes service-account subject from another issuer, and every SPIFFE assertion, as workload identity', () => {
+    expect(isWorkloadAssertion(of(JWT_BEARER_ASSERTION, { iss: 'https://k8s', sub: 'system:serviceaccount:a:b' }))).toBe(true);
+    expect(isWorkloadAssertion(of(JWT_SPIFFE_ASSERTION, {}))).toBe(true);
+  });
+});
+
+describe('acceptedAudiences', () => {
+  it('is the issuer, the token endpoint and the endpoint called, without duplicates', () => {
+    expect(acceptedAudiences('https://id.example', 'https://id.example/connect/token')).toEqual(['https://id.example', 'https://id.example/connect/token']);
+    expect(acceptedAudiences('https://id.example', 'https://id.example/connect/introspect')).toHaveLength(3);
+  });
+});

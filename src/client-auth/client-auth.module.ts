@@ -1,0 +1,46 @@
+import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { ClientsModule } from '../clients/clients.module';
+import { MetricsModule } from '../metrics/metrics.module';
+import { TrustedIssuersModule } from '../trusted-issuers/trusted-issuers.module';
+import { AssertionReplayGuard } from './assertion-replay.guard';
+import { CLIENT_AUTH_METHODS } from './client-auth-method';
+import { ClientAuthGuard } from './client-auth.guard';
+import { ClientAuthenticator } from './client-authenticator';
+import { ClientSecretBasicMethod, ClientSecretPostMethod } from './client-secret.methods';
+import { NoneMethod } from './none.method';
+import { PostgresAssertionReplayGuard } from './persistence/postgres-assertion-replay.guard';
+import { PrivateKeyJwtMethod } from './private-key-jwt.method';
+import { RedisAssertionReplayGuard } from './redis-assertion-replay.guard';
+import { WorkloadIdentityMethod } from './workload.method';
+
+const METHODS = [ClientSecretBasicMethod, ClientSecretPostMethod, PrivateKeyJwtMethod, WorkloadIdentityMethod, NoneMethod];
+
+/**
+ * Client authentication for the token, introspection and revocation endpoints (docs/client-authentication.md).
+ * Guards are built in the module of the controller that uses them, so the guard's own dependencies are exported too.
+ */
+@Module({
+  imports: [ClientsModule, TrustedIssuersModule, MetricsModule],
+  providers: [
+    ...METHODS,
+    { provide: CLIENT_AUTH_METHODS, useFactory: (...methods: unknown[]) => methods, inject: METHODS },
+    {
+      provide: AssertionReplayGuard,
+      inject: [APP_CONFIG, PostgresAssertionReplayGuard],
+      useFactory: (config: AppConfig, postgres: PostgresAssertionReplayGuard) =>
+        config.rateLimits.redisUrl ? new RedisAssertionReplayGuard(config.rateLimits.redisUrl) : postgres,
+    },
+    PostgresAssertionReplayGuard,
+    ClientAuthenticator,
+    ClientAuthGuard,
+  ],
+  exports: [ClientAuthenticator, ClientAuthGuard, MetricsModule],
+})
+export class ClientAuthModule implements OnApplicationShutdown {
+  constructor(@Inject(AssertionReplayGuard) private readonly replays: AssertionReplayGuard) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.replays instanceof RedisAssertionReplayGuard) await this.replays.close();
+  }
+}
