@@ -10,6 +10,15 @@ describe('readClientAssertion', () => {
     }
   });
 
+  it('refuses an over-long client_assertion_type or client_assertion', () => {
+    expect(() => readClientAssertion({ client_assertion: 'x', client_assertion_type: 'u'.repeat(257) })).toThrow(
+      expect.objectContaining({ code: 'invalid_request', description: 'client_assertion_type is too long' }),
+    );
+    expect(() => readClientAssertion({ client_assertion: 'x'.repeat(16 * 1024 + 1), client_assertion_type: JWT_BEARER_ASSERTION })).toThrow(
+      expect.objectContaining({ code: 'invalid_request', description: 'parameter client_assertion is too long' }),
+    );
+  });
+
   it('refuses a repeated client_assertion', () => {
     expect(() => readClientAssertion({ client_assertion: ['a', 'b'], client_assertion_type: JWT_BEARER_ASSERTION })).toThrow('must not be repeated');
   });

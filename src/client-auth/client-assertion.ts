@@ -1,7 +1,23 @@
+import { IsNotEmpty, MaxLength, ValidateIf } from 'class-validator';
 import { decodeJwt, type JWTPayload } from 'jose';
-import { singleParameter, type FormBody } from '../oauth/form';
-import { OAuthError } from '../oauth/oauth-error';
+import { readGrantParameters } from '../grants/grant-parameters';
+import type { FormBody } from '../oauth/form';
 import { JWT_BEARER_ASSERTION, JWT_SPIFFE_ASSERTION } from './client-auth-method';
+
+const TOGETHER = { message: 'client_assertion and client_assertion_type must be sent together' };
+const eitherSent = (parameters: ClientAssertionParameters) => parameters.client_assertion !== undefined || parameters.client_assertion_type !== undefined;
+
+/** RFC 7521 §4.2: both parameters or neither; malformed is `invalid_request`. */
+export class ClientAssertionParameters {
+  @IsNotEmpty(TOGETHER)
+  @ValidateIf(eitherSent)
+  client_assertion?: string;
+
+  @MaxLength(256, { message: 'client_assertion_type is too long' })
+  @IsNotEmpty(TOGETHER)
+  @ValidateIf(eitherSent)
+  client_assertion_type?: string;
+}
 
 export interface ClientAssertion {
   readonly type: string;
@@ -12,12 +28,8 @@ export interface ClientAssertion {
 
 /** `client_assertion` with its `client_assertion_type` (RFC 7521 §4.2), or undefined when neither is sent. */
 export function readClientAssertion(body: FormBody): ClientAssertion | undefined {
-  const type = singleParameter(body, 'client_assertion_type');
-  const jwt = singleParameter(body, 'client_assertion');
-  if (type === undefined && jwt === undefined) return undefined;
-  if (type === undefined || jwt === undefined || type === '' || jwt === '') {
-    throw OAuthError.invalidRequest('client_assertion and client_assertion_type must be sent together');
-  }
+  const { client_assertion: jwt, client_assertion_type: type } = readGrantParameters(ClientAssertionParameters, body, 'invalid_request');
+  if (type === undefined || jwt === undefined) return undefined;
   return { type, jwt, unverified: decodeUnverified(jwt) };
 }
 

@@ -30,7 +30,7 @@ export class NoneMethod implements ClientAuthMethod {
   async authenticate(request: ClientAuthRequest): Promise<AuthenticatedClient> {
     const clientId = this.claimedClientId(request);
     const client = clientId && clientId.length <= MAX_CLIENT_ID_LENGTH ? await this.clients.find(clientId) : undefined;
-    if (!client || !client.enabled || client.isPublic !== true) throw clientAuthFailed('client authentication is required', true);
+    if (!client || !client.enabled || client.public !== true) throw clientAuthFailed('client authentication is required', true);
     return { client, method: 'none' };
   }
 }

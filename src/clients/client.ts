@@ -24,7 +24,7 @@ export interface Client {
   /** Workload identities it may authenticate with (docs/workload-identity.md). */
   readonly workloadIdentities?: readonly WorkloadIdentity[];
   /** A public client (`none`): identified by client_id alone, without a credential. */
-  readonly isPublic?: boolean;
+  readonly public?: boolean;
 }
 
 /** A Kubernetes service account or SPIFFE ID (`subject`) of a trusted workload issuer. */
