@@ -1,7 +1,6 @@
-/** @type {import('jest').Config} */
-module.exports = {
-  roots: ['<rootDir>/src', '<rootDir>/test'],
-  testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
+/** @type {import('jest').Config['projects'][number]} */
+const shared = {
+  rootDir: __dirname,
   testEnvironment: 'node',
   transform: {
     '^.+\\.(t|j|mj)s$': [
@@ -19,7 +18,31 @@ module.exports = {
   transformIgnorePatterns: [
     'node_modules/(?!(@nestjs|cookie|file-type|strtok3|token-types|@tokenizer|uint8array-extras|@borewit|jose|openid-client|oauth4webapi)/)',
   ],
-  globalSetup: '<rootDir>/test/support/global-setup.ts',
-  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+};
+
+/**
+ * Two projects: `unit` (specs next to their source, no database, no global setup) and `e2e`
+ * (over HTTP against a fresh database). `npm test` runs both, `npm run test:unit` only the first.
+ * @type {import('jest').Config}
+ */
+module.exports = {
   testTimeout: 60000,
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      roots: ['<rootDir>/src'],
+      testMatch: ['**/*.spec.ts'],
+      testTimeout: 60000,
+    },
+    {
+      ...shared,
+      displayName: 'e2e',
+      roots: ['<rootDir>/test'],
+      testMatch: ['**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      testTimeout: 60000,
+    },
+  ],
 };
