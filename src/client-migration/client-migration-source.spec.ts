@@ -25,8 +25,8 @@ describe('renderClientMigration', () => {
       },
       { timestamp: TIMESTAMP, secretHash: HASH },
     );
-    expect(source).toContain(`[\"api3\", [\"delegation\"], [\"api2\"], 600, 86400]`);
-    expect(source).toContain(`[\"api3\", \"${HASH}\", \"say \\\"hi\\\" */\", \"2027-01-31T00:00:00.000Z\"]`);
+    expect(source).toContain(`["api3", ["delegation"], ["api2"], 600, 86400]`);
+    expect(source).toContain(`["api3", "${HASH}", "say \\"hi\\" */", "2027-01-31T00:00:00.000Z"]`);
     expect(source).toContain(`if ((await queryRunner.query('SELECT 1 FROM clients WHERE client_id = $1', ["api3"])).length > 0) throw new Error("Client \\"api3\\" already exists`);
     expect(source).toMatch(/async down\(queryRunner: QueryRunner\): Promise<void> \{\n {4}\/\/ Its secrets go with it: client_secrets references clients ON DELETE CASCADE\.\n {4}await queryRunner\.query\('DELETE FROM clients WHERE client_id = \$1', \["api3"\]\);\n {2}\}/);
   });
@@ -34,7 +34,7 @@ describe('renderClientMigration', () => {
   it('adds a secret to an existing client; down removes only that secret', () => {
     const { source } = renderClientMigration({ kind: 'add-secret', clientId: 'api3' }, { timestamp: TIMESTAMP, secretHash: HASH });
     expect(source).toContain(`throw new Error("Client \\"api3\\" does not exist")`);
-    expect(source).toContain(`[\"api3\", \"${HASH}\", null, null]`);
+    expect(source).toContain(`["api3", "${HASH}", null, null]`);
     expect(source).toContain(`'DELETE FROM client_secrets WHERE client_id = $1 AND value_hash = $2', ["api3", "${HASH}"]`);
   });
 

@@ -678,7 +678,7 @@ describe('fuzzing the running service', () => {
       try {
         checkResponse(new FuzzRequest('RAW', name, {}), await rawExchange(port, bytes));
       } catch (error) {
-        throw new Error(`raw case "${name}": ${(error as Error).message}`);
+        throw new Error(`raw case "${name}": ${(error as Error).message}`, { cause: error });
       }
       sent++;
     }
@@ -686,7 +686,7 @@ describe('fuzzing the running service', () => {
       try {
         checkResponse(fuzzRequest, await rawExchange(port, toHttpBytes(fuzzRequest)));
       } catch (error) {
-        throw new Error(`socket sample ${fc.stringify(fuzzRequest)}: ${(error as Error).message}`);
+        throw new Error(`socket sample ${fc.stringify(fuzzRequest)}: ${(error as Error).message}`, { cause: error });
       }
       sent++;
     }

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { Client } from 'pg';
 import { createApp } from '../../src/app.factory';
-import { emptyDatabase, testConfig, testDatabaseUrl } from '../support/create-test-app';
+import { emptyDatabase, testConfig } from '../support/create-test-app';
 import { ensureBuilt, freePort, ROOT, runToExit, spawnService, startService, stop } from '../support/built-service';
 import { basic, jwtPayload, postForm, request, requestToken } from '../support/http';
 

@@ -17,7 +17,7 @@ export async function ensureBuilt(): Promise<void> {
     await promisify(execFile)('npm', ['run', 'build'], { cwd: ROOT, timeout: 150_000 });
   } catch (error) {
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new Error(`npm run build failed:\n${stdout}${stderr}`);
+    throw new Error(`npm run build failed:\n${stdout}${stderr}`, { cause: error });
   }
 }
 
