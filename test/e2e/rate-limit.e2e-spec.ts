@@ -23,10 +23,6 @@ const signIn = (server: TestServer, address: string, username: string, password:
   requestTokenFrom(address, server.url, 'frontend', 'frontend-secret', { grant_type: 'password', username, password, scope: 'api1' }, headers);
 const anonymousFrom = (server: TestServer, address: string) => postFormFrom(address, `${server.url}/connect/token`, clientCredentials);
 
-async function statuses(responses: Promise<HttpResponse>[]): Promise<number[]> {
-  return (await Promise.all(responses)).map((response) => response.status);
-}
-
 async function inSequence(count: number, send: (i: number) => Promise<HttpResponse>): Promise<number[]> {
   const result: number[] = [];
   for (let i = 0; i < count; i++) result.push((await send(i)).status);
