@@ -70,6 +70,7 @@ export function parseIssuerMigrationArguments(argv: readonly string[]): IssuerMi
     const uriProblem = values['jwks-uri'] === undefined ? undefined : jwksUriProblem(values['jwks-uri']);
     if (uriProblem) problems.push(`--jwks-uri: ${uriProblem}`);
     const description = values.description;
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
     if (description !== undefined && (description.length > 200 || /[\x00-\x1f]/.test(description))) problems.push('--description must be one line of at most 200 characters');
     request = { kind: 'create', issuer, issuerKind, jwksFile: values['jwks-file'], jwksUri: values['jwks-uri'], description };
   }

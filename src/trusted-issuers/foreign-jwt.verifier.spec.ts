@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { ForeignJwtVerifier } from './foreign-jwt.verifier';
 
 type PrivateKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];

@@ -1,4 +1,4 @@
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { startJwksServer, type JwksTestServer } from '../../test/support/jwks-server';
 import { JwkSetFetcher } from './jwk-set.fetcher';
 import { RemoteJwkSetCache } from './remote-jwk-set.cache';
