@@ -1,7 +1,7 @@
 import { RecordingAuditSink } from '../../src/audit/recording-audit.sink';
 import { MetricsListener } from '../../src/metrics/metrics.listener';
 import { startTestServer, type TestServer } from '../support/create-test-app';
-import { postFormFrom, request, requestToken, requestTokenFrom, type HttpResponse } from '../support/http';
+import { basic, postFormFrom, request, requestToken, requestTokenFrom, type HttpResponse } from '../support/http';
 import { spawnRedis, type SpawnedRedis } from '../support/redis-server';
 
 // Callers at different client addresses: every 127.x.y.z reaches the server on 127.0.0.1.
@@ -61,6 +61,17 @@ describe('client authentication throttling, default budgets', () => {
     expect((await m2mFrom(server, '127.0.0.7', 'm2m-secret', { 'x-forwarded-for': '127.0.0.6' })).status).toBe(200);
   });
 
+  it('holds back only anonymous requests at introspection and revocation too', async () => {
+    const introspectFrom = (address: string, headers: Record<string, string> = {}) => postFormFrom(address, `${server.url}/connect/introspect`, { token: 'not-a-token' }, headers);
+    const attempts = await inSequence(105, () => introspectFrom('127.0.0.30'));
+    expect(attempts.slice(0, 100)).toEqual(Array(100).fill(401));
+    expect(attempts.slice(100)).toEqual(Array(5).fill(429));
+    expectTooManyRequests(await postFormFrom('127.0.0.30', `${server.url}/connect/revocation`, { token: 'not-a-token' }));
+    const api1 = { authorization: basic('api1', 'api1-secret') };
+    expect((await introspectFrom('127.0.0.30', api1)).body).toEqual({ active: false });
+    expect((await postFormFrom('127.0.0.31', `${server.url}/connect/revocation`, { token: 'not-a-token' }, api1)).status).toBe(200);
+  });
+
   it('puts no quota on successful requests: 3,000 client_credentials requests from one client all succeed', async () => {
     const counts = new Map<number, number>();
     let next = 0;
@@ -115,6 +126,22 @@ describe('client authentication throttling behind a trusted proxy (TRUST_PROXY=1
     const signedIn = await signIn(server, '127.0.0.1', 'alice', 'alice', victim);
     expect({ status: signedIn.status, body: signedIn.body }).toEqual({ status: 400, body: WRONG_PASSWORD });
   }, 120_000);
+});
+
+describe('client address behind a trusted proxy given as a hop count (TRUST_PROXY=1)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ ...DEFAULT_THROTTLING, TRUST_PROXY: '1' });
+  });
+  afterAll(() => server.close());
+
+  it('counts the address the one proxy forwarded', async () => {
+    const forwardedFor = (address: string) => ({ 'x-forwarded-for': `192.0.2.1, ${address}` });
+    const attempts = await inSequence(20, (i) => m2mFrom(server, '127.0.0.40', `guess-${i}`, forwardedFor('198.51.100.40')));
+    expect(attempts).toEqual(Array(20).fill(401));
+    expectTooManyRequests(await m2mFrom(server, '127.0.0.41', 'm2m-secret', forwardedFor('198.51.100.40')));
+    expect((await m2mFrom(server, '127.0.0.40', 'm2m-secret', forwardedFor('198.51.100.41'))).status).toBe(200);
+  });
 });
 
 describe('user sign-in back-off (password grant), shortened: 2 failures, 1 s doubling to 2 s', () => {
