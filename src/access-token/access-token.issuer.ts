@@ -53,14 +53,16 @@ export class AccessTokenIssuer {
       aud: audiences.length === 0 ? `${this.config.issuer}/resources` : audiences.length === 1 ? audiences[0] : audiences,
       client_id: request.clientId,
       scope: formatScope(request.scopes),
+      // RFC 9068 §2.2: a token that represents only the client has the client_id as its subject.
+      sub: request.subject ?? request.clientId,
       iat: now,
-      nbf: now,
+      // No `nbf`: verifiers without clock tolerance would refuse a token from a clock a second ahead.
       exp,
       jti: jwtId,
     };
     // Optional claims are added only when present: deleting undefined ones would slow the object down.
+    // `auth_time` and `amr` are what tell a user token from a client token, whose `sub` is its client_id.
     if (request.subject !== undefined) {
-      claims.sub = request.subject;
       if (request.authTime !== undefined) claims.auth_time = request.authTime;
       if (request.authenticationMethods !== undefined) claims.amr = request.authenticationMethods;
       if (request.mayAct !== undefined) claims.may_act = request.mayAct;

@@ -16,6 +16,10 @@ export const MAX_ACTOR_DEPTH = 8;
 /** An access token that passed docs/tokens.md#validation, as the protocol reads it. */
 export interface ValidatedAccessToken {
   readonly jwtId: string;
+  /**
+   * The user the token represents: its `sub` when it carries `auth_time` or `amr`. Absent for a
+   * token that represents only a client, whose `sub` is the client_id (RFC 9068 §2.2).
+   */
   readonly subject?: string;
   readonly clientId: string;
   readonly scopes: readonly string[];

@@ -16,10 +16,15 @@ function signingKey(kid: string): Pick<SigningKey, 'kid' | 'algorithm' | 'privat
 }
 
 const key = signingKey('kid-1');
+const lateKey = signingKey('kid-2');
 
 /** A SigningKeyStore that publishes one real key; a deny list holding the given jti values. */
-function validator(revoked: readonly string[] = [], published: ReadonlySet<string> = new Set([key.kid])): AccessTokenValidator {
-  const keys = { verificationKey: (kid: string) => (published.has(kid) && kid === key.kid ? key : undefined) };
+function validator(revoked: readonly string[] = [], published: ReadonlySet<string> = new Set([key.kid]), reloads: string[] = []): AccessTokenValidator {
+  const keys = {
+    verificationKey: (kid: string) => (published.has(kid) && kid === key.kid ? key : undefined),
+    // A key created by another instance after this one last loaded: found by the reload.
+    verificationKeyAfterReload: async (kid: string) => (reloads.push(kid), kid === lateKey.kid ? lateKey : undefined),
+  };
   const denyList = { isRevoked: (jwtId: string) => revoked.includes(jwtId) };
   return new AccessTokenValidator(
     new JwtService({}),
@@ -110,6 +115,42 @@ describe('AccessTokenValidator.validate', () => {
 
   it('accepts a token whose nbf is 30 s ahead, within the 60 s clock skew', async () => {
     await expect(validator().validate(signed(userTokenClaims(ISSUER, { nbf: now() + 30 })))).resolves.toMatchObject({ subject: '1' });
+  });
+
+  it('reads a token without auth_time and amr as one for the client alone, whatever its sub (RFC 9068 §2.2)', async () => {
+    const { auth_time: _authTime, amr: _amr, ...clientClaims } = userTokenClaims(ISSUER, { sub: 'm2m', client_id: 'm2m' });
+    const validated = await validator().validate(signed(clientClaims));
+    expect(validated.subject).toBeUndefined();
+    expect(validated.clientId).toBe('m2m');
+  });
+
+  it('accepts a token issued 30 s in the future, within the 60 s clock skew, and one living a year', async () => {
+    await expect(validator().validate(signed(userTokenClaims(ISSUER, { iat: now() + 30 })))).resolves.toMatchObject({ subject: '1' });
+    await expect(validator().validate(signed(userTokenClaims(ISSUER, { iat: now(), exp: now() + 31_536_000 })))).resolves.toMatchObject({ subject: '1' });
+  });
+
+  it.each([
+    ['exp in the year 5000', { exp: 95_617_584_000 }],
+    ['a lifetime over a year', { iat: now() - 10, exp: now() + 31_536_000 }],
+    ['iat 5 minutes ahead', { iat: now() + 300, exp: now() + 900 }],
+    ['auth_time and no sub', { sub: undefined }],
+  ])('refuses a token with %s', async (_, overrides) => {
+    await expect(validator().validate(signed(userTokenClaims(ISSUER, overrides)))).rejects.toMatchObject({ code: 'invalid_token' });
+  });
+
+  it('reloads the published keys for an unknown kid of a token that claims our issuer, and accepts it', async () => {
+    const reloads: string[] = [];
+    const input = [{ alg: 'RS256', typ: 'at+jwt', kid: lateKey.kid }, userTokenClaims(ISSUER)].map((part) => Buffer.from(JSON.stringify(part)).toString('base64url')).join('.');
+    const token = `${input}.${sign('sha256', Buffer.from(input), lateKey.privateKey).toString('base64url')}`;
+    await expect(validator([], undefined, reloads).validate(token)).resolves.toMatchObject({ subject: '1' });
+    expect(reloads).toEqual([lateKey.kid]);
+  });
+
+  it('does not reload keys for a token of another issuer or a kid no key of ours could have', async () => {
+    const reloads: string[] = [];
+    await expect(validator([], undefined, reloads).validate(signed(userTokenClaims('https://attacker.example'), { kid: 'kid-3' }))).rejects.toMatchObject({ code: 'invalid_token' });
+    await expect(validator([], undefined, reloads).validate(signed(userTokenClaims(ISSUER), { kid: '../../etc/passwd' }))).rejects.toMatchObject({ code: 'invalid_token' });
+    expect(reloads).toEqual([]);
   });
 
   it('accepts the same name in different objects, and __proto__ as a plain claim', async () => {

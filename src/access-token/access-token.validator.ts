@@ -1,18 +1,23 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { PublishedKey } from '../keys/signing-key';
 import { SigningKeyStore } from '../keys/signing-key.store';
 import { parseJsonObject } from '../oauth/json-object';
 import { OAuthError } from '../oauth/oauth-error';
-import { verifyJws } from './jws';
+import { CLOCK_SKEW_SECONDS, verifyJws } from './jws';
 import { readActorClaim, readMayActClaim, type ValidatedAccessToken } from './access-token';
 import { AccessTokenDenyList } from './access-token-deny-list';
 import { VerifiedTokenCache } from './verified-token.cache';
 
 export const MAX_TOKEN_LENGTH = 16 * 1024;
+/** The longest access-token lifetime a client can be registered with (a year); a longer-lived token is not ours. */
+export const MAX_ACCESS_TOKEN_LIFETIME_SECONDS = 31_536_000;
 const ACCESS_TOKEN_TYPES = new Set(['at+jwt', 'application/at+jwt']);
 // Header parameters that would let the token choose its own key, or demand extensions we do not implement.
 const FORBIDDEN_HEADERS = ['jwk', 'jku', 'x5u', 'x5c', 'crit', 'zip', 'enc'];
+// Our key ids are RFC 7638 thumbprints (base64url); anything else cannot name a key we may not have loaded yet.
+const KEY_ID = /^[\w-]{1,128}$/;
 
 /**
  * Validates access tokens as docs/tokens.md#validation says; the one validator used by delegation, token
@@ -48,11 +53,12 @@ export class AccessTokenValidator {
     if (!header) throw rejected('the token header is not a JSON object with unique member names');
     if (typeof header.typ !== 'string' || !ACCESS_TOKEN_TYPES.has(header.typ.toLowerCase())) throw rejected('the token is not an access token (typ)');
     if (FORBIDDEN_HEADERS.some((name) => name in header)) throw rejected('the token header has parameters that are not accepted');
-    const key = typeof header.kid === 'string' ? this.keys.verificationKey(header.kid) : undefined;
+    // jsonwebtoken parses the payload with JSON.parse, which lets a repeated claim through.
+    const claims = decodeJson(segments[1]);
+    if (!claims) throw rejected('the token payload is not a JSON object with unique member names');
+    const key = typeof header.kid === 'string' ? await this.publishedKey(header.kid, claims) : undefined;
     if (!key) throw rejected('the token was not signed with a published key');
     if (header.alg !== key.algorithm) throw rejected('the token algorithm is not accepted');
-    // jsonwebtoken parses the payload with JSON.parse, which lets a repeated claim through.
-    if (!decodeJson(segments[1])) throw rejected('the token payload is not a JSON object with unique member names');
 
     let payload: unknown;
     try {
@@ -61,8 +67,16 @@ export class AccessTokenValidator {
       throw rejected('the token signature, issuer or lifetime is invalid');
     }
     const validated = toValidatedToken(payload);
+    requirePlausibleLifetime(validated, Math.floor(Date.now() / 1000));
     this.verified.set(token, validated, key.kid);
     return validated;
+  }
+
+  /** A key another instance created moments ago is loaded at once, for tokens that claim to be ours. */
+  private async publishedKey(kid: string, claims: Record<string, unknown>): Promise<PublishedKey | undefined> {
+    const known = this.keys.verificationKey(kid);
+    if (known || !KEY_ID.test(kid) || claims.iss !== this.config.issuer) return known;
+    return this.keys.verificationKeyAfterReload(kid);
   }
 }
 
@@ -70,6 +84,14 @@ export class AccessTokenValidator {
 export function undefinedIfInvalid(error: unknown): undefined {
   if (error instanceof OAuthError) return undefined;
   throw error;
+}
+
+/** A token issued in the future, or living longer than any client may be given, was not issued by us. */
+function requirePlausibleLifetime({ issuedAt, expiresAt }: ValidatedAccessToken, now: number): void {
+  if (issuedAt > now + CLOCK_SKEW_SECONDS) throw rejected('the token was issued in the future (iat)');
+  if (expiresAt - issuedAt > MAX_ACCESS_TOKEN_LIFETIME_SECONDS || expiresAt > now + MAX_ACCESS_TOKEN_LIFETIME_SECONDS + CLOCK_SKEW_SECONDS) {
+    throw rejected('the token lifetime is longer than any access token of this service');
+  }
 }
 
 function rejected(description: string): OAuthError {
@@ -93,6 +115,7 @@ function toValidatedToken(payload: unknown): ValidatedAccessToken {
     typeof iat !== 'number' ||
     typeof exp !== 'number' ||
     (sub !== undefined && typeof sub !== 'string') ||
+    (representsUser(claims) && typeof sub !== 'string') ||
     !isStringArray(audiences) ||
     (authTime !== undefined && typeof authTime !== 'number') ||
     (amr !== undefined && !isStringArray(amr))
@@ -105,7 +128,7 @@ function toValidatedToken(payload: unknown): ValidatedAccessToken {
   if (mayActClaim !== undefined && !mayAct) throw rejected('the token may_act claim is malformed');
   return {
     jwtId: jti,
-    subject: sub,
+    subject: representsUser(claims) ? sub : undefined,
     clientId,
     scopes: scope.split(' ').filter((name) => name.length > 0),
     audiences,
@@ -116,6 +139,11 @@ function toValidatedToken(payload: unknown): ValidatedAccessToken {
     actor,
     ...(mayAct ? { mayAct } : {}),
   };
+}
+
+/** RFC 9068 §2.2: user tokens carry `auth_time` and `amr`; a token for a client alone has neither. */
+function representsUser(claims: Record<string, unknown>): boolean {
+  return claims.auth_time !== undefined || claims.amr !== undefined;
 }
 
 function isStringArray(value: unknown): value is string[] {

@@ -2,6 +2,7 @@ import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { DatabaseOutageMonitor } from './database-outage.monitor';
 import { DatabasePoolStats } from './database-pool.stats';
 import { dataSourceOptions } from './database.config';
 import { seedDemoData } from './demo-data.seeder';
@@ -20,8 +21,8 @@ export class DatabaseModule {
     let seed = false;
     return {
       module: DatabaseModule,
-      providers: [DatabasePoolStats],
-      exports: [DatabasePoolStats],
+      providers: [DatabasePoolStats, DatabaseOutageMonitor],
+      exports: [DatabasePoolStats, DatabaseOutageMonitor],
       imports: [
         TypeOrmModule.forRootAsync({
           imports: [EmbeddedPostgresModule],

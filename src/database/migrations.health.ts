@@ -1,12 +1,17 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { DataSource } from 'typeorm';
 
-/** Ready only when every migration this build knows has been applied. */
+/**
+ * Ready only when every migration this build knows has been applied. Once they all are, that stays
+ * true for this process (migrations only ever run at start), so later probes query nothing.
+ */
 @Injectable()
 export class MigrationsHealthIndicator {
+  private allApplied = false;
+
   constructor(
-    private readonly dataSource: DataSource,
+    @Inject(DataSource) private readonly dataSource: Pick<DataSource, 'showMigrations'>,
     private readonly health: HealthIndicatorService,
   ) {}
 
@@ -14,7 +19,8 @@ export class MigrationsHealthIndicator {
     return this.health
       .check(key)
       .attempt(async () => {
-        if (await this.dataSource.showMigrations()) throw new Error('pending migrations');
+        if (!this.allApplied && (await this.dataSource.showMigrations())) throw new Error('pending migrations');
+        this.allApplied = true;
         return {};
       })
       .withTimeout(2000);

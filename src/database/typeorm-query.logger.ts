@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { Logger as TypeOrmLogger } from 'typeorm';
+import { isDatabaseUnavailable } from '../http/database-unavailable';
 
 /**
  * TypeORM's failed and slow queries through Nest's JSON logger, never with their parameters:
@@ -12,6 +13,8 @@ export class TypeOrmQueryLogger implements TypeOrmLogger {
   logQuery(): void {}
 
   logQueryError(error: string | Error, query: string): void {
+    // An unreachable database fails every query: DatabaseOutageMonitor logs the outage once instead.
+    if (isDatabaseUnavailable(error)) return;
     this.logger.error(`query failed: ${typeof error === 'string' ? error : error.message} -- ${query}`);
   }
 

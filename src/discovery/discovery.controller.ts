@@ -5,7 +5,7 @@ import { SigningKeyStore } from '../keys/signing-key.store';
 import { ResourceStore } from '../resources/resource.store';
 import { discoveryDocument } from './discovery-document';
 
-@Controller('.well-known/openid-configuration')
+@Controller('.well-known')
 export class DiscoveryController {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -14,18 +14,19 @@ export class DiscoveryController {
     private readonly keys: SigningKeyStore,
   ) {}
 
-  @Get()
+  // RFC 8414 §3 serves the same metadata as OpenID Connect Discovery 1.0 §4.
+  @Get(['openid-configuration', 'oauth-authorization-server'])
   @Header('Cache-Control', 'public, max-age=60')
   configuration(): Record<string, unknown> {
     return discoveryDocument({
       issuer: this.config.issuer,
       grantTypes: this.grants.grantTypes(),
       catalog: this.resources.catalog,
-      signingAlgorithms: [this.config.signingAlgorithm],
+      signingAlgorithms: this.keys.publishedAlgorithms(),
     });
   }
 
-  @Get('jwks')
+  @Get('openid-configuration/jwks')
   @Header('Cache-Control', 'public, max-age=60')
   jwks(): { keys: object[] } {
     return { keys: this.keys.publishedKeys().map((key) => key.publicJwk) };

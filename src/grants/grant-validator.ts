@@ -14,6 +14,8 @@ export interface GrantContext {
   readonly resources: ResourceCatalog;
   /** The client's address (the socket peer, or behind a trusted proxy the forwarded one): for per-address throttling. */
   readonly clientAddress: string;
+  /** When the token endpoint began serving the request (epoch ms). */
+  readonly receivedAt?: number;
 }
 
 /** A token a grant signed itself instead of an access token (e.g. a transaction token). */

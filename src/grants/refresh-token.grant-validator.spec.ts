@@ -36,11 +36,10 @@ const alice = { subjectId: '1', enabled: true } as User;
 
 /** Fakes that record what the validator did to the store. */
 /** `null` stands for "none stored". */
-function setup({ token = stored as RefreshToken | null, user = alice as User | null, wins = true } = {}) {
+function setup({ token = stored as RefreshToken | null, user = alice as User | null } = {}) {
   const calls: string[] = [];
   const refreshTokens: RefreshTokenLookup = {
     find: async (handle: string) => (handle === HANDLE ? (token ?? undefined) : undefined),
-    consume: async () => (calls.push('consume'), wins),
     revokeFamily: async (familyId: string) => void calls.push(`revokeFamily ${familyId}`),
   };
   const users = { findBySubjectId: async (subject: string) => (subject === user?.subjectId ? user : undefined) } as UserDirectory;
@@ -77,11 +76,20 @@ describe('RefreshTokenGrantValidator', () => {
   });
 
   it('refuses a consumed token and revokes its whole family (reuse detection)', async () => {
-    const { validator, calls } = setup({ token: { ...stored, consumedAt: new Date() } });
+    const { validator, calls } = setup({ token: { ...stored, consumedAt: new Date(Date.now() - 1000) } });
     await expect(submit(validator, context({ refresh_token: HANDLE }))).rejects.toEqual(
       rejection('invalid_grant', 'the refresh token has already been used'),
     );
     expect(calls).toEqual(['revokeFamily family-1']);
+  });
+
+  it('refuses a token used up after this request arrived (a concurrent use) without revoking the family', async () => {
+    const receivedAt = Date.now() - 50;
+    const { validator, calls } = setup({ token: { ...stored, consumedAt: new Date(receivedAt + 10) } });
+    await expect(submit(validator, { ...context({ refresh_token: HANDLE }), receivedAt })).rejects.toEqual(
+      rejection('invalid_grant', 'the refresh token has already been used'),
+    );
+    expect(calls).toEqual([]);
   });
 
   it.each<[string, Partial<RefreshToken>, string]>([
@@ -119,12 +127,12 @@ describe('RefreshTokenGrantValidator', () => {
     expect(calls).toEqual([]);
   });
 
-  it('treats losing a race for the same token as reuse: invalid_grant and the family revoked', async () => {
-    const { validator, calls } = setup({ wins: false });
-    await expect(submit(validator, context({ refresh_token: HANDLE }))).rejects.toEqual(
-      rejection('invalid_grant', 'the refresh token has already been used'),
-    );
-    expect(calls).toEqual(['consume', 'revokeFamily family-1']);
+  it('consumes nothing itself: the token endpoint uses the token up when it stores the successor', async () => {
+    const { validator, calls } = setup();
+    const { parameters: _, ...rest } = context({});
+    const rotation = await validator.rotate({ refresh_token: HANDLE }, rest);
+    expect(rotation.family.rotatedFrom).toBe(stored.tokenHash);
+    expect(calls).toEqual([]);
   });
 
   it('grants the original scope when none is requested, less what the client may no longer have', async () => {
@@ -137,10 +145,10 @@ describe('RefreshTokenGrantValidator', () => {
     const { validator, calls } = setup();
     const { parameters: _, ...rest } = context({}, { names: ['api1'], explicit: true });
     const rotation = await validator.rotate({ refresh_token: HANDLE }, rest);
-    expect(calls).toEqual(['consume']);
+    expect(calls).toEqual([]);
     expect(rotation).toEqual({
       grant: { subject: '1', scopes: ['api1'], authTime: 1_900_000_000, authenticationMethods: ['pwd'] },
-      family: { id: 'family-1', scopes: stored.scopes, expiresAt: stored.expiresAt },
+      family: { id: 'family-1', scopes: stored.scopes, expiresAt: stored.expiresAt, rotatedFrom: stored.tokenHash },
     });
   });
 });

@@ -26,11 +26,12 @@ export interface RefreshTokenRotation {
 }
 
 /** What the grant needs of the refresh-token service. */
-export type RefreshTokenLookup = Pick<RefreshTokenService, 'find' | 'consume' | 'revokeFamily'>;
+export type RefreshTokenLookup = Pick<RefreshTokenService, 'find' | 'revokeFamily'>;
 
 /**
  * RFC 6749 §6 with rotation (RFC 9700 §4.14.2): every use consumes the token and the token endpoint
- * issues its successor in the same family; presenting a consumed token revokes the family.
+ * issues its successor in the same family, both in one transaction (RefreshTokenService.issueFor);
+ * presenting a consumed token revokes the family.
  */
 @Injectable()
 export class RefreshTokenGrantValidator implements GrantValidator<RefreshTokenParameters> {
@@ -47,33 +48,35 @@ export class RefreshTokenGrantValidator implements GrantValidator<RefreshTokenPa
     return (await this.rotate(parameters, context)).grant;
   }
 
-  /** The token endpoint calls this instead of `validate`: the successor must join the family. */
-  async rotate({ refresh_token: handle }: RefreshTokenParameters, { client, scopes, resources }: GrantContext): Promise<RefreshTokenRotation> {
+  /**
+   * The token endpoint calls this instead of `validate`: the successor joins the family, and the
+   * presented token is used up in the same transaction that stores it (RefreshTokenService.issueFor).
+   */
+  async rotate({ refresh_token: handle }: RefreshTokenParameters, { client, scopes, resources, receivedAt = Date.now() }: GrantContext): Promise<RefreshTokenRotation> {
     const token = await this.refreshTokens.find(handle);
     // Bound to its client (RFC 6749 §6); another client learns nothing and changes nothing.
     if (!token || token.clientId !== client.clientId) throw invalidGrant('the refresh token is invalid');
-    await this.requireActive(token);
+    await this.requireActive(token, receivedAt);
     if (!client.allowedScopes.includes(OFFLINE_ACCESS)) throw invalidGrant('the client may no longer use offline access');
     const granted = grantedScopes(token, scopes, client, resources);
     await this.requireEnabledUser(token.subject);
-    if (!(await this.refreshTokens.consume(token))) {
-      // Another request used it first: to us, a replay like any other.
-      await this.revokeReusedFamily(token);
-    }
     const grant = {
       subject: token.subject,
       scopes: granted,
       authTime: token.authTime,
       authenticationMethods: token.authenticationMethods.length > 0 ? token.authenticationMethods : undefined,
     };
-    return { grant, family: { id: token.familyId, scopes: token.scopes, expiresAt: token.expiresAt } };
+    return { grant, family: { id: token.familyId, scopes: token.scopes, expiresAt: token.expiresAt, rotatedFrom: token.tokenHash } };
   }
 
-  private async requireActive(token: RefreshToken): Promise<void> {
+  private async requireActive(token: RefreshToken, receivedAt: number): Promise<void> {
     switch (refreshTokenState(token, new Date())) {
       case 'active':
         return;
       case 'consumed':
+        // Used up while this request was already being served: a concurrent request with the same
+        // token won the race. Its tokens stay valid; this one gets nothing and revokes nothing.
+        if (token.consumedAt && token.consumedAt.getTime() >= receivedAt) throw invalidGrant('the refresh token has already been used');
         // RFC 9700 §4.14.2: a rotated token came back, so one of its holders is not the client.
         return this.revokeReusedFamily(token);
       case 'revoked':

@@ -58,4 +58,9 @@ describe('isDatabaseUnavailable', () => {
     const refused = Object.assign(new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')]), { code: 'ECONNREFUSED' });
     expect(isDatabaseUnavailable(refused)).toBe(true);
   });
+
+  it.each(['Query read timeout', 'Client was closed and is not queryable', 'Connection terminated unexpectedly'])('is true for pg\'s "%s", a database that stopped answering', (message) => {
+    expect(isDatabaseUnavailable(new Error(message))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('query failed'), { driverError: new Error(message) }))).toBe(true);
+  });
 });

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { nestLogLevels, requestChildLoggerFactory } from './request-logger';
+import { loggablePath, nestLogLevels, requestChildLoggerFactory } from './request-logger';
 
 describe('requestChildLoggerFactory', () => {
   it.each(['info', 'debug', 'trace'] as const)('keeps Fastify\'s child logger per request at %s, where request logs are written', (level) => {
@@ -18,5 +18,22 @@ describe('nestLogLevels', () => {
   it('shows Nest the levels at and above the pino level', () => {
     expect(nestLogLevels('warn')).toEqual(['fatal', 'error', 'warn']);
     expect(nestLogLevels('silent')).toEqual([]);
+  });
+});
+
+describe('loggablePath', () => {
+  const jwt = 'eyJhbGciOiJSUzI1NiIsInR5cCI6ImF0K2p3dCJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl';
+
+  it('masks a JWT placed in the path', () => {
+    expect(loggablePath(`/connect/userinfo/${jwt}`)).toBe('/connect/userinfo/[redacted]');
+  });
+
+  it('masks a long opaque segment such as a refresh token handle, and drops the query string', () => {
+    expect(loggablePath(`/connect/token/${'A'.repeat(43)}?refresh_token=x`)).toBe('/connect/token/[redacted]');
+  });
+
+  it('keeps ordinary paths as they are', () => {
+    expect(loggablePath('/.well-known/openid-configuration/jwks')).toBe('/.well-known/openid-configuration/jwks');
+    expect(loggablePath('/connect/userinfo?access_token=x')).toBe('/connect/userinfo');
   });
 });

@@ -4,7 +4,8 @@ import type { LogLevel } from '../config/app.config';
 
 /**
  * Fastify's pino request log, with credentials kept out: the query string is dropped from the URL
- * (it may carry tokens) and no header or body is logged (docs/client-authentication.md).
+ * (it may carry tokens), path segments that look like tokens are masked, and no header or body is
+ * logged (docs/client-authentication.md).
  */
 export function requestLoggerOptions(level: LogLevel): FastifyServerOptions['logger'] {
   return {
@@ -13,12 +14,27 @@ export function requestLoggerOptions(level: LogLevel): FastifyServerOptions['log
     serializers: {
       req: (request: { method: string; url: string; ip?: string }) => ({
         method: request.method,
-        path: request.url.split('?')[0],
+        path: loggablePath(request.url),
         remoteAddress: request.ip,
       }),
       res: (reply: { statusCode: number }) => ({ statusCode: reply.statusCode }),
     },
   };
+}
+
+// A JWT (three base64url segments) or a long opaque string: what a token or handle looks like.
+const TOKEN_LIKE_SEGMENT = /^(?:[\w-]+\.[\w-]+\.[\w-]*|[\w~.%+=-]{32,})$/;
+
+/**
+ * The path of a request URL as logged: no query string, and any segment that looks like a token
+ * (`/connect/userinfo/<jwt>`) replaced, since a client may put one there by mistake (RFC 6750 §5.3).
+ */
+export function loggablePath(url: string): string {
+  const path = url.split('?')[0];
+  return path
+    .split('/')
+    .map((segment) => (TOKEN_LIKE_SEGMENT.test(segment) ? '[redacted]' : segment))
+    .join('/');
 }
 
 /**

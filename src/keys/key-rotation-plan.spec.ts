@@ -36,9 +36,19 @@ describe('planKeyRotation', () => {
     expect(planKeyRotation([], 'RS256', at(0), DUENDE)).toEqual({ create: { activatesAt: at(0) }, scheduleRetirement: [], retire: [] });
   });
 
-  it('creates a key that signs at once when only another algorithm has keys (SIGNING_ALG changed)', () => {
+  it('publishes a key of a new SIGNING_ALG a propagation time before it signs when another algorithm signs', () => {
     const plan = planKeyRotation([key('rsa', 0)], 'ES256', at(10), DUENDE);
-    expect(plan).toEqual({ create: { activatesAt: at(10) }, scheduleRetirement: [], retire: [] });
+    expect(plan).toEqual({ create: { activatesAt: at(24) }, scheduleRetirement: [], retire: [] });
+  });
+
+  it('creates no second key of a new SIGNING_ALG while the first waits to activate', () => {
+    const plan = planKeyRotation([key('rsa', 0), key('es', 10, 24, { algorithm: 'ES256' })], 'ES256', at(11), DUENDE);
+    expect(plan).toEqual({ create: undefined, scheduleRetirement: [], retire: [] });
+  });
+
+  it('creates a key of a new SIGNING_ALG that signs at once when forced immediately', () => {
+    const plan = planKeyRotation([key('rsa', 0)], 'ES256', at(10), DUENDE, { force: true, immediately: true });
+    expect(plan.create).toEqual({ activatesAt: at(10) });
   });
 
   it('does nothing while the current key is younger than the interval minus the propagation time', () => {

@@ -77,8 +77,14 @@ function keyToCreate(
   policy: KeyRotationPolicy,
   options: PlanOptions,
 ): KeyRotationPlan['create'] {
-  // Nothing signs yet: a key that signs at once (first start, or a new SIGNING_ALG).
-  if (!current) return { activatesAt: now };
+  if (!current) {
+    // A key of the algorithm is already waiting to activate (SIGNING_ALG changed).
+    if (!options.force && keys.some((key) => key.algorithm === algorithm && !key.retiresAt)) return undefined;
+    // First start: sign at once. A new SIGNING_ALG: publish first, like any successor, so verifiers
+    // that take their algorithms from discovery know it before its first token (RFC 8414 §2).
+    const anotherSigns = keys.some((key) => key.algorithm !== algorithm && key.activatesAt.getTime() <= now.getTime());
+    return { activatesAt: anotherSigns && !options.immediately ? plusSeconds(now, policy.propagationSeconds) : now };
+  }
   if (options.force) return { activatesAt: options.immediately ? now : plusSeconds(now, policy.propagationSeconds) };
   const newest = keys.filter((key) => key.algorithm === algorithm && !key.retiresAt).sort(byCreationDescending)[0] ?? current;
   const due = plusSeconds(newest.createdAt, policy.rotationIntervalSeconds - policy.propagationSeconds);

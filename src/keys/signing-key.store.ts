@@ -13,6 +13,9 @@ import { SigningKeyRotator } from './signing-key.rotator';
  * come by the database's clock, so all instances switch keys within that period of each other.
  * At boot and every `KEY_ROTATION_CHECK_INTERVAL` it runs a rotation check (under a database lock).
  */
+/** At most one reload per this period for tokens naming a key this instance does not know. */
+export const UNKNOWN_KID_RELOAD_INTERVAL_MS = 1000;
+
 @Injectable()
 export class SigningKeyStore implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(SigningKeyStore.name);
@@ -22,6 +25,8 @@ export class SigningKeyStore implements OnModuleInit, OnModuleDestroy {
   private unusable = new Map<string, string>();
   private active?: SigningKey;
   private timers: NodeJS.Timeout[] = [];
+  private unknownKidReload?: Promise<void>;
+  private lastUnknownKidReload = 0;
 
   constructor(
     private readonly repository: SigningKeyRepository,
@@ -65,8 +70,32 @@ export class SigningKeyStore implements OnModuleInit, OnModuleDestroy {
     return this.published.get(kid);
   }
 
+  /**
+   * A key this instance has not loaded yet: another instance may have just created it (a forced
+   * rotation), so the published keys are reloaded at once instead of at the next CACHE_TTL_SECONDS
+   * tick. Concurrent callers share one reload, and reloads for unknown kids are rate-limited.
+   */
+  async verificationKeyAfterReload(kid: string): Promise<PublishedKey | undefined> {
+    if (!this.unknownKidReload) {
+      if (Date.now() - this.lastUnknownKidReload < UNKNOWN_KID_RELOAD_INTERVAL_MS) return undefined;
+      this.lastUnknownKidReload = Date.now();
+      this.unknownKidReload = this.reload()
+        .catch((error: Error) => this.logger.warn(`Signing keys: ${error.message}`))
+        .finally(() => (this.unknownKidReload = undefined));
+    }
+    await this.unknownKidReload;
+    return this.published.get(kid);
+  }
+
   publishedKeys(): PublishedKey[] {
     return [...this.published.values()];
+  }
+
+  /** Every algorithm of a published key, the signing one first: tokens of each still verify. */
+  publishedAlgorithms(): string[] {
+    const algorithms = new Set<string>(this.active ? [this.active.algorithm] : []);
+    for (const key of this.published.values()) algorithms.add(key.algorithm);
+    return [...algorithms];
   }
 
   async reload(): Promise<void> {
@@ -77,13 +106,15 @@ export class SigningKeyStore implements OnModuleInit, OnModuleDestroy {
       const key = this.published.get(stored.kid) ?? this.tryLoad(stored, () => loadPublishedKey(stored, this.keyring));
       if (!key) continue;
       published.set(key.kid, key);
-      const eligible = stored.algorithm === this.config.signingAlgorithm && stored.activatesAt.getTime() <= now.getTime();
+      const eligible = stored.activatesAt.getTime() <= now.getTime();
       const signingKey = eligible ? (this.signing.get(stored.kid) ?? this.tryLoad(stored, () => loadSigningKey(stored, key, this.keyring))) : undefined;
       if (signingKey) signing.set(signingKey.kid, signingKey);
     }
     this.published = published;
     this.signing = signing;
-    const active = [...signing.values()].sort(byActivationDescending)[0];
+    // Until a key of a new SIGNING_ALG activates, the previous algorithm's newest key signs on.
+    const candidates = [...signing.values()].sort(byActivationDescending);
+    const active = candidates.find((key) => key.algorithm === this.config.signingAlgorithm) ?? candidates[0];
     if (active && this.active && active.kid !== this.active.kid) this.logger.log(`Now signing with key ${active.kid} (was ${this.active.kid})`);
     this.active = active;
   }

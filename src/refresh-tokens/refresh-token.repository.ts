@@ -1,4 +1,4 @@
-import type { CompanionAccessToken, NewRefreshToken, RefreshToken } from './refresh-token';
+import type { CompanionAccessToken, NewRefreshToken, RefreshToken, RotationOutcome } from './refresh-token';
 
 /** Where refresh tokens are stored, by the hash of their handle; also the DI token. */
 export abstract class RefreshTokenRepository {
@@ -12,10 +12,11 @@ export abstract class RefreshTokenRepository {
    */
   abstract addToFamily(token: NewRefreshToken): Promise<boolean>;
   /**
-   * Marks an active token consumed in one conditional update: true for exactly one caller, false
-   * when it was already consumed or revoked.
+   * In one transaction, under the family's lock: marks the active token `consumedHash` consumed and
+   * stores its successor. Either both happen or neither: `consumed` when another request used the
+   * token first (exactly one caller gets `rotated`), `revoked` when the family was revoked.
    */
-  abstract consume(tokenHash: string, at: Date): Promise<boolean>;
+  abstract rotate(consumedHash: string, successor: NewRefreshToken, at: Date): Promise<RotationOutcome>;
   /** Revokes every token of the family; returns the unexpired access tokens issued with them. */
   abstract revokeFamily(familyId: string, at: Date): Promise<CompanionAccessToken[]>;
   /** Deletes at most `limit` tokens that expired before `cutoff`; returns how many. */

@@ -1,7 +1,7 @@
 import type { AccessTokenDenyList } from '../access-token/access-token-deny-list';
 import type { RevokedAccessToken } from '../access-token/revoked-access-token';
 import type { Client } from '../clients/client';
-import { hashRefreshTokenHandle, type CompanionAccessToken, type NewRefreshToken, type RefreshToken } from './refresh-token';
+import { hashRefreshTokenHandle, type CompanionAccessToken, type NewRefreshToken, type RefreshToken, type RotationOutcome } from './refresh-token';
 import { RefreshTokenRepository } from './refresh-token.repository';
 import { RefreshTokenService, type IssuedGrant } from './refresh-token.service';
 
@@ -19,11 +19,19 @@ class InMemoryRefreshTokens extends RefreshTokenRepository {
     await this.add(token);
     return true;
   }
-  async consume(tokenHash: string, at: Date): Promise<boolean> {
-    const token = this.tokens.get(tokenHash);
-    if (!token || token.consumedAt || token.revokedAt) return false;
-    this.tokens.set(tokenHash, { ...token, consumedAt: at });
-    return true;
+  failNextInsert = false;
+  async rotate(consumedHash: string, successor: NewRefreshToken, at: Date): Promise<RotationOutcome> {
+    if ([...this.tokens.values()].some((stored) => stored.familyId === successor.familyId && stored.revokedAt)) return 'revoked';
+    const token = this.tokens.get(consumedHash);
+    if (!token || token.consumedAt || token.revokedAt) return 'consumed';
+    // Like the transaction: a failure before the end leaves the presented token as it was.
+    if (this.failNextInsert) {
+      this.failNextInsert = false;
+      throw new Error('connection terminated');
+    }
+    this.tokens.set(consumedHash, { ...token, consumedAt: at });
+    await this.add(successor);
+    return 'rotated';
   }
   async revokeFamily(familyId: string, at: Date): Promise<CompanionAccessToken[]> {
     const revoked: CompanionAccessToken[] = [];
@@ -123,11 +131,45 @@ describe('RefreshTokenService', () => {
     });
   });
 
-  describe('consume', () => {
-    it('lets exactly one of two uses through', async () => {
-      const { service } = setup();
+  describe('issueFor, rotating a presented token', () => {
+    async function presented(service: RefreshTokenService) {
       const token = (await service.find((await service.issueFor(passwordGrant, frontend, accessToken))!))!;
-      expect(await Promise.all([service.consume(token), service.consume(token)])).toEqual([true, false]);
+      return { token, family: { id: token.familyId, scopes: token.scopes, expiresAt: token.expiresAt, rotatedFrom: token.tokenHash } };
+    }
+
+    it('lets exactly one of two uses through; the other is invalid_grant and revokes nothing', async () => {
+      const { service, denied } = setup();
+      const { family } = await presented(service);
+      const outcomes = await Promise.allSettled([
+        service.issueFor(passwordGrant, frontend, { ...accessToken, jwtId: 'jti-a' }, family),
+        service.issueFor(passwordGrant, frontend, { ...accessToken, jwtId: 'jti-b' }, family),
+      ]);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected']);
+      expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'invalid_grant', description: 'the refresh token has already been used' });
+      const successor = await service.find((outcomes[0] as PromiseFulfilledResult<string>).value);
+      expect(successor?.revokedAt).toBeUndefined();
+      expect(denied).toEqual([]);
+    });
+
+    it('leaves the presented token active when storing its successor fails, so a retry succeeds', async () => {
+      const { service, repository } = setup();
+      const { token, family } = await presented(service);
+      repository.failNextInsert = true;
+      await expect(service.issueFor(passwordGrant, frontend, accessToken, family)).rejects.toThrow('connection terminated');
+      expect((await repository.findByHash(token.tokenHash))?.consumedAt).toBeUndefined();
+      const handle = await service.issueFor(passwordGrant, frontend, accessToken, family);
+      expect((await service.find(handle!))?.familyId).toBe(token.familyId);
+      expect((await repository.findByHash(token.tokenHash))?.consumedAt).toBeInstanceOf(Date);
+    });
+
+    it('refuses to rotate within a revoked family', async () => {
+      const { service } = setup();
+      const { family } = await presented(service);
+      await service.revokeFamily(family.id);
+      await expect(service.issueFor(passwordGrant, frontend, accessToken, family)).rejects.toMatchObject({
+        code: 'invalid_grant',
+        description: 'the refresh token has been revoked',
+      });
     });
   });
 

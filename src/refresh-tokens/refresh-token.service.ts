@@ -66,16 +66,18 @@ export class RefreshTokenService {
     };
     if (!rotated) {
       await this.repository.add(token);
-    } else if (!(await this.repository.addToFamily(token))) {
-      // The family was revoked (reuse detected, or RFC 7009 revocation) while this grant ran.
-      throw OAuthError.invalidGrant('the refresh token has been revoked');
+      return handle;
     }
+    // Consuming the presented token and storing its successor is one transaction: a request that
+    // fails (database gone, 503) changes nothing, and the client's retry succeeds.
+    const outcome = rotated.rotatedFrom
+      ? await this.repository.rotate(rotated.rotatedFrom, token, now)
+      : (await this.repository.addToFamily(token)) ? 'rotated' : 'revoked';
+    // The family was revoked (reuse detected, or RFC 7009 revocation) while this grant ran.
+    if (outcome === 'revoked') throw OAuthError.invalidGrant('the refresh token has been revoked');
+    // A concurrent request with the same token won: its tokens stay valid, this one gets nothing.
+    if (outcome === 'consumed') throw OAuthError.invalidGrant('the refresh token has already been used');
     return handle;
-  }
-
-  /** Marks the token used; false when another request used it (or revoked it) first. */
-  consume(token: RefreshToken): Promise<boolean> {
-    return this.repository.consume(token.tokenHash, new Date());
   }
 
   /** Revokes every refresh token of the family and denies the access tokens issued with them. */

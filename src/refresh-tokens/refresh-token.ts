@@ -37,7 +37,12 @@ export interface RefreshTokenFamily {
   readonly id: string;
   readonly scopes: readonly string[];
   readonly expiresAt: Date;
+  /** The hash of the token this rotation consumes, in the same transaction that stores its successor. */
+  readonly rotatedFrom?: string;
 }
+
+/** How a rotation ended: `consumed` when another request used the token first. */
+export type RotationOutcome = 'rotated' | 'consumed' | 'revoked';
 
 export type RefreshTokenState = 'active' | 'consumed' | 'revoked' | 'expired';
 

@@ -31,7 +31,7 @@ export class TokenService {
 
   async requestToken(body: FormBody, authenticated: AuthenticatedClient, clientAddress: string): Promise<TokenResponse> {
     try {
-      return await this.issueToken(body, authenticated, clientAddress);
+      return await this.issueToken(body, authenticated, clientAddress, Date.now());
     } catch (error) {
       if (error instanceof OAuthError) {
         const grantType = typeof body.grant_type === 'string' ? body.grant_type.slice(0, 100) : undefined;
@@ -41,7 +41,7 @@ export class TokenService {
     }
   }
 
-  private async issueToken(body: FormBody, { client }: AuthenticatedClient, clientAddress: string): Promise<TokenResponse> {
+  private async issueToken(body: FormBody, { client }: AuthenticatedClient, clientAddress: string, receivedAt: number): Promise<TokenResponse> {
     const grantType = singleParameter(body, 'grant_type');
     if (!grantType) throw OAuthError.invalidRequest('grant_type is required');
     const validator = this.grants.find(grantType);
@@ -51,7 +51,7 @@ export class TokenService {
 
     const catalog = this.resources.catalog;
     const scopes = resolveRequestedScopes(singleParameter(body, 'scope'), client.allowedScopes, (scope) => catalog.isKnownScope(scope));
-    const { grant: validated, family } = await runGrant(validator, body, { grantType, client, scopes, resources: catalog, clientAddress });
+    const { grant: validated, family } = await runGrant(validator, body, { grantType, client, scopes, resources: catalog, clientAddress, receivedAt });
     if (validated.issuedToken) {
       this.audit.emit({
         name: 'token.issued',

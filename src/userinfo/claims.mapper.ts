@@ -48,7 +48,7 @@ function storedClaim(stored: Readonly<Record<string, unknown>>, claimType: strin
   return value === null || value === '' ? undefined : value;
 }
 
-function epochSeconds(date: Date): number | undefined {
-  const milliseconds = date.getTime();
+function epochSeconds(date: Date | undefined): number | undefined {
+  const milliseconds = date?.getTime() ?? NaN;
   return Number.isFinite(milliseconds) ? Math.floor(milliseconds / 1000) : undefined;
 }

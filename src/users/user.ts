@@ -6,5 +6,6 @@ export interface User {
   readonly enabled: boolean;
   readonly claims: Readonly<Record<string, unknown>>;
   readonly roles: readonly string[];
-  readonly updatedAt: Date;
+  /** Absent when the stored value is not a finite time. */
+  readonly updatedAt?: Date;
 }

@@ -86,7 +86,6 @@ describe('POST /connect/token — delegation grant', () => {
         act: { client_id: 'api1' },
         auth_time: subject.auth_time,
         iat: expect.any(Number),
-        nbf: payload.iat,
         exp: expect.any(Number),
         jti: expect.any(String),
       });

@@ -137,7 +137,10 @@ describe('an extension grant registered through AppOptions.extraGrants', () => {
       const { payload } = await jwtVerify(response.body.access_token, jwks, { issuer: ISSUER, audience: 'api1', typ: 'at+jwt' });
       expect(payload).toMatchObject({ iss: ISSUER, client_id: clientId, scope: 'api1', tenant: 'kept' });
       expect(payload.exp).toBe((payload.iat as number) + 3600);
-      expect(payload).not.toHaveProperty('sub');
+      // A token for the client alone: its client_id as sub (RFC 9068 §2.2), no auth_time or amr.
+      expect(payload.sub).toBe(clientId);
+      expect(payload).not.toHaveProperty('auth_time');
+      expect(payload).not.toHaveProperty('amr');
       expect(payload).not.toHaveProperty('act');
     });
   });

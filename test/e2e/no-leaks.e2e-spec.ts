@@ -154,12 +154,17 @@ describe('no secret, token or hash in any log line of a full run', () => {
     expect(await rawStatus(port, `POST /connect/token HTTP/1.1\r\nHost: x\r\nAuthorization: ${rawBasic}\r\nX-Bad: a\u0001b\r\nContent-Length: 0\r\n\r\n`)).toBe(400);
     expect(await rawStatus(port, `GET /connect/userinfo HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${alice.body.access_token}\r\nX-Pad: ${'p'.repeat(17 * 1024)}\r\n\r\n`)).toBe(431);
 
-    // A forced 500: a user row whose claims are JSON null, which the userinfo mapper cannot read.
-    const broken = await token('password grant, user about to break', clientId, clientSecret, { grant_type: 'password', username: brokenUser, password: brokenPassword, scope: 'openid profile' });
+    // A token in the URL path is refused like any unknown route, and its path is not logged as sent.
+    expect((await bearer('userinfo, token in the path', alice.body.access_token, `/connect/userinfo/${alice.body.access_token}`)).status).toBe(404);
+
+    // A forced 500: a refresh token row whose auth_time is infinity, which the refresh grant cannot read.
+    const broken = await token('password grant, refresh token about to break', clientId, clientSecret, { grant_type: 'password', username: brokenUser, password: brokenPassword, scope: 'openid profile offline_access' });
     expect(broken.status).toBe(200);
     remember('an access token', broken.body.access_token);
-    await sql(`UPDATE users SET claims = 'null'::jsonb WHERE username = $1`, [brokenUser]);
-    const fault = await bearer('userinfo, corrupt user row', broken.body.access_token);
+    remember('a refresh token', broken.body.refresh_token);
+    const brokenHash = createHash('sha256').update(broken.body.refresh_token).digest('base64url');
+    await sql(`UPDATE refresh_tokens SET auth_time = 'infinity' WHERE token_hash = $1`, [brokenHash]);
+    const fault = await token('refresh, corrupt refresh token row', clientId, clientSecret, { grant_type: 'refresh_token', refresh_token: broken.body.refresh_token });
     expect({ status: fault.status, body: fault.body }).toEqual({ status: 500, body: { error: 'server_error', error_description: 'An unexpected error occurred' } });
 
     // Bad secrets last: they run into the failed-authentication budget (5 per address and client here).

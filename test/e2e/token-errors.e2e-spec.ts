@@ -296,7 +296,7 @@ describe('POST /connect/token — errors and response shape', () => {
     const verify = (token: string, audience: string) =>
       jwtVerify(token, createRemoteJWKSet(new URL(`${server.url}/.well-known/openid-configuration/jwks`)), { issuer: ISSUER, audience, typ: 'at+jwt' });
 
-    it('answers client_credentials with a Bearer token without sub', async () => {
+    it('answers client_credentials with a Bearer token whose sub is the client_id, without auth_time, amr or nbf (RFC 9068 §2.2)', async () => {
       const response = await requestToken(server.url, 'm2m', 'm2m-secret', { grant_type: 'client_credentials', scope: 'api1' });
       expect(response.status).toBe(200);
       expectTokenSuccessHeaders(response);
@@ -308,9 +308,9 @@ describe('POST /connect/token — errors and response shape', () => {
         iss: ISSUER,
         aud: 'api1',
         client_id: 'm2m',
+        sub: 'm2m',
         scope: 'api1',
         iat: expect.any(Number),
-        nbf: payload.iat,
         exp: (payload.iat as number) + 3600,
         jti: expect.any(String),
       });
@@ -335,7 +335,6 @@ describe('POST /connect/token — errors and response shape', () => {
         client_id: 'frontend',
         scope: 'openid profile api1',
         iat: expect.any(Number),
-        nbf: payload.iat,
         exp: (payload.iat as number) + 3600,
         jti: expect.any(String),
         auth_time: expect.any(Number),

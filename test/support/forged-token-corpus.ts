@@ -141,6 +141,11 @@ export function forgedTokenCorpus({ key, issuer, claims }: CorpusInput): ForgedT
   add('no exp', service(header, withoutExp));
   add('exp that is a string', service(header, { ...claims, exp: String(now() + 600) }));
   add('nbf 5 minutes ahead, past the 60 s skew', service(header, { ...claims, nbf: now() + 300, exp: now() + 3600 }));
+  // Lifetimes no token of ours has: longer than a client may be given (a year), or issued in the future.
+  add('exp in the year 5000', service(header, { ...claims, exp: 95_617_584_000 }));
+  add('exp two years ahead, iat now', service(header, { ...claims, exp: now() + 2 * 31_536_000 }));
+  add('iat 5 minutes ahead, past the 60 s skew', service(header, { ...claims, iat: now() + 300, exp: now() + 900 }));
+  add('user token without sub', service(header, (({ sub: _sub, ...rest }) => rest)(claims)));
 
   // Payloads that are not one JSON object (RFC 7519 §7.2 step 10).
   for (const [name, text] of [

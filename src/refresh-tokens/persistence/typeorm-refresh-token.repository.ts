@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, IsNull, Not, QueryResult, Repository } from 'typeorm';
-import type { CompanionAccessToken, NewRefreshToken, RefreshToken } from '../refresh-token';
+import type { CompanionAccessToken, NewRefreshToken, RefreshToken, RotationOutcome } from '../refresh-token';
 import { RefreshTokenRepository } from '../refresh-token.repository';
 import { RefreshTokenEntity } from './refresh-token.entity';
 
@@ -37,14 +37,20 @@ export class TypeOrmRefreshTokenRepository extends RefreshTokenRepository {
     });
   }
 
-  async consume(tokenHash: string, at: Date): Promise<boolean> {
-    // One conditional UPDATE: of concurrent presentations of one token, exactly one sees a row.
-    const result = await execute(
-      this.tokens.manager,
-      'UPDATE refresh_tokens SET consumed_at = $2 WHERE token_hash = $1 AND consumed_at IS NULL AND revoked_at IS NULL',
-      [tokenHash, at],
-    );
-    return result.affected === 1;
+  async rotate(consumedHash: string, successor: NewRefreshToken, at: Date): Promise<RotationOutcome> {
+    return this.tokens.manager.transaction(async (manager) => {
+      await lockFamily(manager, successor.familyId);
+      if (await manager.existsBy(RefreshTokenEntity, { familyId: successor.familyId, revokedAt: Not(IsNull()) })) return 'revoked';
+      // One conditional UPDATE: of concurrent presentations of one token, exactly one sees a row.
+      const consumed = await execute(
+        manager,
+        'UPDATE refresh_tokens SET consumed_at = $2 WHERE token_hash = $1 AND consumed_at IS NULL AND revoked_at IS NULL',
+        [consumedHash, at],
+      );
+      if (consumed.affected !== 1) return 'consumed';
+      await manager.insert(RefreshTokenEntity, toEntity(successor));
+      return 'rotated';
+    });
   }
 
   async revokeFamily(familyId: string, at: Date): Promise<CompanionAccessToken[]> {

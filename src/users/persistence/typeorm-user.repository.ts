@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { NewUser } from '../new-user';
+import { readStoredUser, type StoredUserRow } from '../stored-user';
 import type { User } from '../user';
 import { UserRepository } from '../user.repository';
 import { UserEntity } from './user.entity';
@@ -11,28 +12,34 @@ import { UserEntity } from './user.entity';
 // introspection read through UserStore's cache).
 const SELECT_USER = 'SELECT subject_id, username, password_hash, enabled, claims, roles, updated_at FROM users WHERE';
 
-interface UserRow {
-  subject_id: string;
-  username: string;
-  password_hash: string;
-  enabled: boolean;
-  claims: Record<string, unknown>;
-  roles: string[];
-  updated_at: Date;
-}
+// Users whose bad rows were already reported, so each is logged once, not on every request.
+const MAX_REPORTED = 10_000;
 
 @Injectable()
 export class TypeOrmUserRepository extends UserRepository {
+  private readonly logger = new Logger(TypeOrmUserRepository.name);
+  private readonly reported = new Set<string>();
+
   constructor(@InjectRepository(UserEntity) private readonly users: Repository<UserEntity>) {
     super();
   }
 
   async findByUsername(username: string): Promise<User | undefined> {
-    return toUser(await this.users.query(`${SELECT_USER} username = $1`, [username]));
+    return this.toUser(await this.users.query(`${SELECT_USER} username = $1`, [username]));
   }
 
   async findBySubjectId(subjectId: string): Promise<User | undefined> {
-    return toUser(await this.users.query(`${SELECT_USER} subject_id = $1`, [subjectId]));
+    return this.toUser(await this.users.query(`${SELECT_USER} subject_id = $1`, [subjectId]));
+  }
+
+  private toUser([row]: StoredUserRow[]): User | undefined {
+    if (!row) return undefined;
+    const { user, skipped } = readStoredUser(row);
+    if (skipped.length > 0 && !this.reported.has(user.subjectId) && this.reported.size < MAX_REPORTED) {
+      this.reported.add(user.subjectId);
+      this.logger.warn(`User ${user.subjectId.slice(0, 64)} has stored data that is not valid, skipped: ${skipped.join(', ')}`);
+    }
+    return user;
   }
 
   async add(user: NewUser): Promise<boolean> {
@@ -57,17 +64,4 @@ export class TypeOrmUserRepository extends UserRepository {
     const [, affected] = (await this.users.query(`UPDATE users SET ${assignment} WHERE username = $1`, values)) as [unknown, number];
     return affected === 1;
   }
-}
-
-function toUser([row]: UserRow[]): User | undefined {
-  if (!row) return undefined;
-  return {
-    subjectId: row.subject_id,
-    username: row.username,
-    passwordHash: row.password_hash,
-    enabled: row.enabled,
-    claims: row.claims,
-    roles: row.roles,
-    updatedAt: row.updated_at,
-  };
 }

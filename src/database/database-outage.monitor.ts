@@ -1,0 +1,61 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+const PROBE_INTERVAL_MS = 1000;
+
+/**
+ * Logs a database outage once when it starts and once when it ends, instead of a stack trace per
+ * refused request: requests answered 503 because the database is unavailable report here, and
+ * while it is down a probe (`SELECT 1`, every second) notices its return.
+ */
+@Injectable()
+export class DatabaseOutageMonitor implements OnModuleDestroy {
+  private readonly logger = new Logger('Database');
+  private outage?: { readonly since: number; refused: number };
+  private probe?: NodeJS.Timeout;
+  private probing = false;
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  get unavailable(): boolean {
+    return this.outage !== undefined;
+  }
+
+  /** A request was refused because the database could not be reached. */
+  refused(cause: unknown): void {
+    if (this.outage) {
+      this.outage.refused++;
+      return;
+    }
+    this.outage = { since: Date.now(), refused: 1 };
+    this.logger.error(`Database unavailable (${describe(cause)}): answering 503 temporarily_unavailable until it returns`);
+    this.probe = setInterval(() => void this.checkRecovery(), PROBE_INTERVAL_MS);
+    this.probe.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.probe);
+  }
+
+  private async checkRecovery(): Promise<void> {
+    if (this.probing || !this.outage) return;
+    this.probing = true;
+    try {
+      await this.dataSource.query('SELECT 1');
+    } catch {
+      return;
+    } finally {
+      this.probing = false;
+    }
+    const { since, refused } = this.outage;
+    clearInterval(this.probe);
+    this.outage = undefined;
+    this.logger.log(`Database available again after ${((Date.now() - since) / 1000).toFixed(1)} s; ${refused} requests were answered 503`);
+  }
+}
+
+function describe(cause: unknown): string {
+  const error = cause as { code?: unknown; message?: unknown };
+  const message = typeof error?.message === 'string' ? error.message.slice(0, 200) : 'unknown error';
+  return typeof error?.code === 'string' ? `${error.code}: ${message}` : message;
+}

@@ -1,0 +1,158 @@
+import { ConsoleLogger } from '@nestjs/common';
+import { CuttableProxy } from '../support/cuttable-proxy';
+import { sql, startTestServer, testDatabaseUrl, type TestServer } from '../support/create-test-app';
+import { expectTokenError, insertClient, insertUser, uniqueName } from '../support/fixtures';
+import { request, requestToken } from '../support/http';
+import { revoke, type ClientCredentials } from '../support/token-lifecycle';
+
+/** A test server that reaches the run's database through a proxy the test can cut or freeze. */
+async function serverBehindProxy(env: Record<string, string> = {}): Promise<{ proxy: CuttableProxy; server: TestServer }> {
+  const database = new URL(testDatabaseUrl());
+  const proxy = new CuttableProxy(database.hostname, Number(database.port || 5432));
+  await proxy.start();
+  database.host = `127.0.0.1:${proxy.port}`;
+  return { proxy, server: await startTestServer({ DATABASE_URL: database.toString(), ...env }) };
+}
+
+async function eventually(check: () => Promise<boolean>, timeoutMs: number): Promise<number> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return Date.now() - started;
+}
+
+describe('a database that stops answering (frozen, or a network black hole)', () => {
+  let proxy: CuttableProxy;
+  let server: TestServer;
+  const passwordGrant = { grant_type: 'password', username: 'alice', password: 'alice', scope: 'openid api1' };
+
+  beforeAll(async () => ({ proxy, server } = await serverBehindProxy({ CACHE_TTL_SECONDS: '1' })));
+  afterAll(async () => {
+    proxy.restore();
+    await server.close();
+    await proxy.stop();
+  });
+
+  it('answers 503 temporarily_unavailable with Retry-After within the timeouts, logs the outage once each way, and recovers', async () => {
+    expect((await requestToken(server.url, 'frontend', 'frontend-secret', passwordGrant)).status).toBe(200);
+    const errors = jest.spyOn(ConsoleLogger.prototype, 'error');
+    const infos = jest.spyOn(ConsoleLogger.prototype, 'log');
+    try {
+      proxy.freeze();
+      const started = Date.now();
+      const responses = await Promise.all(Array.from({ length: 6 }, () => requestToken(server.url, 'frontend', 'frontend-secret', passwordGrant)));
+      const answeredInMs = Date.now() - started;
+      for (const response of responses) {
+        expect({ status: response.status, body: response.body }).toEqual({ status: 503, body: { error: 'temporarily_unavailable', error_description: expect.any(String) } });
+        expect(response.headers.get('retry-after')).toBe('5');
+      }
+      // The pool's connection timeout (3 s) and the client-side query timeout (12 s), plus margin.
+      expect(answeredInMs).toBeLessThan(15_000);
+      expect((await request(`${server.url}/health/live`)).status).toBe(200);
+
+      proxy.restore();
+      const recoveredInMs = await eventually(async () => (await requestToken(server.url, 'frontend', 'frontend-secret', passwordGrant)).status === 200, 20_000);
+      await eventually(async () => infos.mock.calls.some(([message]) => /Database available again/.test(String(message))), 5_000);
+
+      const messages = errors.mock.calls.map(([message]) => String(message));
+      expect(messages.filter((message) => /Database unavailable/.test(message))).toHaveLength(1);
+      // No stack trace or fault line per refused request.
+      expect(messages.filter((message) => /server_error|temporarily_unavailable:|query failed/.test(message))).toEqual([]);
+      expect(infos.mock.calls.filter(([message]) => /Database available again/.test(String(message)))).toHaveLength(1);
+      console.log(`frozen database: 6 requests answered 503 within ${answeredInMs} ms; recovered ${recoveredInMs} ms after it returned`);
+    } finally {
+      errors.mockRestore();
+      infos.mockRestore();
+    }
+  }, 60_000);
+});
+
+describe('a refresh interrupted by a cut database', () => {
+  let proxy: CuttableProxy;
+  let server: TestServer;
+  const client: ClientCredentials = { clientId: uniqueName('interrupted'), secret: 'interrupted-secret' };
+  const trigger = `slow_${client.clientId.replace(/\W/g, '_')}`;
+
+  beforeAll(async () => {
+    ({ proxy, server } = await serverBehindProxy());
+    await insertClient({ clientId: client.clientId, grantTypes: ['password', 'refresh_token'], scopes: ['openid', 'api1', 'offline_access'], secrets: [{ secret: client.secret }] });
+    await insertUser({ username: client.clientId, password: 'pw' });
+  });
+  afterAll(async () => {
+    await sql(`DROP TRIGGER IF EXISTS ${trigger} ON refresh_tokens`);
+    await sql(`DROP FUNCTION IF EXISTS ${trigger}()`);
+    proxy.restore();
+    await server.close();
+    await proxy.stop();
+  });
+
+  const refresh = (handle: string) => requestToken(server.url, client.clientId, client.secret, { grant_type: 'refresh_token', refresh_token: handle });
+
+  it('changes nothing: the retry with the same token succeeds and the family stays intact', async () => {
+    const first = await requestToken(server.url, client.clientId, client.secret, { grant_type: 'password', username: client.clientId, password: 'pw', scope: 'openid api1 offline_access' });
+    expect(first.status).toBe(200);
+    // Storing this client's next refresh token takes 2 s: the database is cut while the old one is
+    // already used up by the same request and its successor is being written.
+    await sql(`CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.client_id = '${client.clientId}' THEN PERFORM pg_sleep(2); END IF; RETURN NEW; END $$`);
+    await sql(`CREATE TRIGGER ${trigger} BEFORE INSERT ON refresh_tokens FOR EACH ROW EXECUTE FUNCTION ${trigger}()`);
+    const interrupted = refresh(first.body.refresh_token);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    proxy.sever();
+    expectTokenError(await interrupted, 503, 'temporarily_unavailable');
+    await sql(`DROP TRIGGER ${trigger} ON refresh_tokens`);
+    proxy.restore();
+
+    // The pool notices the cut on its next use: retry while the answer is still 503.
+    let retried = await refresh(first.body.refresh_token);
+    for (const deadline = Date.now() + 10_000; retried.status === 503 && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      retried = await refresh(first.body.refresh_token);
+    }
+    expect(retried.status).toBe(200);
+    expect((await refresh(retried.body.refresh_token)).status).toBe(200);
+    const [row] = await sql<{ revoked: number; consumed: number }>(
+      `SELECT count(revoked_at)::int AS revoked, count(consumed_at)::int AS consumed FROM refresh_tokens WHERE client_id = $1`,
+      [client.clientId],
+    );
+    expect(row).toEqual({ revoked: 0, consumed: 2 });
+  }, 60_000);
+});
+
+describe('revocations during a database outage', () => {
+  let proxy: CuttableProxy;
+  let other: TestServer;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    // Clients are served from memory for an hour here, so delegation works without the database.
+    ({ proxy, server } = await serverBehindProxy({ CACHE_TTL_SECONDS: '3600' }));
+    other = await startTestServer();
+  });
+  afterAll(async () => {
+    proxy.restore();
+    await Promise.all([server.close(), other.close()]);
+    await proxy.stop();
+  });
+
+  const delegate = (token: string) => requestToken(server.url, 'api1', 'api1-secret', { grant_type: 'delegation', token, scope: 'api2' });
+  const userToken = async () => (await requestToken(other.url, 'frontend', 'frontend-secret', { grant_type: 'password', username: 'alice', password: 'alice', scope: 'openid api1' })).body.access_token as string;
+
+  it('keeps refusing a token revoked on another instance before the outage', async () => {
+    const revoked = await userToken();
+    const kept = await userToken();
+    expect((await delegate(kept)).status).toBe(200);
+    expect((await revoke(other.url, { clientId: 'frontend', secret: 'frontend-secret' }, { token: revoked })).status).toBe(200);
+    // Read from the shared table within about a second (docs/endpoints.md#revocation).
+    await eventually(async () => (await delegate(revoked)).status === 400, 5_000);
+
+    proxy.sever();
+    // Served from memory during the outage: the deny list read last is kept.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expectTokenError(await delegate(revoked), 400, 'invalid_grant');
+    expect((await delegate(kept)).status).toBe(200);
+    proxy.restore();
+  }, 60_000);
+});
