@@ -52,7 +52,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
   // Grant validators are registered at boot and never change.
   recordRequestMetrics(fastify, app.get(TollgateMetrics), new Set(app.get(GrantValidatorRegistry).grantTypes()));
   // Also catches Fastify's own errors (body too large, unparsable body): Nest routes them here.
-  app.useGlobalFilters(new OAuthExceptionFilter(config, app.get(DatabaseOutageMonitor)));
+  app.useGlobalFilters(new OAuthExceptionFilter(config.issuer, app.getHttpAdapter(), app.get(DatabaseOutageMonitor)));
   try {
     await app.init();
     await fastify.ready();

@@ -1,9 +1,7 @@
 import type { JwtService } from '@nestjs/jwt';
 import { jwtVerify, SignJWT } from 'jose';
 import type { PublishedKey, SigningKey } from '../keys/signing-key';
-
-/** How far `exp` and `nbf` may be off when a token is verified. */
-export const CLOCK_SKEW_SECONDS = 60;
+import { CLOCK_SKEW_SECONDS } from '../oauth/clock-skew';
 
 /**
  * Compact JWS for access tokens (and transaction tokens, with their own `typ`): @nestjs/jwt (jsonwebtoken) signs and verifies RS256, PS256 and

@@ -1,26 +1,39 @@
-import { ArgumentsHost, Catch, ExceptionFilter, Inject, Logger } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { ArgumentsHost, Catch, Logger, type HttpServer } from '@nestjs/common';
+import { BaseExceptionFilter } from '@nestjs/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DatabaseOutageMonitor } from '../database/database-outage.monitor';
 import { isDatabaseUnavailable } from './database-unavailable';
 import { renderOAuthError, toOAuthError } from './oauth-error-renderer';
 
-/** Renders every error thrown by a route as an OAuth error (RFC 6749 §5.2, RFC 6750 §3; docs/errors.md). */
+// Routes whose answers are not OAuth's: the probes keep Terminus's bodies, rendered by Nest.
+const NON_OAUTH_ROUTES = /^\/health(\/|$)/;
+
+/**
+ * Renders errors of the OAuth routes as OAuth errors (RFC 6749 §5.2, RFC 6750 §3; docs/errors.md),
+ * including what fails before a route runs (unknown path, unreadable or oversized body). Registered
+ * globally because Nest hands those framework errors to global filters only; errors of the other
+ * routes go to Nest's own handling.
+ */
 @Catch()
-export class OAuthExceptionFilter implements ExceptionFilter {
+export class OAuthExceptionFilter extends BaseExceptionFilter {
   private readonly logger = new Logger('OAuth');
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly issuer: string,
+    httpAdapter: HttpServer,
     /** Database outages are logged once per start and end there, not once per refused request. */
     private readonly outages?: Pick<DatabaseOutageMonitor, 'refused'>,
-  ) {}
+  ) {
+    super(httpAdapter);
+  }
 
-  catch(exception: unknown, host: ArgumentsHost): void {
+  override catch(exception: unknown, host: ArgumentsHost): void {
+    const route = host.switchToHttp().getRequest<FastifyRequest>().routeOptions?.url;
+    if (route !== undefined && NON_OAUTH_ROUTES.test(route)) return super.catch(exception, host);
     const error = toOAuthError(exception);
     if (this.outages && isDatabaseUnavailable(exception)) this.outages.refused(exception);
     else if (error.status >= 500) logFault(this.logger, error.code, exception);
-    renderOAuthError(host.switchToHttp().getResponse<FastifyReply>(), error, this.config.issuer);
+    renderOAuthError(host.switchToHttp().getResponse<FastifyReply>(), error, this.issuer);
   }
 }
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CLOCK_SKEW_SECONDS } from '../access-token/jws';
+import { CLOCK_SKEW_SECONDS } from '../oauth/clock-skew';
 import { AuditSink } from '../audit/audit-event';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { KEY_ENCRYPTION_KEYRING } from './key-encryption-key';
