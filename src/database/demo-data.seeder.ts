@@ -19,13 +19,12 @@ export async function seedDemoData(dataSource: DataSource): Promise<void> {
       );
     }
     for (const trusted of DEMO_TRUSTED_ISSUERS) {
-      await manager.query('INSERT INTO trusted_issuers (issuer, role, kind, jwks, description) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING', [
-        trusted.issuer,
-        trusted.role,
-        trusted.kind,
-        JSON.stringify(trusted.jwks),
-        'demo workload issuer',
-      ]);
+      const subject = 'subject' in trusted ? trusted.subject : undefined;
+      await manager.query(
+        `INSERT INTO trusted_issuers (issuer, role, kind, jwks, description, subject_audience, subject_user_claim, subject_identity_scopes)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
+        [trusted.issuer, trusted.role, trusted.kind, JSON.stringify(trusted.jwks), `demo ${trusted.role} issuer`, subject?.audience ?? null, subject?.userClaim ?? null, subject?.identityScopes ?? []],
+      );
     }
     for (const client of DEMO_CLIENTS) {
       await manager.query(
@@ -44,6 +43,11 @@ export async function seedDemoData(dataSource: DataSource): Promise<void> {
           client.workloadIdentity.subject,
           client.clientId,
         ]);
+      }
+    }
+    for (const trusted of DEMO_TRUSTED_ISSUERS) {
+      for (const clientId of ('subject' in trusted ? trusted.subject?.trustedBy : undefined) ?? []) {
+        await manager.query('INSERT INTO client_subject_issuers (client_id, issuer) VALUES ($1, $2) ON CONFLICT DO NOTHING', [clientId, trusted.issuer]);
       }
     }
   });

@@ -90,4 +90,12 @@ export const DEMO_CLIENTS: readonly DemoClient[] = [
 export const DEMO_TRUSTED_ISSUERS = [
   { issuer: 'https://kubernetes.demo.example', role: 'workload', kind: 'kubernetes', jwks: { keys: [DEMO_PUBLIC_KEYS['demo-workloads']] } },
   { issuer: 'spiffe://demo.example', role: 'workload', kind: 'spiffe', jwks: { keys: [DEMO_PUBLIC_KEYS['demo-workloads']] } },
+  // docs/delegation.md: tokens of the demo identity provider, exchanged by api1.
+  {
+    issuer: 'https://idp.demo.example',
+    role: 'subject',
+    kind: 'jwt',
+    jwks: { keys: [DEMO_PUBLIC_KEYS['demo-idp']] },
+    subject: { audience: 'api1', userClaim: 'email', identityScopes: ['openid', 'profile'], trustedBy: ['api1'] },
+  },
 ];

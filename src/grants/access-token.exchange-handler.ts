@@ -3,6 +3,7 @@ import type { ValidatedAccessToken } from '../access-token/access-token';
 import { AccessTokenValidator } from '../access-token/access-token.validator';
 import type { Client } from '../clients/client';
 import { OAuthError } from '../oauth/oauth-error';
+import { ExternalSubjectTokenValidator } from '../trusted-issuers/external-subject-token.validator';
 import type { GrantContext, GrantSuccess } from './grant-validator';
 import { delegateSubjectToken } from './subject-token-delegation';
 import type { TokenExchangeHandler } from './token-exchange-handler';
@@ -10,26 +11,32 @@ import { ACCESS_TOKEN_TYPE, scopesForTargets, TXN_TOKEN_TYPE, type TokenExchange
 
 /**
  * RFC 8693 token exchange for an access token: the standard form of the `delegation` grant, with
- * the same rules (the shared `delegateSubjectToken`). The subject token must have been issued for
- * the exchanging client (its `aud` names the client), and its problems are `invalid_request`.
+ * the same rules (the shared `delegateSubjectToken`). The subject token is one of ours issued for
+ * the exchanging client (its `aud` names the client), or one of a subject issuer the client trusts
+ * (docs/delegation.md); its problems are `invalid_request`.
  */
 @Injectable()
 export class AccessTokenExchangeHandler implements TokenExchangeHandler {
   readonly requestedTokenType = ACCESS_TOKEN_TYPE;
 
-  constructor(@Inject(AccessTokenValidator) private readonly accessTokens: Pick<AccessTokenValidator, 'validate'>) {}
+  constructor(
+    @Inject(AccessTokenValidator) private readonly accessTokens: Pick<AccessTokenValidator, 'validate'>,
+    @Inject(ExternalSubjectTokenValidator) private readonly externalTokens: Pick<ExternalSubjectTokenValidator, 'validate'>,
+  ) {}
 
   async exchange(request: TokenExchangeRequest, context: GrantContext): Promise<GrantSuccess> {
     // A transaction token stays inside its trust domain: it is never turned back into an access token.
     if (request.subjectTokenType === TXN_TOKEN_TYPE) throw OAuthError.invalidRequest('a transaction token cannot be exchanged for an access token');
     const scopes = scopesForTargets(request.targets, context.scopes, context.client, context.resources);
-    const subjectToken = await this.validateToken(request.subjectToken, 'subject_token');
-    if (!subjectToken.audiences.includes(context.client.clientId)) {
+    const external = await this.externalTokens.validate(request.subjectToken, context.client).catch(invalidSubjectToken);
+    const subjectToken = external?.token ?? (await this.validateToken(request.subjectToken, 'subject_token'));
+    // An external token's aud names the audience its issuer was registered with, checked already.
+    if (!external && !subjectToken.audiences.includes(context.client.clientId)) {
       throw OAuthError.invalidRequest('the subject token was not issued for this client (aud)');
     }
     if (request.actorToken !== undefined) requireActingClient(await this.validateToken(request.actorToken, 'actor_token'), context.client);
     const grant = delegateSubjectToken(subjectToken, { ...context, scopes }, (description) => OAuthError.invalidRequest(description));
-    return { ...grant, issuedTokenType: ACCESS_TOKEN_TYPE };
+    return { ...grant, issuedTokenType: ACCESS_TOKEN_TYPE, ...(external ? { subjectIssuer: external.issuer } : {}) };
   }
 
   private validateToken(token: string, name: string): Promise<ValidatedAccessToken> {
@@ -48,4 +55,9 @@ function requireActingClient(actorToken: ValidatedAccessToken, client: Client): 
   if (actorToken.clientId !== client.clientId || actorToken.subject !== undefined) {
     throw OAuthError.invalidRequest('actor_token does not represent the requesting client');
   }
+}
+
+function invalidSubjectToken(error: unknown): never {
+  if (error instanceof OAuthError) throw OAuthError.invalidRequest(`subject_token is not valid: ${error.description}`);
+  throw error;
 }

@@ -22,6 +22,20 @@ export interface TrustedIssuer {
   readonly kind: TrustedIssuerKind;
   readonly keys: IssuerKeySource;
   readonly enabled: boolean;
+  /** For subject issuers: what their tokens must say to be exchanged, and who trusts them. */
+  readonly subject?: SubjectIssuerPolicy;
+}
+
+/** docs/delegation.md#tokens-from-your-identity-provider */
+export interface SubjectIssuerPolicy {
+  /** The `aud` of its tokens must contain this. */
+  readonly audience: string;
+  /** The claim compared with the local users' claim of the same name (e.g. `email`). */
+  readonly userClaim: string;
+  /** The identity scopes an exchanged token may carry. */
+  readonly identityScopes: readonly string[];
+  /** The clients that accept its tokens in token exchange. */
+  readonly trustedBy: readonly string[];
 }
 
 /** SPIFFE ID of a trust domain (SPIFFE-ID §2): `spiffe://` and a lowercase name, no path. */

@@ -45,7 +45,7 @@ function handlerWith(): { handler: TransactionTokenExchangeHandler; issued: Tran
       return { token: 'signed', transactionId: request.transactionId ?? 'txn-new', expiresIn: 60 };
     },
   };
-  return { handler: new TransactionTokenExchangeHandler(accessTokens, transactionTokens, issuer, { trustDomain: TRUST_DOMAIN }), issued };
+  return { handler: new TransactionTokenExchangeHandler(accessTokens, transactionTokens, issuer, { trustDomain: TRUST_DOMAIN }, { validate: async () => undefined }), issued };
 }
 
 function request(overrides: Partial<TokenExchangeRequest> = {}): TokenExchangeRequest {

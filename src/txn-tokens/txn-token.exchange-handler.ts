@@ -7,6 +7,7 @@ import type { GrantContext, GrantSuccess } from '../grants/grant-validator';
 import type { TokenExchangeHandler } from '../grants/token-exchange-handler';
 import { TXN_TOKEN_TYPE, type TokenExchangeRequest } from '../grants/token-exchange-request';
 import { OAuthError } from '../oauth/oauth-error';
+import { ExternalSubjectTokenValidator } from '../trusted-issuers/external-subject-token.validator';
 import { OFFLINE_ACCESS } from '../oauth/scope';
 import { extendRequestingWorkloads, readContextParameter } from './txn-token';
 import { TransactionTokenIssuer } from './txn-token.issuer';
@@ -21,6 +22,8 @@ interface TransactionSubject {
   readonly transactionContext: Record<string, unknown>;
   readonly requestContext: Record<string, unknown>;
   readonly expiresAtMost?: number;
+  /** The trusted external issuer of the subject token, for the audit log. */
+  readonly subjectIssuer?: string;
 }
 
 /**
@@ -39,6 +42,7 @@ export class TransactionTokenExchangeHandler implements TokenExchangeHandler {
     @Inject(TransactionTokenValidator) private readonly transactionTokens: Pick<TransactionTokenValidator, 'validate'>,
     @Inject(TransactionTokenIssuer) private readonly issuer: Pick<TransactionTokenIssuer, 'issue'>,
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'trustDomain'>,
+    @Inject(ExternalSubjectTokenValidator) private readonly externalTokens: Pick<ExternalSubjectTokenValidator, 'validate'>,
   ) {}
 
   async exchange(request: TokenExchangeRequest, context: GrantContext): Promise<GrantSuccess> {
@@ -52,8 +56,9 @@ export class TransactionTokenExchangeHandler implements TokenExchangeHandler {
         ? await this.replaced(request.subjectToken)
         : await this.fromAccessToken(request.subjectToken, context, transactionContext ?? {}, { ...requestContext, req_ip: context.clientAddress });
     const scopes = transactionScopes(subject, context);
+    const { subjectIssuer, ...claims } = subject;
     const issued = await this.issuer.issue({
-      ...subject,
+      ...claims,
       scopes,
       requestingWorkloads: extendRequestingWorkloads(subject.requestingWorkloads, context.client.clientId),
     });
@@ -62,6 +67,7 @@ export class TransactionTokenExchangeHandler implements TokenExchangeHandler {
       scopes,
       issuedTokenType: TXN_TOKEN_TYPE,
       issuedToken: { token: issued.token, tokenType: 'N_A', expiresIn: issued.expiresIn, scopes, transactionId: issued.transactionId },
+      ...(subjectIssuer ? { subjectIssuer } : {}),
     };
   }
 
@@ -71,7 +77,9 @@ export class TransactionTokenExchangeHandler implements TokenExchangeHandler {
     transactionContext: Record<string, unknown>,
     requestContext: Record<string, unknown>,
   ): Promise<TransactionSubject> {
-    const subjectToken = await this.accessTokens.validate(token).catch(invalidSubjectToken);
+    // A subject token of a trusted subject issuer the client trusts, or one of ours (docs/delegation.md).
+    const external = await this.externalTokens.validate(token, context.client).catch(invalidSubjectToken);
+    const subjectToken = external?.token ?? (await this.accessTokens.validate(token).catch(invalidSubjectToken));
     if (subjectToken.subject === undefined) throw OAuthError.invalidRequest('the subject token does not represent a user');
     // RFC 8693 §4.4 holds for every exchange, this one included.
     if (!mayActFor(subjectToken.mayAct, context.client.clientId)) {
@@ -84,6 +92,7 @@ export class TransactionTokenExchangeHandler implements TokenExchangeHandler {
       transactionContext,
       requestContext,
       expiresAtMost: subjectToken.expiresAt,
+      ...(external ? { subjectIssuer: external.issuer } : {}),
     };
   }
 

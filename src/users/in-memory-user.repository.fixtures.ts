@@ -19,6 +19,11 @@ export class InMemoryUserRepository extends UserRepository {
     return this.users.find((user) => user.subjectId === subjectId);
   }
 
+  async findByClaim(name: string, value: string): Promise<User | undefined> {
+    const matching = this.users.filter((user) => user.claims[name] === value);
+    return matching.length === 1 ? matching[0] : undefined;
+  }
+
   async add(user: NewUser): Promise<boolean> {
     if (this.users.some((other) => other.username === user.username || other.subjectId === user.subjectId)) return false;
     this.users.push({ ...user, updatedAt: new Date(0) });

@@ -5,6 +5,8 @@ import type { User } from './user';
 export abstract class UserRepository {
   abstract findByUsername(username: string): Promise<User | undefined>;
   abstract findBySubjectId(subjectId: string): Promise<User | undefined>;
+  /** The one user whose claim `name` is `value` (e.g. `email`), for subject tokens of trusted issuers; undefined when none or several. */
+  abstract findByClaim(name: string, value: string): Promise<User | undefined>;
   /** False when the username or `sub` is taken; nothing is changed then. */
   abstract add(user: NewUser): Promise<boolean>;
   /** False when there is no such user. */

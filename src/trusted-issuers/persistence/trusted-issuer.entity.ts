@@ -23,6 +23,15 @@ export class TrustedIssuerEntity {
   @Column({ type: 'text', nullable: true })
   description!: string | null;
 
+  @Column({ name: 'subject_audience', type: 'text', nullable: true })
+  subjectAudience!: string | null;
+
+  @Column({ name: 'subject_user_claim', type: 'text', nullable: true })
+  subjectUserClaim!: string | null;
+
+  @Column({ name: 'subject_identity_scopes', type: 'text', array: true, default: () => "'{}'" })
+  subjectIdentityScopes!: string[];
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 }

@@ -14,12 +14,20 @@ export class TypeOrmTrustedIssuerRepository extends TrustedIssuerRepository {
 
   async findByIssuer(issuer: string): Promise<TrustedIssuer | undefined> {
     const entity = await this.issuers.findOne({ where: { issuer } });
-    return entity ? toTrustedIssuer(entity) : undefined;
+    if (!entity) return undefined;
+    const trustedBy: { client_id: string }[] =
+      entity.role === 'subject' ? await this.issuers.query('SELECT client_id FROM client_subject_issuers WHERE issuer = $1', [issuer]) : [];
+    return toTrustedIssuer(entity, trustedBy.map((row) => row.client_id));
   }
 }
 
-export function toTrustedIssuer(entity: TrustedIssuerEntity): TrustedIssuer {
+export function toTrustedIssuer(entity: TrustedIssuerEntity, trustedBy: readonly string[] = []): TrustedIssuer {
+  const subject =
+    entity.role === 'subject' && entity.subjectAudience && entity.subjectUserClaim
+      ? { audience: entity.subjectAudience, userClaim: entity.subjectUserClaim, identityScopes: entity.subjectIdentityScopes ?? [], trustedBy }
+      : undefined;
   return {
+    ...(subject ? { subject } : {}),
     issuer: entity.issuer,
     role: entity.role as TrustedIssuerRole,
     kind: entity.kind as TrustedIssuerKind,

@@ -42,6 +42,12 @@ export class TypeOrmUserRepository extends UserRepository {
     return user;
   }
 
+  async findByClaim(name: string, value: string): Promise<User | undefined> {
+    // Two users with the same claim value match no one: the external subject is ambiguous.
+    const rows: UserRow[] = await this.users.query(`${SELECT_USER} claims ->> $1 = $2 LIMIT 2`, [name, value]);
+    return rows.length === 1 ? toUser(rows) : undefined;
+  }
+
   async add(user: NewUser): Promise<boolean> {
     const inserted: unknown[] = await this.users.query(
       `INSERT INTO users (subject_id, username, password_hash, enabled, claims, roles) VALUES ($1, $2, $3, $4, $5, $6)
