@@ -44,8 +44,8 @@ export class TypeOrmUserRepository extends UserRepository {
 
   async findByClaim(name: string, value: string): Promise<User | undefined> {
     // Two users with the same claim value match no one: the external subject is ambiguous.
-    const rows: UserRow[] = await this.users.query(`${SELECT_USER} claims ->> $1 = $2 LIMIT 2`, [name, value]);
-    return rows.length === 1 ? toUser(rows) : undefined;
+    const rows: StoredUserRow[] = await this.users.query(`${SELECT_USER} claims ->> $1 = $2 LIMIT 2`, [name, value]);
+    return rows.length === 1 ? this.toUser(rows) : undefined;
   }
 
   async add(user: NewUser): Promise<boolean> {
