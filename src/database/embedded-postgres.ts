@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { lockDataDir, type DataDirLock } from './data-dir-lock';
 import { serveSessionsInTurn } from './pglite-session-queue';
 
 /** Enough sockets for the pool; PGlite runs one backend, so more would only queue. */
@@ -14,14 +15,24 @@ export const EMBEDDED_POOL_SIZE = 5;
 export class EmbeddedPostgres implements OnApplicationShutdown {
   private readonly logger = new Logger(EmbeddedPostgres.name);
   private stopServer?: () => Promise<void>;
+  private lock?: DataDirLock;
 
   /** Starts PGlite in `dataDir` (or in memory for `memory://`) and returns a connection URL. */
   async start(dataDir: string): Promise<string> {
-    const { PGlite } = await import('@electric-sql/pglite');
-    const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+    const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite-socket')]).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND' && (error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
+      throw new Error('The embedded database (PGlite) is not installed here (the container image leaves it out): set DATABASE_URL');
+    });
     const location = dataDir.startsWith('memory://') ? dataDir : resolve(dataDir, 'pg');
-    if (!dataDir.startsWith('memory://')) await mkdir(location, { recursive: true });
-    const db = await PGlite.create(location);
+    if (!dataDir.startsWith('memory://')) {
+      await mkdir(location, { recursive: true });
+      // Before PGlite opens the directory: a second process stops here (docs/operations.md#the-embedded-database-one-process-at-a-time).
+      this.lock = lockDataDir(dataDir);
+    }
+    const db = await PGlite.create(location).catch((error: unknown) => {
+      this.releaseLock();
+      throw error;
+    });
     const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: EMBEDDED_POOL_SIZE * 2 });
     // pglite-socket's own queue lets two connections' statements interleave (electric-sql/pglite#1046).
     serveSessionsInTurn(server, db);
@@ -37,5 +48,11 @@ export class EmbeddedPostgres implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.stopServer?.();
     this.stopServer = undefined;
+    this.releaseLock();
+  }
+
+  private releaseLock(): void {
+    this.lock?.release();
+    this.lock = undefined;
   }
 }

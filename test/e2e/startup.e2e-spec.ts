@@ -1,4 +1,4 @@
-import { execFile, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -100,6 +100,27 @@ describe('startup', () => {
       expect(stderr).toContain('ALLOW_DEMO_DATA=true overrides this');
       expect(stderr).toContain('DATABASE_URL must be set when NODE_ENV=production');
     }, 60_000);
+
+    it('lets one process at a time use a DATA_DIR: a second service or operator command stops with a clear message', async () => {
+      const dataDir = await tempDirectory();
+      const env = { PORT: String(await freePort()), DATA_DIR: dataDir };
+      const first = await startService(env, children);
+      const inUse = `DATA_DIR ${dataDir} is in use by process ${first.child.pid} (since `;
+
+      const second = await runToExit(spawnService({ PORT: String(await freePort()), DATA_DIR: dataDir }, await tempDirectory(), children), 60_000);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain(inUse);
+      expect(second.stderr).toContain('use a PostgreSQL server (DATABASE_URL) to run several');
+
+      const rotate = () => runToExit(spawn(process.execPath, [join(ROOT, 'dist/scripts/tollgate.js'), 'keys:rotate'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] }), 60_000);
+      const refused = await rotate();
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(inUse);
+      // The service was not disturbed, and once it stops the directory is free.
+      expect((await request(`http://127.0.0.1:${env.PORT}/health/ready`)).status).toBe(200);
+      await stop(first);
+      expect((await rotate()).code).toBe(0);
+    }, 180_000);
 
     it('completes the README walk-through on a fresh DATA_DIR, and again after a restart on the same DATA_DIR', async () => {
       const dataDir = await tempDirectory();
