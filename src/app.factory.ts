@@ -7,6 +7,7 @@ import { DatabaseOutageMonitor } from './database/database-outage.monitor';
 import { GrantValidatorRegistry } from './grants/grant-validator.registry';
 import { handleClientError } from './http/client-error-handler';
 import { limitConcurrentRequests } from './http/concurrency-limit';
+import { stampArrivalTime } from './http/request-arrival';
 import { OAuthExceptionFilter } from './http/oauth-exception.filter';
 import { nestLogLevels, requestChildLoggerFactory, requestLoggerOptions } from './http/request-logger';
 import { TollgateMetrics } from './metrics/metrics';
@@ -48,6 +49,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
   const fastify = app.getHttpAdapter().getInstance();
   // Node waits 60 s for a request's headers by default; a slow client gets far less (slow loris).
   fastify.server.headersTimeout = HEADERS_TIMEOUT_MS;
+  stampArrivalTime(fastify);
   limitConcurrentRequests(fastify, config.maxConcurrentRequests, config.issuer);
   // Grant validators are registered at boot and never change.
   recordRequestMetrics(fastify, app.get(TollgateMetrics), new Set(app.get(GrantValidatorRegistry).grantTypes()));

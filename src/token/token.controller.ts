@@ -1,6 +1,7 @@
 import { Body, Controller, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
 import type { AuthenticatedClient } from '../clients/client';
 import { ClientAddress, ClientAuthGuard, CurrentClient } from '../client-auth/client-auth.guard';
+import { ArrivedAt } from '../http/request-arrival';
 import type { FormBody } from '../oauth/form';
 import type { TokenResponse } from './token-response';
 import { TokenService } from './token.service';
@@ -14,7 +15,12 @@ export class TokenController {
   @UseGuards(ClientAuthGuard)
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
-  token(@Body() body: FormBody, @CurrentClient() client: AuthenticatedClient, @ClientAddress() address: string): Promise<TokenResponse> {
-    return this.tokens.requestToken(body, client, address);
+  token(
+    @Body() body: FormBody,
+    @CurrentClient() client: AuthenticatedClient,
+    @ClientAddress() address: string,
+    @ArrivedAt() arrivedAt: number,
+  ): Promise<TokenResponse> {
+    return this.tokens.requestToken(body, client, address, arrivedAt);
   }
 }

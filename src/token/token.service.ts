@@ -29,9 +29,9 @@ export class TokenService {
     private readonly audit: AuditSink,
   ) {}
 
-  async requestToken(body: FormBody, authenticated: AuthenticatedClient, clientAddress: string): Promise<TokenResponse> {
+  async requestToken(body: FormBody, authenticated: AuthenticatedClient, clientAddress: string, receivedAt = Date.now()): Promise<TokenResponse> {
     try {
-      return await this.issueToken(body, authenticated, clientAddress, Date.now());
+      return await this.issueToken(body, authenticated, clientAddress, receivedAt);
     } catch (error) {
       if (error instanceof OAuthError) {
         const grantType = typeof body.grant_type === 'string' ? body.grant_type.slice(0, 100) : undefined;

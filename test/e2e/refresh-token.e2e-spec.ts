@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { RefreshTokenPurger } from '../../src/refresh-tokens/refresh-token.purger';
 import { ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { expectTokenError, expectTokenSuccessHeaders, insertClient, insertUser, uniqueName } from '../support/fixtures';
-import { jwtPayload, requestToken } from '../support/http';
+import { basic, jwtPayload, requestToken, toForm, type HttpResponse } from '../support/http';
 import { FRONTEND, openIdClient, passwordTokens, refresh, userinfo, type ClientCredentials } from '../support/token-lifecycle';
 
 const FULL_SCOPE = 'openid profile api1 offline_access';
@@ -168,7 +169,7 @@ describe('POST /connect/token — grant_type=refresh_token', () => {
 
     it('lets exactly one of concurrent uses of one token through, with tokens that stay valid', async () => {
       const { refresh_token: handle } = await passwordTokens(server.url, FULL_SCOPE);
-      const responses = await Promise.all(Array.from({ length: 5 }, () => refresh(server.url, handle!)));
+      const responses = await concurrentRefreshes(server.url, handle!, 5);
       const succeeded = responses.filter((response) => response.status === 200);
       expect(succeeded.length).toBe(1);
       for (const response of responses) if (response.status !== 200) expectTokenError(response, 400, 'invalid_grant');
@@ -266,3 +267,31 @@ describe('POST /connect/token — grant_type=refresh_token', () => {
     });
   });
 });
+
+/**
+ * `count` uses of one refresh token that reach the server together: every request's headers are
+ * sent (the server notes its arrival) before any body is, so none can finish before the others arrive.
+ */
+async function concurrentRefreshes(url: string, handle: string, count: number): Promise<HttpResponse[]> {
+  const body = toForm({ grant_type: 'refresh_token', refresh_token: handle });
+  const requests = Array.from({ length: count }, () => {
+    const req = httpRequest(`${url}/connect/token`, {
+      method: 'POST',
+      agent: false,
+      headers: { authorization: basic(FRONTEND.clientId, FRONTEND.secret), 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+    });
+    req.flushHeaders();
+    const response = new Promise<HttpResponse>((resolve, reject) => {
+      req.on('error', reject);
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: new Headers(Object.entries(res.headers).map(([name, value]) => [name, String(value)])), body: JSON.parse(text) }));
+      });
+    });
+    return { req, response };
+  });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  for (const { req } of requests) req.end(body);
+  return Promise.all(requests.map(({ response }) => response));
+}
