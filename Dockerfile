@@ -34,6 +34,8 @@ COPY --from=build /app/dist ./dist
 # One executable for the operator commands: `tollgate keys:rotate`, `tollgate client:migration`, …
 RUN chmod 0755 dist/scripts/tollgate.js && ln -s /app/dist/scripts/tollgate.js /usr/local/bin/tollgate \
  && mkdir -p /data /migrations && chown node:node /data /migrations
+# The sign-in pages' templates and stylesheet (docs/browser-sign-in.md#pages).
+COPY views ./views
 USER node
 VOLUME ["/data"]
 EXPOSE 5000

@@ -1,14 +1,18 @@
 import { ConsoleLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Eta } from 'eta';
 import { AppModule, type AppOptions } from './app.module';
 import type { AppConfig } from './config/app.config';
 import { DatabaseOutageMonitor } from './database/database-outage.monitor';
 import { GrantValidatorRegistry } from './grants/grant-validator.registry';
+import { RedirectOrigins } from './clients/redirect-origins';
 import { handleClientError } from './http/client-error-handler';
+import { allowRedirectOrigins } from './http/cors';
 import { limitConcurrentRequests } from './http/concurrency-limit';
 import { stampArrivalTime } from './http/request-arrival';
 import { OAuthExceptionFilter } from './http/oauth-exception.filter';
+import { viewsDirectory } from './interaction/views-directory';
 import { nestLogLevels, requestChildLoggerFactory, requestLoggerOptions } from './http/request-logger';
 import { TollgateMetrics } from './metrics/metrics';
 import { recordRequestMetrics } from './metrics/request-metrics.hook';
@@ -51,8 +55,13 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
   fastify.server.headersTimeout = HEADERS_TIMEOUT_MS;
   stampArrivalTime(fastify);
   limitConcurrentRequests(fastify, config.maxConcurrentRequests, config.issuer);
+  const redirectOrigins = app.get(RedirectOrigins);
+  allowRedirectOrigins(fastify, (origin) => redirectOrigins.has(origin));
   // Grant validators are registered at boot and never change.
   recordRequestMetrics(fastify, app.get(TollgateMetrics), new Set(app.get(GrantValidatorRegistry).grantTypes()));
+  // The sign-in pages' templates (docs/browser-sign-in.md); Eta escapes every <%= %> output.
+  const templates = viewsDirectory(config.browserSignIn.viewsDir);
+  await app.register(import('@fastify/view'), { engine: { eta: new Eta({ views: templates }) }, templates, production: true });
   // Also catches Fastify's own errors (body too large, unparsable body): Nest routes them here.
   app.useGlobalFilters(new OAuthExceptionFilter(config.issuer, app.getHttpAdapter(), app.get(DatabaseOutageMonitor)));
   try {

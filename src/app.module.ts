@@ -10,6 +10,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { BUILT_IN_GRANTS } from './grants/built-in-grants';
 import type { GrantRegistration } from './grants/grants.module';
+import { InteractionModule } from './interaction/interaction.module';
 import { IntrospectionModule } from './introspection/introspection.module';
 import { RevocationModule } from './revocation/revocation.module';
 import { TokenModule } from './token/token.module';
@@ -41,6 +42,7 @@ export class AppModule {
           imports: [...(BUILT_IN_GRANTS.imports ?? []), ...(options.extraGrants?.imports ?? [])],
         }),
         DiscoveryModule,
+        InteractionModule,
         UserInfoModule,
         IntrospectionModule,
         RevocationModule,

@@ -4,8 +4,9 @@ import type { PublishedKey, SigningKey } from '../keys/signing-key';
 import { CLOCK_SKEW_SECONDS } from '../oauth/clock-skew';
 
 /**
- * Compact JWS for access tokens (and transaction tokens, with their own `typ`): @nestjs/jwt (jsonwebtoken) signs and verifies RS256, PS256 and
- * ES256; EdDSA, which jsonwebtoken does not implement, goes through `jose`.
+ * Compact JWS for our tokens: @nestjs/jwt (jsonwebtoken) signs and verifies RS256, PS256 and
+ * ES256; EdDSA, which jsonwebtoken does not implement, goes through `jose`. `typ` tells the kinds
+ * apart: `at+jwt` for access tokens (RFC 9068 §2.1), `JWT` for ID tokens, and transaction tokens their own.
  */
 export async function signJws(jwt: JwtService, claims: Record<string, unknown>, key: SigningKey, typ = 'at+jwt'): Promise<string> {
   const header = { alg: key.algorithm, typ, kid: key.kid };
@@ -14,15 +15,20 @@ export async function signJws(jwt: JwtService, claims: Record<string, unknown>, 
   return jwt.sign(claims, { privateKey: key.privateKey as unknown as Buffer, algorithm: key.algorithm, keyid: key.kid, header });
 }
 
-/** The verified payload; throws when the signature, `iss`, `exp` or `nbf` (60 s skew) fails. */
-export async function verifyJws(jwt: JwtService, token: string, key: PublishedKey, issuer: string): Promise<unknown> {
+/**
+ * The verified payload; throws when the signature, `iss`, `exp` or `nbf` (60 s skew) fails.
+ * `ignoreExpiration` is for ID tokens presented as logout hints (OpenID Connect RP-Initiated Logout 1.0 §2).
+ */
+export async function verifyJws(jwt: JwtService, token: string, key: PublishedKey, issuer: string, options: { ignoreExpiration?: boolean } = {}): Promise<unknown> {
   if (key.algorithm === 'EdDSA') {
-    return (await jwtVerify(token, key.publicKey, { algorithms: ['EdDSA'], issuer, clockTolerance: CLOCK_SKEW_SECONDS })).payload;
+    const currentDate = options.ignoreExpiration ? new Date(0) : undefined;
+    return (await jwtVerify(token, key.publicKey, { algorithms: ['EdDSA'], issuer, clockTolerance: CLOCK_SKEW_SECONDS, currentDate })).payload;
   }
   return jwt.verify(token, {
     publicKey: key.publicKey as unknown as Buffer,
     algorithms: [key.algorithm],
     issuer,
     clockTolerance: CLOCK_SKEW_SECONDS,
+    ignoreExpiration: options.ignoreExpiration,
   });
 }

@@ -22,6 +22,9 @@ export type AuditEvent =
   | { readonly name: 'client.authentication_failed'; readonly clientId?: string; readonly method?: string; readonly address: string; readonly error: string }
   | { readonly name: 'refresh_token.reuse_detected'; readonly clientId: string; readonly subject: string; readonly familyId: string }
   | { readonly name: 'token.revoked'; readonly clientId: string; readonly tokenType: 'access_token' | 'refresh_token'; readonly jwtId?: string; readonly familyId?: string }
+  | { readonly name: 'authorization_code.reuse_detected'; readonly clientId: string; readonly subject: string }
+  | { readonly name: 'user.signed_in'; readonly clientId: string; readonly subject: string; readonly address: string }
+  | { readonly name: 'user.signed_out'; readonly subject?: string }
   | { readonly name: 'signing_key.rotated'; readonly kid: string; readonly algorithm: string; readonly activatesAt?: string };
 
 /** Where audit events go; also the DI token. The default writes JSON lines with pino. */

@@ -19,7 +19,17 @@ describe('parseClientMigrationArguments', () => {
     [['--client-id=-api3', '--grant', 'delegation', '--scope', 'api2'], '--client-id "-api3" must be 1 to 100 characters: letters, digits and . _ ~ -, starting with a letter or digit'],
     [['--client-id', 'api 3', '--grant', 'delegation', '--scope', 'api2'], '--client-id "api 3" must be 1 to 100 characters: letters, digits and . _ ~ -, starting with a letter or digit'],
     [['--client-id', 'api3', '--scope', 'api2'], '--grant is required when creating a client (at least one grant type)'],
-    [['--client-id', 'api3', '--grant', 'authorization_code', '--scope', 'api2'], expect.stringMatching(/^--grant "authorization_code" is not a grant type Tollgate serves \(client_credentials, password, refresh_token, delegation, urn:ietf:params:oauth:grant-type:token-exchange\)/)],
+    [['--client-id', 'api3', '--grant', 'implicit', '--scope', 'api2'], expect.stringMatching(/^--grant "implicit" is not a grant type Tollgate serves \(authorization_code, client_credentials, password, refresh_token, delegation, urn:ietf:params:oauth:grant-type:token-exchange\)/)],
+    [['--client-id', 'spa2', '--grant', 'authorization_code', '--scope', 'openid'], '--redirect-uri is required with the authorization_code grant (at least one)'],
+    [['--client-id', 'spa2', '--public', '--grant', 'authorization_code,client_credentials', '--scope', 'openid', '--redirect-uri', 'https://app.example/cb'], '--public clients may use only authorization_code and refresh_token, not client_credentials'],
+    [['--client-id', 'spa2', '--public', '--grant', 'authorization_code', '--scope', 'openid', '--redirect-uri', 'https://app.example/cb', '--expires', '2027-01-01'], '--expires does not apply to --public: a public client has no secret'],
+    [['--client-id', 'api3', '--grant', 'client_credentials', '--scope', 'api2', '--redirect-uri', 'https://app.example/cb'], '--redirect-uri applies only with --grant authorization_code'],
+    [['--client-id', 'api3', '--grant', 'client_credentials', '--scope', 'api2', '--consent'], '--consent applies only with --grant authorization_code'],
+    [['--client-id', 'spa2', '--grant', 'authorization_code', '--scope', 'openid', '--redirect-uri', 'http://app.example/cb'], expect.stringMatching(/^--redirect-uri "http:\/\/app.example\/cb" must be an absolute https URI \(http only for 127\.0\.0\.1/)],
+    [['--client-id', 'spa2', '--grant', 'authorization_code', '--scope', 'openid', '--redirect-uri', 'https://app.example/cb#x'], expect.stringMatching(/^--redirect-uri "https:\/\/app.example\/cb#x" must be/)],
+    [['--client-id', 'spa2', '--grant', 'authorization_code', '--scope', 'openid', '--redirect-uri', '/callback'], expect.stringMatching(/^--redirect-uri "\/callback" must be/)],
+    [['--client-id', 'spa2', '--grant', 'authorization_code', '--scope', 'openid', '--redirect-uri', 'https://a.example/cb', '--post-logout-redirect-uri', 'javascript:alert(1)'], expect.stringMatching(/^--post-logout-redirect-uri "javascript:alert\(1\)" must be/)],
+    [['--client-id', 'api3', '--add-secret', '--public'], '--public applies only when creating a client'],
     [['--client-id', 'api3', '--grant', 'delegation'], '--scope is required when creating a client (at least one scope)'],
     [['--client-id', 'api3', '--grant', 'delegation', '--scope', 'api"2'], '--scope "api"2" is not a valid scope token (RFC 6749 §3.3)'],
     [['--client-id', 'api3', '--grant', 'delegation', '--scope', 'api2', '--access-token-lifetime', '0'], '--access-token-lifetime must be a number of seconds from 1 to 31536000'],
@@ -76,10 +86,25 @@ describe('parseClientMigrationArguments', () => {
         refreshTokenLifetimeSeconds: 2_592_000,
         secretExpiresAt: undefined,
         secretDescription: undefined,
+        browser: { public: false, redirectUris: [], postLogoutRedirectUris: [], requireConsent: false },
       },
       outDir: 'migrations',
       updateIndex: true,
     });
+  });
+
+  it('reads a public browser client with its redirect URIs, and a confidential one that requires consent', () => {
+    const spa = parse(
+      '--client-id', 'spa2', '--public', '--grant', 'authorization_code', '--grant', 'refresh_token', '--scope', 'openid offline_access',
+      '--redirect-uri', 'https://app.example/cb', '--redirect-uri', 'http://127.0.0.1:8080/cb', '--redirect-uri', 'com.example.app:/cb',
+      '--post-logout-redirect-uri', 'https://app.example/',
+    );
+    expect(spa?.request).toMatchObject({
+      grantTypes: ['authorization_code', 'refresh_token'],
+      browser: { public: true, redirectUris: ['https://app.example/cb', 'http://127.0.0.1:8080/cb', 'com.example.app:/cb'], postLogoutRedirectUris: ['https://app.example/'], requireConsent: false },
+    });
+    const partner = parse('--client-id', 'partner', '--grant', 'authorization_code', '--scope', 'openid', '--redirect-uri', 'https://partner.example/cb', '--consent');
+    expect(partner?.request).toMatchObject({ browser: { public: false, redirectUris: ['https://partner.example/cb'], postLogoutRedirectUris: [], requireConsent: true } });
   });
 
   it('accepts an extension grant by its absolute URI, and every option', () => {
@@ -97,6 +122,7 @@ describe('parseClientMigrationArguments', () => {
         refreshTokenLifetimeSeconds: 86_400,
         secretExpiresAt: new Date('2027-01-31T00:00:00Z'),
         secretDescription: 'reporting service',
+        browser: { public: false, redirectUris: [], postLogoutRedirectUris: [], requireConsent: false },
       },
       outDir: '/tmp/m',
       updateIndex: false,

@@ -3,7 +3,7 @@ import { isScopeToken } from '../oauth/scope';
 import { checkWorkloadIdentity, jwksUriArgumentProblem, type WorkloadIdentityArgument } from './secretless-client-arguments';
 
 /** The grant types Tollgate serves (docs/endpoints.md#token-endpoint); any absolute URI names an extension grant (RFC 6749 §4.5). */
-export const KNOWN_GRANT_TYPES = ['client_credentials', 'password', 'refresh_token', 'delegation', 'urn:ietf:params:oauth:grant-type:token-exchange'] as const;
+export const KNOWN_GRANT_TYPES = ['authorization_code', 'client_credentials', 'password', 'refresh_token', 'delegation', 'urn:ietf:params:oauth:grant-type:token-exchange'] as const;
 
 const DEFAULT_ACCESS_TOKEN_LIFETIME = 3600;
 const DEFAULT_REFRESH_TOKEN_LIFETIME = 2_592_000;
@@ -26,6 +26,7 @@ export type ClientMigrationRequest =
       readonly jwks?: { readonly keys: readonly object[] };
       readonly jwksUri?: string;
       readonly workload?: WorkloadIdentityArgument;
+      readonly browser: BrowserClientRegistration;
     }
   | { readonly kind: 'delegation-policy'; readonly clientId: string; readonly delegation: DelegationPolicy }
   | { readonly kind: 'add-secret'; readonly clientId: string; readonly secretExpiresAt?: Date; readonly secretDescription?: string }
@@ -43,6 +44,15 @@ export interface DelegationPolicy {
   readonly transactionTokens?: boolean;
 }
 
+/** How a client takes part in browser sign-in (docs/browser-sign-in.md#clients). */
+export interface BrowserClientRegistration {
+  /** No secret: `token_endpoint_auth_method` `none`. */
+  readonly public: boolean;
+  readonly redirectUris: readonly string[];
+  readonly postLogoutRedirectUris: readonly string[];
+  readonly requireConsent: boolean;
+}
+
 export interface ClientMigrationCommand {
   readonly request: ClientMigrationRequest;
   /** Where the migration is written; `migrations` of the working directory by default. */
@@ -58,6 +68,7 @@ export const USAGE = `Usage:
                               [--access-token-lifetime <seconds>] [--refresh-token-lifetime <seconds>]
                               [--expires <ISO 8601 date>] [--description <text>]
                               [--may-act <client_id>] [--transaction-tokens]
+                              [--public] [--redirect-uri <uri>...] [--post-logout-redirect-uri <uri>...] [--consent]
   npm run client:migration -- --client-id <id> --grant <type> --scope "<scope>" (--jwks-file <file> | --jwks-uri <url> | --workload <identity> [--workload-issuer <url>])
   npm run client:migration -- --client-id <id> --add-secret [--expires <ISO 8601 date>] [--description <text>]
   npm run client:migration -- --client-id <id> --expire-secrets-before <ISO 8601 date-time>
@@ -74,6 +85,9 @@ to leave the client without a valid secret. Rotation, step by step: docs/operati
 Secretless clients get no secret: --jwks-file (a public JWK Set) or --jwks-uri (https) for private_key_jwt; --workload with a
 SPIFFE ID (spiffe://<trust domain>/...) or a Kubernetes service account (system:serviceaccount:<namespace>:<name>, with
 --workload-issuer <the cluster's issuer>) of a trusted workload issuer (npm run issuer:migration).
+--public registers a browser or native app without a secret (grants authorization_code and refresh_token only);
+authorization_code needs at least one --redirect-uri; --consent makes users allow the client's scopes first.
+Browser sign-in, step by step: docs/browser-sign-in.md.
 Grant types: ${KNOWN_GRANT_TYPES.join(', ')}, or an extension grant's absolute URI.`;
 
 const OPTIONS = {
@@ -90,6 +104,10 @@ const OPTIONS = {
   disable: { type: 'boolean' },
   'expire-secrets-before': { type: 'string' },
   'remove-secret': { type: 'string' },
+  public: { type: 'boolean' },
+  'redirect-uri': { type: 'string', multiple: true },
+  'post-logout-redirect-uri': { type: 'string', multiple: true },
+  consent: { type: 'boolean' },
   'out-dir': { type: 'string' },
   'no-index': { type: 'boolean' },
   'jwks-file': { type: 'string' },
@@ -117,7 +135,7 @@ export function parseClientMigrationArguments(argv: readonly string[], now: Date
   if (kind !== undefined && kind !== 'create' && kind !== 'delegation-policy' && delegation) {
     problems.push('--may-act and --transaction-tokens apply when creating or changing a client, not with --add-secret, --expire-secrets-before, --remove-secret or --disable');
   }
-  const creating = ['grant', 'scope', 'access-token-lifetime', 'refresh-token-lifetime', 'jwks-file', 'jwks-uri', 'workload', 'workload-issuer'] as const;
+  const creating = ['grant', 'scope', 'access-token-lifetime', 'refresh-token-lifetime', 'jwks-file', 'jwks-uri', 'workload', 'workload-issuer', 'public', 'redirect-uri', 'post-logout-redirect-uri', 'consent'] as const;
   if (kind !== 'create') for (const name of creating) if (values[name] !== undefined) problems.push(`--${name} applies only when creating a client`);
   if (kind !== undefined && kind !== 'create' && kind !== 'add-secret') {
     for (const name of ['expires', 'description'] as const) if (values[name] !== undefined) problems.push(`--${name} does not apply to ${kind === 'delegation-policy' ? 'changing an existing client' : `--${kind === 'expire-secrets' ? 'expire-secrets-before' : kind}`}`);
@@ -126,16 +144,21 @@ export function parseClientMigrationArguments(argv: readonly string[], now: Date
   let request: ClientMigrationRequest | undefined;
   if (kind === 'create') {
     const secretless = secretlessOptions(values, problems);
+    const grantTypes = checkGrantTypes(values.grant ?? [], problems);
+    if (values.public === true && (secretless.jwksFile !== undefined || secretless.jwksUri !== undefined || secretless.workload !== undefined)) {
+      problems.push('--public cannot be combined with --jwks-file, --jwks-uri or --workload: a public client has no credential');
+    }
     request = {
       kind,
       clientId,
-      grantTypes: checkGrantTypes(values.grant ?? [], problems),
+      grantTypes,
       scopes: checkScopes(values.scope ?? [], problems),
       accessTokenLifetimeSeconds: checkLifetime('access-token-lifetime', values['access-token-lifetime'], DEFAULT_ACCESS_TOKEN_LIFETIME, problems),
       refreshTokenLifetimeSeconds: checkLifetime('refresh-token-lifetime', values['refresh-token-lifetime'], DEFAULT_REFRESH_TOKEN_LIFETIME, problems),
       ...secret,
       ...(delegation ? { delegation } : {}),
       ...secretless,
+      browser: checkBrowserRegistration(values, grantTypes, problems),
     };
   } else if (kind === 'delegation-policy' && delegation) {
     request = { kind, clientId, delegation };
@@ -205,6 +228,51 @@ function secretlessOptions(values: SecretlessValues, problems: string[]): { jwks
   const uriProblem = jwksUri === undefined ? undefined : jwksUriArgumentProblem(jwksUri);
   if (uriProblem) problems.push(uriProblem);
   return { jwksFile, jwksUri, workload: workload === undefined ? undefined : checkWorkloadIdentity(workload, workloadIssuer, problems) };
+}
+
+const PUBLIC_CLIENT_GRANTS: readonly string[] = ['authorization_code', 'refresh_token'];
+
+function checkBrowserRegistration(
+  values: { public?: boolean; consent?: boolean; 'redirect-uri'?: string[]; 'post-logout-redirect-uri'?: string[]; expires?: string; description?: string },
+  grantTypes: readonly string[],
+  problems: string[],
+): BrowserClientRegistration {
+  const isPublic = values.public === true;
+  const redirectUris = unique(values['redirect-uri'] ?? []);
+  const postLogoutRedirectUris = unique(values['post-logout-redirect-uri'] ?? []);
+  if (isPublic) {
+    const others = grantTypes.filter((grantType) => !PUBLIC_CLIENT_GRANTS.includes(grantType));
+    if (others.length > 0) problems.push(`--public clients may use only authorization_code and refresh_token, not ${others.join(', ')}`);
+    for (const name of ['expires', 'description'] as const) if (values[name] !== undefined) problems.push(`--${name} does not apply to --public: a public client has no secret`);
+  }
+  const usesCode = grantTypes.includes('authorization_code');
+  if (usesCode && redirectUris.length === 0) problems.push('--redirect-uri is required with the authorization_code grant (at least one)');
+  if (!usesCode) {
+    for (const name of ['redirect-uri', 'post-logout-redirect-uri', 'consent'] as const) if (values[name] !== undefined) problems.push(`--${name} applies only with --grant authorization_code`);
+  }
+  for (const uri of redirectUris) checkRedirectUri('redirect-uri', uri, problems);
+  for (const uri of postLogoutRedirectUris) checkRedirectUri('post-logout-redirect-uri', uri, problems);
+  return { public: isPublic, redirectUris, postLogoutRedirectUris, requireConsent: values.consent === true };
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/**
+ * RFC 9700 §4.1.1 and RFC 8252 §7: an absolute URI compared exactly, without fragment; https, http
+ * only on loopback, or an app's private-use scheme (reverse domain name, e.g. com.example.app:/cb).
+ */
+function checkRedirectUri(option: string, uri: string, problems: string[]): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(uri);
+  } catch {
+    url = undefined;
+  }
+  const scheme = url?.protocol.slice(0, -1);
+  const allowed = scheme === 'https' || (scheme === 'http' && LOOPBACK_HOSTS.has(url!.hostname)) || (scheme !== undefined && scheme !== 'http' && scheme.includes('.'));
+  if (!url || uri.length > 2000 || uri.includes('#') || /\s/.test(uri) || !allowed) {
+    problems.push(`--${option} "${uri}" must be an absolute https URI (http only for 127.0.0.1, [::1] or localhost, or an app's reverse-domain scheme) without fragment`);
+  }
 }
 
 // Printable, URL- and Basic-auth-safe (RFC 6749 §2.3.1 form-encodes it anyway), and usable in a class name.

@@ -47,7 +47,7 @@ export async function runClientMigrationCommand(argv: readonly string[], io: Com
   }
   const secretless = request.kind === 'create' && (request.jwks !== undefined || request.jwksUri !== undefined || request.workload !== undefined);
   // RFC 6749 §10.10: 256 bits from the CSPRNG; only its hash is written anywhere.
-  const addsSecret = (request.kind === 'create' && !secretless) || request.kind === 'add-secret';
+  const addsSecret = (request.kind === 'create' && !secretless && !request.browser.public) || request.kind === 'add-secret';
   const withSecret = request.kind === 'create' || request.kind === 'add-secret' ? request : undefined;
   const secret = addsSecret ? randomBytes(32).toString('base64url') : undefined;
   const secretId = addsSecret ? randomUUID() : undefined;

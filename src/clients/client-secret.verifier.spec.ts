@@ -16,6 +16,10 @@ function client(...secrets: ClientSecret[]): Client {
     accessTokenLifetimeSeconds: 3600,
     refreshTokenLifetimeSeconds: 0,
     secrets,
+    public: false,
+    redirectUris: [],
+    postLogoutRedirectUris: [],
+    requireConsent: false,
   };
 }
 

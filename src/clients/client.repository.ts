@@ -5,4 +5,6 @@ export abstract class ClientRepository {
   abstract findById(clientId: string): Promise<Client | undefined>;
   /** The client bound to a workload identity (the binding is unique per issuer and subject). */
   abstract findClientIdByWorkloadIdentity(issuer: string, subject: string): Promise<string | undefined>;
+  /** Every redirect URI registered by an enabled client (for CORS). */
+  abstract findAllRedirectUris(): Promise<string[]>;
 }

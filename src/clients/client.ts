@@ -23,8 +23,14 @@ export interface Client {
   readonly assertionKeys?: IssuerKeySource;
   /** Workload identities it may authenticate with (docs/workload-identity.md). */
   readonly workloadIdentities?: readonly WorkloadIdentity[];
-  /** A public client (`none`): identified by client_id alone, without a credential. */
+  /** A public client (browser or native app, `none`): identified by client_id alone, without a credential. */
   readonly public?: boolean;
+  /** Exact redirect URIs of the authorization code flow (RFC 9700 §4.1.1: no patterns). */
+  readonly redirectUris: readonly string[];
+  /** OpenID Connect RP-Initiated Logout 1.0 §3: where a logout may return. */
+  readonly postLogoutRedirectUris: readonly string[];
+  /** Third-party clients ask the user before receiving anything (docs/browser-sign-in.md). */
+  readonly requireConsent: boolean;
 }
 
 /** A Kubernetes service account or SPIFFE ID (`subject`) of a trusted workload issuer. */

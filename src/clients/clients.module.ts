@@ -6,10 +6,11 @@ import { ClientSecretEntity } from './persistence/client-secret.entity';
 import { ClientWorkloadIdentityEntity } from './persistence/client-workload-identity.entity';
 import { ClientEntity } from './persistence/client.entity';
 import { TypeOrmClientRepository } from './persistence/typeorm-client.repository';
+import { RedirectOrigins } from './redirect-origins';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ClientEntity, ClientSecretEntity, ClientWorkloadIdentityEntity])],
-  providers: [{ provide: ClientRepository, useClass: TypeOrmClientRepository }, ClientStore],
-  exports: [ClientRepository, ClientStore],
+  providers: [{ provide: ClientRepository, useClass: TypeOrmClientRepository }, ClientStore, RedirectOrigins],
+  exports: [ClientRepository, ClientStore, RedirectOrigins],
 })
 export class ClientsModule {}

@@ -41,6 +41,17 @@ export interface AppConfig {
   readonly transactionTokenLifetimeSeconds: number;
   /** A remote JWK Set is fetched again for an unknown `kid` at most this often (docs/trusted-issuers.md). */
   readonly jwksRefetchSeconds: number;
+  readonly browserSignIn: BrowserSignInConfig;
+}
+
+/** docs/browser-sign-in.md */
+export interface BrowserSignInConfig {
+  /** How long a sign-in session lasts (`SESSION_LIFETIME_SECONDS`, default 8 hours). */
+  readonly sessionLifetimeSeconds: number;
+  /** `exp` of ID tokens (`ID_TOKEN_LIFETIME_SECONDS`, default 5 minutes). */
+  readonly idTokenLifetimeSeconds: number;
+  /** `INTERACTION_VIEWS_DIR`: the operator's templates and stylesheet, replacing the built-in ones. */
+  readonly viewsDir: string | undefined;
 }
 
 /** DI token for the parsed configuration. */
@@ -97,11 +108,16 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const transactionTokenLifetimeSeconds = read('TXN_TOKEN_LIFETIME_SECONDS', 60, (raw) => integerIn(raw, 1, 300), 'an integer from 1 to 300');
   const jwksRefetchSeconds = read('JWKS_REFETCH_SECONDS', 60, (raw) => integerIn(raw, 1, 3600), 'an integer from 1 to 3600');
   problems.push(...productionSafetyProblems(env, { issuer, databaseUrl, seedDemo }));
+  const browserSignIn: BrowserSignInConfig = {
+    sessionLifetimeSeconds: read('SESSION_LIFETIME_SECONDS', 8 * 3600, (raw) => integerIn(raw, 60, 90 * 86_400), 'an integer from 60 to 7776000'),
+    idTokenLifetimeSeconds: read('ID_TOKEN_LIFETIME_SECONDS', 300, (raw) => integerIn(raw, 30, 86_400), 'an integer from 30 to 86400'),
+    viewsDir: read<string | undefined>('INTERACTION_VIEWS_DIR', undefined, (raw) => raw, 'a directory path'),
+  };
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     metricsPort, port, host, issuer, databaseUrl, dataDir, seedDemo, logLevel, databasePoolSize, cacheTtlSeconds, verifiedTokenCache, signingAlgorithm,
-    rateLimits, trustProxy, maxConcurrentRequests, shutdownDrainSeconds, trustDomain, transactionTokenLifetimeSeconds, jwksRefetchSeconds, ...keys,
+    rateLimits, trustProxy, maxConcurrentRequests, shutdownDrainSeconds, trustDomain, transactionTokenLifetimeSeconds, jwksRefetchSeconds, browserSignIn, ...keys,
   };
 }
 

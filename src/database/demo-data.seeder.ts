@@ -28,8 +28,19 @@ export async function seedDemoData(dataSource: DataSource): Promise<void> {
     }
     for (const client of DEMO_CLIENTS) {
       await manager.query(
-        'INSERT INTO clients (client_id, allowed_grant_types, allowed_scopes, transaction_tokens, jwks) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING',
-        [client.clientId, client.grantTypes, client.scopes, client.transactionTokens === true, client.jwks ? JSON.stringify(client.jwks) : null],
+        `INSERT INTO clients (client_id, allowed_grant_types, allowed_scopes, transaction_tokens, jwks, public_client, redirect_uris, post_logout_redirect_uris, require_consent)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING`,
+        [
+          client.clientId,
+          client.grantTypes,
+          client.scopes,
+          client.transactionTokens === true,
+          client.jwks ? JSON.stringify(client.jwks) : null,
+          client.public ?? false,
+          client.redirectUris ?? [],
+          client.postLogoutRedirectUris ?? [],
+          client.requireConsent ?? false,
+        ],
       );
       if (client.secret) {
         await manager.query(

@@ -46,6 +46,11 @@ export interface DemoClient {
   readonly jwks?: { readonly keys: readonly object[] };
   /** A workload identity of a demo workload issuer (docs/workload-identity.md). */
   readonly workloadIdentity?: { readonly issuer: string; readonly subject: string };
+  /** A public client (no secret, `none`). */
+  readonly public?: boolean;
+  readonly redirectUris?: readonly string[];
+  readonly postLogoutRedirectUris?: readonly string[];
+  readonly requireConsent?: boolean;
   /** May obtain transaction tokens (docs/transaction-tokens.md). */
   readonly transactionTokens?: boolean;
 }
@@ -83,6 +88,25 @@ export const DEMO_CLIENTS: readonly DemoClient[] = [
     grantTypes: ['client_credentials'],
     scopes: ['api2'],
     workloadIdentity: { issuer: 'spiffe://demo.example', subject: 'spiffe://demo.example/ns/default/sa/ledger' },
+  },
+  {
+    // A browser app: public (no secret), first-party (no consent screen). docs/browser-sign-in.md
+    clientId: 'spa',
+    public: true,
+    grantTypes: ['authorization_code', 'refresh_token'],
+    scopes: ['openid', 'profile', 'email', 'role', 'api1', 'offline_access'],
+    redirectUris: ['http://127.0.0.1:5173/callback', 'http://localhost:5173/callback'],
+    postLogoutRedirectUris: ['http://127.0.0.1:5173/'],
+  },
+  {
+    // A server-side web app of a third party: confidential, asks the user's consent.
+    clientId: 'webapp',
+    secret: 'webapp-secret',
+    grantTypes: ['authorization_code', 'refresh_token'],
+    scopes: ['openid', 'profile', 'email', 'api1', 'offline_access'],
+    redirectUris: ['http://127.0.0.1:5174/callback'],
+    postLogoutRedirectUris: ['http://127.0.0.1:5174/'],
+    requireConsent: true,
   },
 ];
 

@@ -12,28 +12,40 @@ export interface DiscoveryInput {
 // Workload identities (Kubernetes, SPIFFE) are assertions of their own types, not registered method names.
 const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt'];
 const ASSERTION_ALGORITHMS = [...FOREIGN_JWT_ALGORITHMS];
+// Public clients (`none`) use the token and revocation endpoints but may not introspect.
+const PUBLIC_CLIENT_AUTH_METHODS = [...CLIENT_AUTH_METHODS, 'none'];
+// Claims of ID tokens (OpenID Connect Core §2) besides those the identity resources map to.
+const ID_TOKEN_CLAIMS = ['auth_time', 'amr', 'sid', 'nonce', 'azp', 'at_hash'];
 
 /** OpenID Connect Discovery 1.0 §3 / RFC 8414 §2 metadata (docs/endpoints.md#discovery). */
 export function discoveryDocument({ issuer, grantTypes, catalog, signingAlgorithms }: DiscoveryInput): Record<string, unknown> {
   return {
     issuer,
     jwks_uri: `${issuer}/.well-known/openid-configuration/jwks`,
+    authorization_endpoint: `${issuer}/connect/authorize`,
     token_endpoint: `${issuer}/connect/token`,
     userinfo_endpoint: `${issuer}/connect/userinfo`,
+    end_session_endpoint: `${issuer}/connect/endsession`,
     introspection_endpoint: `${issuer}/connect/introspect`,
     revocation_endpoint: `${issuer}/connect/revocation`,
     grant_types_supported: grantTypes,
     scopes_supported: catalog.scopesSupported(),
-    claims_supported: ['sub', ...catalog.claimsSupported().filter((claim) => claim !== 'sub')],
-    // No authorization endpoint: tokens come only from the token endpoint.
-    response_types_supported: [],
+    claims_supported: ['sub', ...catalog.claimsSupported().filter((claim) => claim !== 'sub'), ...ID_TOKEN_CLAIMS],
+    // docs/browser-sign-in.md: the authorization code flow with PKCE S256, nothing else.
+    response_types_supported: ['code'],
+    response_modes_supported: ['query', 'form_post'],
+    code_challenge_methods_supported: ['S256'],
+    prompt_values_supported: ['none', 'login', 'consent'],
+    authorization_response_iss_parameter_supported: true,
+    request_parameter_supported: false,
+    request_uri_parameter_supported: false,
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: signingAlgorithms,
-    token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    token_endpoint_auth_methods_supported: PUBLIC_CLIENT_AUTH_METHODS,
     token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
     introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     introspection_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
-    revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    revocation_endpoint_auth_methods_supported: PUBLIC_CLIENT_AUTH_METHODS,
     revocation_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
   };
 }

@@ -1,6 +1,8 @@
 import { AccessTokenModule } from '../access-token/access-token.module';
+import { AuthorizeModule } from '../authorize/authorize.module';
 import { RefreshTokensModule } from '../refresh-tokens/refresh-tokens.module';
 import { UsersModule } from '../users/users.module';
+import { AuthorizationCodeGrantValidator } from './authorization-code.grant-validator';
 import { ClientCredentialsGrantValidator } from './client-credentials.grant-validator';
 import { DelegationGrantValidator } from './delegation.grant-validator';
 import type { GrantRegistration } from './grants.module';
@@ -12,11 +14,12 @@ import { TokenExchangeModule } from './token-exchange.module';
 /** The grants the token endpoint serves out of the box. To add one, list its validator and the modules it needs. */
 export const BUILT_IN_GRANTS: GrantRegistration = {
   validators: [
+    AuthorizationCodeGrantValidator,
     ClientCredentialsGrantValidator,
     PasswordGrantValidator,
     DelegationGrantValidator,
     RefreshTokenGrantValidator,
     TokenExchangeGrantValidator,
   ],
-  imports: [AccessTokenModule, UsersModule, RefreshTokensModule, TokenExchangeModule],
+  imports: [AccessTokenModule, UsersModule, RefreshTokensModule, TokenExchangeModule, AuthorizeModule],
 };

@@ -15,6 +15,10 @@ const client: Client = {
   accessTokenLifetimeSeconds: 3600,
   refreshTokenLifetimeSeconds: 0,
   secrets: [],
+  public: false,
+  redirectUris: [],
+  postLogoutRedirectUris: [],
+  requireConsent: false,
 };
 
 function context(scopes: RequestedScopes): GrantRequest {

@@ -1,4 +1,5 @@
 import type { ActorClaim } from '../access-token/access-token';
+import type { IssuedAccessToken } from '../access-token/access-token.issuer';
 import type { Client } from '../clients/client';
 import type { OAuthErrorCode } from '../oauth/oauth-error';
 import type { RequestedScopes } from '../oauth/scope';
@@ -52,6 +53,20 @@ export interface GrantSuccess {
   readonly subjectIssuer?: string;
   /** RFC 8693 §2.2.1 `issued_token_type` of the response (token exchange). */
   readonly issuedTokenType?: string;
+  /**
+   * Set by grants that carry a browser sign-in (authorization code, and refreshes of its tokens):
+   * an ID token is issued with the access token when `openid` is granted (OpenID Connect Core §3.1.3.3).
+   */
+  readonly idToken?: IdTokenContext;
+  /** Called once the access token is issued, e.g. to bind it to the code it came from. */
+  readonly onIssued?: (accessToken: IssuedAccessToken) => Promise<void>;
+}
+
+export interface IdTokenContext {
+  /** `sid`: the sign-in session. */
+  readonly sessionId?: string;
+  /** `nonce` exactly as the authorization request sent it. */
+  readonly nonce?: string;
 }
 
 /**

@@ -18,6 +18,10 @@ export function testClient(overrides: Partial<Client> = {}): Client {
     accessTokenLifetimeSeconds: 3600,
     refreshTokenLifetimeSeconds: 0,
     secrets: [],
+    public: false,
+    redirectUris: [],
+    postLogoutRedirectUris: [],
+    requireConsent: false,
     ...overrides,
   };
 }

@@ -29,6 +29,10 @@ const client: Client = {
   accessTokenLifetimeSeconds: 3600,
   refreshTokenLifetimeSeconds: 86400,
   secrets: [],
+  public: false,
+  redirectUris: [],
+  postLogoutRedirectUris: [],
+  requireConsent: false,
 };
 
 function context(parameters: RequestParameters, clientAddress = '192.0.2.1'): GrantRequest {

@@ -19,6 +19,10 @@ const frontend: Client = {
   accessTokenLifetimeSeconds: 3600,
   refreshTokenLifetimeSeconds: 86_400,
   secrets: [],
+  public: false,
+  redirectUris: [],
+  postLogoutRedirectUris: [],
+  requireConsent: false,
 };
 const HANDLE = 'h'.repeat(43);
 const stored: RefreshToken = {

@@ -65,6 +65,8 @@ export class RefreshTokenGrantValidator implements GrantValidator<RefreshTokenPa
       scopes: granted,
       authTime: token.authTime,
       authenticationMethods: token.authenticationMethods.length > 0 ? token.authenticationMethods : undefined,
+      // OpenID Connect Core §12.2: a refresh of a browser sign-in gets a new ID token, with the same sid.
+      idToken: token.sessionId === undefined ? undefined : { sessionId: token.sessionId },
     };
     return { grant, family: { id: token.familyId, scopes: token.scopes, expiresAt: token.expiresAt, rotatedFrom: token.tokenHash } };
   }

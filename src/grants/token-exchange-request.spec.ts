@@ -17,6 +17,10 @@ const client: Client = {
   accessTokenLifetimeSeconds: 3600,
   refreshTokenLifetimeSeconds: 0,
   secrets: [],
+  public: false,
+  redirectUris: [],
+  postLogoutRedirectUris: [],
+  requireConsent: false,
 };
 const valid: RequestParameters = { subject_token: 'jwt', subject_token_type: ACCESS_TOKEN_TYPE };
 const invalid = (code: string, description: string) => expect.objectContaining({ code, status: 400, description });

@@ -1,4 +1,4 @@
-/** Error codes of RFC 6749 §5.2, RFC 6750 §3.1, RFC 8693 §2.2.2 and RFC 6749 §4.1.2.1. */
+/** Error codes of RFC 6749 §5.2 and §4.1.2.1, RFC 6750 §3.1, RFC 8693 §2.2.2 and OpenID Connect Core §3.1.2.6. */
 export type OAuthErrorCode =
   | 'invalid_request'
   | 'invalid_client'
@@ -11,6 +11,12 @@ export type OAuthErrorCode =
   | 'invalid_token'
   | 'insufficient_scope'
   | 'temporarily_unavailable'
+  | 'unsupported_response_type'
+  | 'access_denied'
+  | 'login_required'
+  | 'consent_required'
+  | 'request_not_supported'
+  | 'request_uri_not_supported'
   | 'server_error';
 
 /** How the 401 challenge is written (RFC 7617 for Basic, RFC 6750 §3 for Bearer). */
@@ -77,6 +83,24 @@ export class OAuthError extends Error {
   }
   static insufficientScope(description: string, scope: string): OAuthError {
     return new OAuthError('insufficient_scope', description, { scope, challenge: 'Bearer' });
+  }
+  static unsupportedResponseType(description: string): OAuthError {
+    return new OAuthError('unsupported_response_type', description);
+  }
+  static accessDenied(description: string): OAuthError {
+    return new OAuthError('access_denied', description);
+  }
+  static loginRequired(description: string): OAuthError {
+    return new OAuthError('login_required', description);
+  }
+  static consentRequired(description: string): OAuthError {
+    return new OAuthError('consent_required', description);
+  }
+  static requestNotSupported(description: string): OAuthError {
+    return new OAuthError('request_not_supported', description);
+  }
+  static requestUriNotSupported(description: string): OAuthError {
+    return new OAuthError('request_uri_not_supported', description);
   }
   static temporarilyUnavailable(cause?: unknown): OAuthError {
     return new OAuthError('temporarily_unavailable', 'The service is temporarily unavailable; retry later', {

@@ -19,6 +19,8 @@ export abstract class RefreshTokenRepository {
   abstract rotate(consumedHash: string, successor: NewRefreshToken, at: Date): Promise<RotationOutcome>;
   /** Revokes every token of the family; returns the unexpired access tokens issued with them. */
   abstract revokeFamily(familyId: string, at: Date): Promise<CompanionAccessToken[]>;
+  /** The family of the refresh token issued together with an access token, if any. */
+  abstract findFamilyIdByAccessToken(jwtId: string): Promise<string | undefined>;
   /** Deletes at most `limit` tokens that expired before `cutoff`; returns how many. */
   abstract deleteExpiredBefore(cutoff: Date, limit: number): Promise<number>;
 }

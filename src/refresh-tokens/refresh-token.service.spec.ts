@@ -42,6 +42,9 @@ class InMemoryRefreshTokens extends RefreshTokenRepository {
     }
     return revoked;
   }
+  async findFamilyIdByAccessToken(jwtId: string): Promise<string | undefined> {
+    return [...this.tokens.values()].find((token) => token.accessToken.jwtId === jwtId)?.familyId;
+  }
   async deleteExpiredBefore(): Promise<number> {
     return 0;
   }
@@ -62,6 +65,10 @@ const frontend: Client = {
   accessTokenLifetimeSeconds: 3600,
   refreshTokenLifetimeSeconds: 86_400,
   secrets: [],
+  public: false,
+  redirectUris: [],
+  postLogoutRedirectUris: [],
+  requireConsent: false,
 };
 const passwordGrant: IssuedGrant = {
   subject: '1',
@@ -186,5 +193,26 @@ describe('RefreshTokenService', () => {
       expect((await service.find(other))?.revokedAt).toBeUndefined();
       expect(denied.map((token) => token.jwtId)).toEqual(['jti-1', 'jti-2']);
     });
+  });
+
+  describe('revokeFamilyIssuedWith', () => {
+    it('revokes the family of the refresh token issued with an access token, and nothing when there is none', async () => {
+      const { service, denied } = setup();
+      const handle = (await service.issueFor(passwordGrant, frontend, { ...accessToken, jwtId: 'jti-code' }))!;
+      const other = (await service.issueFor(passwordGrant, frontend, { ...accessToken, jwtId: 'jti-other' }))!;
+
+      await service.revokeFamilyIssuedWith('jti-unknown');
+      expect(denied).toEqual([]);
+      await service.revokeFamilyIssuedWith('jti-code');
+      expect((await service.find(handle))?.revokedAt).toBeInstanceOf(Date);
+      expect((await service.find(other))?.revokedAt).toBeUndefined();
+      expect(denied.map((token) => token.jwtId)).toEqual(['jti-code']);
+    });
+  });
+
+  it('keeps the sign-in session of a browser grant with its refresh token', async () => {
+    const { service } = setup();
+    const handle = (await service.issueFor({ ...passwordGrant, idToken: { sessionId: 'sid-1' } }, frontend, accessToken))!;
+    expect((await service.find(handle))?.sessionId).toBe('sid-1');
   });
 });

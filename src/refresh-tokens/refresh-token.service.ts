@@ -24,6 +24,8 @@ export interface IssuedGrant {
   readonly actor?: ActorClaim;
   readonly authTime: number;
   readonly authenticationMethods: readonly string[];
+  /** A browser sign-in's session, kept with the family for the ID tokens of its refreshes. */
+  readonly idToken?: { readonly sessionId?: string };
 }
 
 /**
@@ -61,6 +63,7 @@ export class RefreshTokenService {
       scopes: family.scopes,
       authTime: grant.authTime,
       authenticationMethods: grant.authenticationMethods,
+      sessionId: grant.idToken?.sessionId,
       expiresAt: family.expiresAt,
       accessToken: { jwtId: accessToken.jwtId, expiresAt: Math.floor(now.getTime() / 1000) + accessToken.expiresIn },
     };
@@ -78,6 +81,12 @@ export class RefreshTokenService {
     // A concurrent request with the same token won: its tokens stay valid, this one gets nothing.
     if (outcome === 'consumed') throw OAuthError.invalidGrant('the refresh token has already been used');
     return handle;
+  }
+
+  /** Revokes the family of the refresh token issued with this access token, and the access tokens of that family. */
+  async revokeFamilyIssuedWith(accessTokenJwtId: string): Promise<void> {
+    const familyId = await this.repository.findFamilyIdByAccessToken(accessTokenJwtId);
+    if (familyId !== undefined) await this.revokeFamily(familyId);
   }
 
   /** Revokes every refresh token of the family and denies the access tokens issued with them. */

@@ -14,6 +14,8 @@ export interface RefreshToken {
   /** Epoch seconds of the user's authentication, kept by every refreshed access token. */
   readonly authTime: number;
   readonly authenticationMethods: readonly string[];
+  /** The sign-in session (`sid`) of a family that began with the authorization code flow. */
+  readonly sessionId?: string;
   readonly createdAt: Date;
   /** Absolute: the same for every token of the family. */
   readonly expiresAt: Date;

@@ -10,6 +10,7 @@ export interface TokenResponse {
   readonly expires_in: number;
   readonly scope: string;
   readonly refresh_token?: string;
+  readonly id_token?: string;
   readonly issued_token_type?: string;
   readonly [custom: string]: unknown;
 }
@@ -17,7 +18,7 @@ export interface TokenResponse {
 export function toTokenResponse(
   accessToken: IssuedAccessToken,
   custom: Readonly<Record<string, unknown>> = {},
-  extra: { refreshToken?: string; issuedTokenType?: string } = {},
+  extra: { refreshToken?: string; idToken?: string; issuedTokenType?: string } = {},
 ): TokenResponse {
   return {
     ...custom,
@@ -26,6 +27,7 @@ export function toTokenResponse(
     expires_in: accessToken.expiresIn,
     scope: formatScope(accessToken.scopes),
     ...(extra.refreshToken === undefined ? {} : { refresh_token: extra.refreshToken }),
+    ...(extra.idToken === undefined ? {} : { id_token: extra.idToken }),
     ...(extra.issuedTokenType === undefined ? {} : { issued_token_type: extra.issuedTokenType }),
   };
 }

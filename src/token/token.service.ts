@@ -9,7 +9,8 @@ import { GrantValidatorRegistry } from '../grants/grant-validator.registry';
 import { RefreshTokenGrantValidator } from '../grants/refresh-token.grant-validator';
 import { singleParameter, type FormBody } from '../oauth/form';
 import { OAuthError } from '../oauth/oauth-error';
-import { resolveRequestedScopes } from '../oauth/scope';
+import { OPENID, resolveRequestedScopes } from '../oauth/scope';
+import { IdTokenIssuer } from '../id-token/id-token.issuer';
 import type { RefreshTokenFamily } from '../refresh-tokens/refresh-token';
 import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
 import { ResourceStore } from '../resources/resource.store';
@@ -27,6 +28,7 @@ export class TokenService {
     private readonly issuer: AccessTokenIssuer,
     private readonly refreshTokens: RefreshTokenService,
     private readonly audit: AuditSink,
+    private readonly idTokens: IdTokenIssuer,
   ) {}
 
   async requestToken(body: FormBody, authenticated: AuthenticatedClient, clientAddress: string, receivedAt = Date.now()): Promise<TokenResponse> {
@@ -41,12 +43,13 @@ export class TokenService {
     }
   }
 
-  private async issueToken(body: FormBody, { client }: AuthenticatedClient, clientAddress: string, receivedAt: number): Promise<TokenResponse> {
+  private async issueToken(body: FormBody, { client, method }: AuthenticatedClient, clientAddress: string, receivedAt: number): Promise<TokenResponse> {
     const grantType = singleParameter(body, 'grant_type');
     if (!grantType) throw OAuthError.invalidRequest('grant_type is required');
     const validator = this.grants.find(grantType);
     if (!validator) throw OAuthError.unsupportedGrantType(`grant_type ${grantType} is not supported`);
     if (!client.allowedGrantTypes.includes(grantType)) throw OAuthError.unauthorizedClient(`the client may not use grant_type ${grantType}`);
+    if (method === 'none' && !PUBLIC_CLIENT_GRANT_TYPES.has(grantType)) throw OAuthError.unauthorizedClient(`a public client may not use grant_type ${grantType}`);
     rejectRepeatedParameters(body, validator);
 
     const catalog = this.resources.catalog;
@@ -85,6 +88,18 @@ export class TokenService {
       expiresAtMost: grant.expiresAtMost,
     });
     const refreshToken = await this.refreshTokens.issueFor(grant, client, accessToken, family);
+    await grant.onIssued?.(accessToken);
+    const idToken = grant.idToken && grant.subject !== undefined && grant.scopes.includes(OPENID)
+      ? await this.idTokens.issue({
+          clientId: client.clientId,
+          subject: grant.subject,
+          authTime: grant.authTime,
+          authenticationMethods: grant.authenticationMethods,
+          sessionId: grant.idToken.sessionId,
+          nonce: grant.idToken.nonce,
+          accessToken: accessToken.token,
+        })
+      : undefined;
     this.audit.emit({
       name: 'token.issued',
       grantType,
@@ -95,9 +110,12 @@ export class TokenService {
       jwtId: accessToken.jwtId,
       subjectIssuer: grant.subjectIssuer,
     });
-    return toTokenResponse(accessToken, grant.responseParameters, { refreshToken, issuedTokenType: grant.issuedTokenType });
+    return toTokenResponse(accessToken, grant.responseParameters, { refreshToken, idToken, issuedTokenType: grant.issuedTokenType });
   }
 }
+
+/** A public client proves nothing, so it gets only what PKCE protects (docs/browser-sign-in.md#clients). */
+const PUBLIC_CLIENT_GRANT_TYPES: ReadonlySet<string> = new Set(['authorization_code', 'refresh_token']);
 
 /** Validates the grant's DTO, then the grant; a refresh also names the family its successor joins. */
 async function runGrant(

@@ -5,7 +5,7 @@ import { DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
 import { runClientMigrationCommand } from '../../src/client-migration/client-migration.command';
 import { sql, startTestServer, testDatabaseUrl, type TestServer } from '../support/create-test-app';
 import { expectTokenError, insertClient, secretHash, uniqueName } from '../support/fixtures';
-import { jwtPayload, requestToken } from '../support/http';
+import { jwtPayload, postForm, requestToken } from '../support/http';
 import { SCRATCH_ROOT, typeCheck } from '../support/type-check';
 
 /**
@@ -173,6 +173,36 @@ describe('npm run client:migration', () => {
     const missing = await generate('--client-id', uniqueName('nobody'), '--transaction-tokens');
     await expect(missing.migration!.up(runner)).rejects.toThrow('does not exist');
     await created.migration!.down(runner);
+  });
+
+  it('registers a public browser client (no secret printed or stored) and a confidential one that requires consent', async () => {
+    const spa = uniqueName('spa');
+    const publicClient = await generate(
+      '--client-id', spa, '--public', '--grant', 'authorization_code', '--grant', 'refresh_token', '--scope', 'openid profile',
+      '--redirect-uri', 'https://app.example/cb', '--redirect-uri', 'http://127.0.0.1:8080/cb', '--post-logout-redirect-uri', 'https://app.example/',
+    );
+    expect(publicClient.code).toBe(0);
+    expect(publicClient.stdout).toBe('');
+    expect(publicClient.stderr).not.toContain('secret of client');
+    const partner = uniqueName('partner');
+    const confidential = await generate('--client-id', partner, '--grant', 'authorization_code', '--scope', 'openid', '--redirect-uri', 'https://partner.example/cb', '--consent');
+    expect(confidential.stdout).toMatch(/^[\w-]{43}\n$/);
+    expect(await applyAsTollgateDoes(publicClient.migrationClass!, confidential.migrationClass!)).toHaveLength(2);
+
+    expect(await sql('SELECT client_id, public_client, redirect_uris, post_logout_redirect_uris, require_consent FROM clients WHERE client_id = ANY($1) ORDER BY public_client', [[spa, partner]])).toEqual([
+      { client_id: partner, public_client: false, redirect_uris: ['https://partner.example/cb'], post_logout_redirect_uris: [], require_consent: true },
+      { client_id: spa, public_client: true, redirect_uris: ['https://app.example/cb', 'http://127.0.0.1:8080/cb'], post_logout_redirect_uris: ['https://app.example/'], require_consent: false },
+    ]);
+    expect(await sql('SELECT count(*)::int AS count FROM client_secrets WHERE client_id = $1', [spa])).toEqual([{ count: 0 }]);
+    // The public client names itself at the token endpoint: an unknown code, not an unknown client.
+    const redeemed = await postForm(`${server.url}/connect/token`, { grant_type: 'authorization_code', client_id: spa, code: 'x'.repeat(43), code_verifier: 'v'.repeat(43) });
+    expect(redeemed.body).toEqual({ error: 'invalid_grant', error_description: 'the authorization code is invalid' });
+    const login = await fetch(`${server.url}/connect/authorize?${new URLSearchParams({ client_id: spa, redirect_uri: 'http://127.0.0.1:8080/cb', response_type: 'code', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', scope: 'openid' })}`);
+    expect(login.status).toBe(200);
+    for (const generated of [publicClient, confidential]) {
+      await generated.migration!.down(runner);
+      await sql('DELETE FROM migrations WHERE name = $1', [generated.migrationClass!.name]);
+    }
   });
 
   it('refuses to add a secret to, or disable, a client that does not exist', async () => {

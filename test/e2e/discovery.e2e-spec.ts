@@ -51,16 +51,36 @@ describe('discovery', () => {
 
     it('states the authentication methods, subject types, response types and signing algorithms', async () => {
       const { body } = await request(`${server.url}/.well-known/openid-configuration`);
+      // Public clients (none) redeem codes and revoke their tokens, but may not introspect.
       for (const endpoint of ['token', 'introspection', 'revocation']) {
-        expect(body[`${endpoint}_endpoint_auth_methods_supported`]).toEqual(['client_secret_basic', 'client_secret_post', 'private_key_jwt']);
+        const methods = ['client_secret_basic', 'client_secret_post', 'private_key_jwt'];
+        expect(body[`${endpoint}_endpoint_auth_methods_supported`]).toEqual(endpoint === 'introspection' ? methods : [...methods, 'none']);
         // RFC 8414 §2: the algorithms of private_key_jwt assertions; never none or HMAC.
         expect(body[`${endpoint}_endpoint_auth_signing_alg_values_supported`]).toEqual(['RS256', 'PS256', 'ES256', 'EdDSA']);
       }
       expect(body.subject_types_supported).toEqual(['public']);
-      // No authorization endpoint: tokens come only from the token endpoint.
-      expect(body.response_types_supported).toEqual([]);
+      // The authorization code flow only (docs/browser-sign-in.md).
+      expect(body.response_types_supported).toEqual(['code']);
       expect(body.id_token_signing_alg_values_supported).toContain('RS256');
       expect(body.id_token_signing_alg_values_supported).not.toContain('none');
+    });
+  });
+
+  describe('browser sign-in metadata (docs/browser-sign-in.md)', () => {
+    it('advertises the authorization code flow with PKCE S256, iss in responses, and no request objects', async () => {
+      const { body } = await request(`${server.url}/.well-known/openid-configuration`);
+      expect(body).toMatchObject({
+        authorization_endpoint: `${ISSUER}/connect/authorize`,
+        end_session_endpoint: `${ISSUER}/connect/endsession`,
+        response_types_supported: ['code'],
+        response_modes_supported: ['query', 'form_post'],
+        code_challenge_methods_supported: ['S256'],
+        authorization_response_iss_parameter_supported: true,
+        request_parameter_supported: false,
+        request_uri_parameter_supported: false,
+      });
+      expect(body.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'refresh_token']));
+      expect(body.claims_supported).toEqual(expect.arrayContaining(['auth_time', 'amr', 'sid', 'nonce']));
     });
   });
 

@@ -138,7 +138,7 @@ describe('POST /connect/revocation', () => {
       const { body } = await request(`${server.url}/.well-known/openid-configuration`);
       expect(body).toMatchObject({
         revocation_endpoint: `${ISSUER}/connect/revocation`,
-        revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+        revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
         revocation_endpoint_auth_signing_alg_values_supported: ['RS256', 'PS256', 'ES256', 'EdDSA'],
       });
     });

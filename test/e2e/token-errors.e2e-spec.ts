@@ -163,9 +163,9 @@ describe('POST /connect/token — errors and response shape', () => {
       expectTokenError(response, 400, 'unsupported_grant_type');
     });
 
-    it('refuses the authorization_code grant, which this service does not serve', async () => {
+    it('refuses the authorization_code grant to a client not registered for it', async () => {
       const response = await requestToken(server.url, 'm2m', 'm2m-secret', { grant_type: 'authorization_code', code: 'x' });
-      expectTokenError(response, 400, 'unsupported_grant_type');
+      expectTokenError(response, 400, 'unauthorized_client');
     });
 
     it('refuses a grant_type the client is not allowed', async () => {

@@ -20,6 +20,10 @@ export interface ClientFixture {
   readonly scopes: readonly string[];
   readonly enabled?: boolean;
   readonly accessTokenLifetimeSeconds?: number;
+  readonly public?: boolean;
+  readonly redirectUris?: readonly string[];
+  readonly postLogoutRedirectUris?: readonly string[];
+  readonly requireConsent?: boolean;
 }
 
 /** docs/client-authentication.md: secrets are stored as SHA-256, base64; computed here independently of src/. */
@@ -30,9 +34,20 @@ export function secretHash(secret: string): string {
 /** Inserts a client and its secrets directly, as an operator's migration would. */
 export async function insertClient(client: ClientFixture): Promise<void> {
   await sql(
-    `INSERT INTO clients (client_id, enabled, allowed_grant_types, allowed_scopes, access_token_lifetime)
-     VALUES ($1, $2, $3, $4, $5)`,
-    [client.clientId, client.enabled ?? true, client.grantTypes, client.scopes, client.accessTokenLifetimeSeconds ?? 3600],
+    `INSERT INTO clients (client_id, enabled, allowed_grant_types, allowed_scopes, access_token_lifetime,
+       public_client, redirect_uris, post_logout_redirect_uris, require_consent)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [
+      client.clientId,
+      client.enabled ?? true,
+      client.grantTypes,
+      client.scopes,
+      client.accessTokenLifetimeSeconds ?? 3600,
+      client.public ?? false,
+      client.redirectUris ?? [],
+      client.postLogoutRedirectUris ?? [],
+      client.requireConsent ?? false,
+    ],
   );
   for (const { secret, expiresAt } of client.secrets) {
     await sql('INSERT INTO client_secrets (client_id, value_hash, expires_at) VALUES ($1, $2, $3)', [

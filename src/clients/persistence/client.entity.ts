@@ -27,6 +27,17 @@ export class ClientEntity {
 
   @Column({ name: 'transaction_tokens', type: 'boolean', default: false })
   transactionTokens!: boolean;
+  @Column({ name: 'public_client', type: 'boolean', default: false })
+  publicClient!: boolean;
+
+  @Column({ name: 'redirect_uris', type: 'text', array: true, default: () => "'{}'" })
+  redirectUris!: string[];
+
+  @Column({ name: 'post_logout_redirect_uris', type: 'text', array: true, default: () => "'{}'" })
+  postLogoutRedirectUris!: string[];
+
+  @Column({ name: 'require_consent', type: 'boolean', default: false })
+  requireConsent!: boolean;
 
   /** private_key_jwt: its JWK Set, or where to fetch it. */
   @Column({ type: 'jsonb', nullable: true })

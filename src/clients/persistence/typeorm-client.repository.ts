@@ -24,6 +24,11 @@ export class TypeOrmClientRepository extends ClientRepository {
   async findClientIdByWorkloadIdentity(issuer: string, subject: string): Promise<string | undefined> {
     return (await this.identities.findOne({ where: { issuer, subject } }))?.clientId;
   }
+
+  async findAllRedirectUris(): Promise<string[]> {
+    const rows: { uri: string }[] = await this.clients.query('SELECT DISTINCT unnest(redirect_uris) AS uri FROM clients WHERE enabled');
+    return rows.map((row) => row.uri);
+  }
 }
 
 function toClient(entity: ClientEntity): Client {
@@ -36,6 +41,10 @@ function toClient(entity: ClientEntity): Client {
     refreshTokenLifetimeSeconds: entity.refreshTokenLifetime,
     mayActClientId: entity.mayActClientId ?? undefined,
     transactionTokens: entity.transactionTokens,
+    public: entity.publicClient,
+    redirectUris: entity.redirectUris,
+    postLogoutRedirectUris: entity.postLogoutRedirectUris,
+    requireConsent: entity.requireConsent,
     secrets: entity.secrets.map((secret) => ({
       hash: Buffer.from(secret.valueHash, 'base64'),
       expiresAt: secret.expiresAt ?? undefined,

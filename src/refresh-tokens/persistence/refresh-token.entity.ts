@@ -25,6 +25,9 @@ export class RefreshTokenEntity {
   @Column({ name: 'authentication_methods', type: 'text', array: true, default: () => "'{}'" })
   authenticationMethods!: string[];
 
+  @Column({ name: 'session_id', type: 'text', nullable: true })
+  sessionId!: string | null;
+
   @Column({ name: 'access_token_jti', type: 'text', nullable: true })
   accessTokenJti!: string | null;
 

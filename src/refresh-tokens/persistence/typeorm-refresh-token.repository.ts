@@ -71,6 +71,10 @@ export class TypeOrmRefreshTokenRepository extends RefreshTokenRepository {
     );
   }
 
+  async findFamilyIdByAccessToken(jwtId: string): Promise<string | undefined> {
+    return (await this.tokens.findOne({ where: { accessTokenJti: jwtId }, select: { familyId: true } }))?.familyId;
+  }
+
   async deleteExpiredBefore(cutoff: Date, limit: number): Promise<number> {
     const result = await execute(
       this.tokens.manager,
@@ -109,6 +113,7 @@ function toEntity(token: NewRefreshToken): Partial<RefreshTokenEntity> {
     scopes: [...token.scopes],
     authTime: new Date(token.authTime * 1000),
     authenticationMethods: [...token.authenticationMethods],
+    sessionId: token.sessionId ?? null,
     accessTokenJti: token.accessToken.jwtId,
     accessTokenExpiresAt: new Date(token.accessToken.expiresAt * 1000),
     expiresAt: token.expiresAt,
@@ -124,6 +129,7 @@ function toRefreshToken(entity: RefreshTokenEntity): RefreshToken {
     scopes: entity.scopes,
     authTime: Math.floor(entity.authTime.getTime() / 1000),
     authenticationMethods: entity.authenticationMethods,
+    sessionId: entity.sessionId ?? undefined,
     createdAt: entity.createdAt,
     expiresAt: entity.expiresAt,
     consumedAt: entity.consumedAt ?? undefined,

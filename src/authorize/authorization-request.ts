@@ -1,0 +1,149 @@
+import type { Client } from '../clients/client';
+import type { FormBody } from '../oauth/form';
+import { OAuthError } from '../oauth/oauth-error';
+import { resolveRequestedScopes } from '../oauth/scope';
+
+export type ResponseMode = 'query' | 'form_post';
+export type Prompt = 'none' | 'login' | 'consent';
+
+/** Where the authorization response (or error) goes, once the client and redirect URI are trusted. */
+export interface ResponseTarget {
+  readonly redirectUri: string;
+  readonly responseMode: ResponseMode;
+  readonly state?: string;
+}
+
+/** A validated authorization request (OpenID Connect Core §3.1.2.1, RFC 7636). */
+export interface AuthorizationRequest extends ResponseTarget {
+  readonly client: Client;
+  readonly scopes: readonly string[];
+  readonly codeChallenge: string;
+  readonly nonce?: string;
+  readonly prompts: ReadonlySet<Prompt>;
+  /** Seconds. */
+  readonly maxAge?: number;
+  readonly loginHint?: string;
+}
+
+/** The parameters this endpoint reads; others are ignored (and not carried through the pages). */
+export const AUTHORIZATION_PARAMETERS = [
+  'client_id', 'redirect_uri', 'response_type', 'response_mode', 'scope', 'state', 'nonce', 'code_challenge',
+  'code_challenge_method', 'prompt', 'max_age', 'login_hint', 'request', 'request_uri',
+] as const;
+
+const MAX_LENGTH = 2048;
+const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+const PROMPTS: ReadonlySet<string> = new Set(['none', 'login', 'consent']);
+
+/** A request that cannot be answered at the client's redirect URI: shown on an error page (RFC 6749 §4.1.2.1). */
+export class UntrustedRedirectError extends Error {}
+
+/** One value of a parameter; a repeated or overlong one is refused (RFC 6749 §3.1). */
+function single(parameters: FormBody, name: string): string | undefined {
+  const value = Object.prototype.hasOwnProperty.call(parameters, name) ? parameters[name] : undefined;
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string') throw OAuthError.invalidRequest(`parameter ${name} must not be repeated`);
+  if (value.length > MAX_LENGTH) throw OAuthError.invalidRequest(`parameter ${name} is too long`);
+  return value;
+}
+
+function trusted<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw new UntrustedRedirectError(error instanceof OAuthError ? error.description : 'invalid request');
+  }
+}
+
+/** The client's redirect URI for this request: exactly a registered one (RFC 9700 §4.1.1). */
+export function resolveRedirectUri(parameters: FormBody, client: Client): string {
+  const requested = trusted(() => single(parameters, 'redirect_uri'));
+  if (requested === undefined) {
+    if (client.redirectUris.length === 1) return client.redirectUris[0];
+    throw new UntrustedRedirectError('redirect_uri is required');
+  }
+  if (!client.redirectUris.includes(requested)) throw new UntrustedRedirectError('redirect_uri is not registered for this client');
+  return requested;
+}
+
+export function readClientId(parameters: FormBody): string {
+  const clientId = trusted(() => single(parameters, 'client_id'));
+  if (clientId === undefined) throw new UntrustedRedirectError('client_id is required');
+  return clientId;
+}
+
+/**
+ * Where errors go once client and redirect URI are known: `state` as sent (left out when repeated),
+ * `response_mode` as asked when it is valid.
+ */
+export function responseTarget(parameters: FormBody, redirectUri: string): ResponseTarget {
+  const tryRead = (name: string) => {
+    try {
+      return single(parameters, name);
+    } catch {
+      return undefined;
+    }
+  };
+  const mode = tryRead('response_mode');
+  return { redirectUri, responseMode: mode === 'form_post' ? 'form_post' : 'query', state: tryRead('state') };
+}
+
+/** Validates everything but the client and redirect URI; errors are answered at the redirect URI. */
+export function validateAuthorizationRequest(
+  parameters: FormBody,
+  client: Client,
+  target: ResponseTarget,
+  isKnownScope: (scope: string) => boolean,
+): AuthorizationRequest {
+  for (const [name, value] of Object.entries(parameters)) {
+    if (Array.isArray(value) && (AUTHORIZATION_PARAMETERS as readonly string[]).includes(name)) {
+      throw OAuthError.invalidRequest(`parameter ${name} must not be repeated`);
+    }
+  }
+  // OpenID Connect Core §6: request objects are not supported (advertised in discovery).
+  if (single(parameters, 'request') !== undefined) throw OAuthError.requestNotSupported('request objects are not supported');
+  if (single(parameters, 'request_uri') !== undefined) throw OAuthError.requestUriNotSupported('request_uri is not supported');
+  const mode = single(parameters, 'response_mode');
+  if (mode !== undefined && mode !== 'query' && mode !== 'form_post') throw OAuthError.invalidRequest('response_mode must be query or form_post');
+  const responseType = single(parameters, 'response_type');
+  if (responseType === undefined) throw OAuthError.invalidRequest('response_type is required');
+  if (responseType !== 'code') throw OAuthError.unsupportedResponseType('only response_type code is supported');
+  if (!client.allowedGrantTypes.includes('authorization_code')) throw OAuthError.unauthorizedClient('the client may not use the authorization code flow');
+  const codeChallenge = readCodeChallenge(parameters);
+  const scopes = resolveRequestedScopes(single(parameters, 'scope'), client.allowedScopes, isKnownScope).names;
+  return {
+    ...target,
+    client,
+    scopes,
+    codeChallenge,
+    nonce: single(parameters, 'nonce'),
+    prompts: readPrompts(single(parameters, 'prompt')),
+    maxAge: readMaxAge(single(parameters, 'max_age')),
+    loginHint: single(parameters, 'login_hint'),
+  };
+}
+
+/** RFC 7636 §4.3, RFC 9700 §2.1.1: PKCE with S256 from every client; `plain` is refused. */
+function readCodeChallenge(parameters: FormBody): string {
+  const challenge = single(parameters, 'code_challenge');
+  if (challenge === undefined) throw OAuthError.invalidRequest('code_challenge is required (PKCE)');
+  if (single(parameters, 'code_challenge_method') !== 'S256') throw OAuthError.invalidRequest('code_challenge_method must be S256');
+  if (!S256_CHALLENGE.test(challenge)) throw OAuthError.invalidRequest('code_challenge is not a base64url SHA-256 digest');
+  return challenge;
+}
+
+/** OpenID Connect Core §3.1.2.1: space-separated; `none` stands alone. */
+function readPrompts(value: string | undefined): ReadonlySet<Prompt> {
+  if (value === undefined) return new Set();
+  const prompts = value.split(' ').filter((prompt) => prompt.length > 0);
+  const unknown = prompts.find((prompt) => !PROMPTS.has(prompt));
+  if (unknown !== undefined) throw OAuthError.invalidRequest(`prompt ${unknown.slice(0, 32)} is not supported`);
+  if (prompts.includes('none') && prompts.length > 1) throw OAuthError.invalidRequest('prompt none must not be combined with other values');
+  return new Set(prompts as Prompt[]);
+}
+
+function readMaxAge(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,9}$/.test(value)) throw OAuthError.invalidRequest('max_age must be a non-negative integer');
+  return Number(value);
+}

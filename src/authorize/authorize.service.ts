@@ -1,0 +1,136 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ClientStore } from '../clients/client.store';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { FormBody } from '../oauth/form';
+import { OAuthError } from '../oauth/oauth-error';
+import { ResourceStore } from '../resources/resource.store';
+import type { SignInSession } from '../sessions/sign-in-session';
+import { UserDirectory } from '../users/user-directory';
+import { AuthorizationCodeService } from './authorization-code.service';
+import { errorResponse, respond, type AuthorizationOutcome, type CarriedParameters } from './authorization-outcome';
+import {
+  AUTHORIZATION_PARAMETERS,
+  UntrustedRedirectError,
+  readClientId,
+  resolveRedirectUri,
+  responseTarget,
+  validateAuthorizationRequest,
+  type AuthorizationRequest,
+  type ResponseTarget,
+} from './authorization-request';
+import { ConsentRepository } from './consent.repository';
+
+/** What the user has done on the pages during this authorization request. */
+export interface InteractionProgress {
+  /** The user signed in on the login page just now: `prompt=login` and `max_age` are satisfied. */
+  readonly signedInNow?: boolean;
+  /** The user allowed the request on the consent page just now. */
+  readonly consented?: boolean;
+}
+
+/**
+ * The authorization endpoint's decisions (OpenID Connect Core §3.1.2): validate the request, then
+ * sign in, ask consent, or issue a code, answering `prompt=none` with an error instead of a page.
+ */
+@Injectable()
+export class AuthorizeService {
+  constructor(
+    private readonly clients: ClientStore,
+    private readonly resources: ResourceStore,
+    private readonly users: UserDirectory,
+    private readonly consents: ConsentRepository,
+    private readonly codes: AuthorizationCodeService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async authorize(parameters: FormBody, session: SignInSession | undefined, progress: InteractionProgress = {}): Promise<AuthorizationOutcome> {
+    return this.handle(parameters, progress, (request, carried) => this.decide(request, carried, session, progress));
+  }
+
+  /**
+   * The user's answer on the consent page: a deny is `access_denied` at the redirect URI; an allow is
+   * remembered (per user, client and scopes) and the request goes on.
+   */
+  async consent(parameters: FormBody, session: SignInSession | undefined, allowed: boolean): Promise<AuthorizationOutcome> {
+    return this.handle(parameters, { consented: true }, async (request, carried) => {
+      if (!allowed) throw OAuthError.accessDenied('the user denied the request');
+      if (session) await this.consents.allow(session.subject, request.client.clientId, request.scopes);
+      return this.decide(request, carried, session, { consented: true });
+    });
+  }
+
+  /** Validates the request and answers its errors: on a page until the redirect URI is trusted, there after. */
+  private async handle(
+    parameters: FormBody,
+    progress: InteractionProgress,
+    next: (request: AuthorizationRequest, carried: CarriedParameters) => Promise<AuthorizationOutcome>,
+  ): Promise<AuthorizationOutcome> {
+    let target: ResponseTarget | undefined;
+    try {
+      const client = await this.clients.find(readClientId(parameters));
+      if (!client || !client.enabled) throw new UntrustedRedirectError('the client is unknown');
+      target = responseTarget(parameters, resolveRedirectUri(parameters, client));
+      const request = validateAuthorizationRequest(parameters, client, target, (scope) => this.resources.catalog.isKnownScope(scope));
+      return await next(request, carriedParameters(parameters, progress));
+    } catch (error) {
+      if (error instanceof UntrustedRedirectError) return { kind: 'error_page', description: error.message };
+      if (error instanceof OAuthError && target && error.status < 500) return errorResponse(target, error, this.config.issuer);
+      throw error;
+    }
+  }
+
+  private async decide(
+    request: AuthorizationRequest,
+    carried: CarriedParameters,
+    session: SignInSession | undefined,
+    progress: InteractionProgress,
+  ): Promise<AuthorizationOutcome> {
+    const user = session && (await this.users.findBySubjectId(session.subject));
+    if (!session || !user?.enabled || (!progress.signedInNow && mustSignInAgain(request, session))) {
+      if (request.prompts.has('none')) throw OAuthError.loginRequired('the user must sign in');
+      return { kind: 'login', request, carried };
+    }
+    if (!progress.consented && (await this.needsConsent(request, session))) {
+      if (request.prompts.has('none')) throw OAuthError.consentRequired('the user must consent');
+      return { kind: 'consent', request, carried, session };
+    }
+    const code = await this.codes.issue(
+      { clientId: request.client.clientId, redirectUri: request.redirectUri, codeChallenge: request.codeChallenge, nonce: request.nonce, scopes: request.scopes },
+      session,
+    );
+    return respond(request, { code }, this.config.issuer);
+  }
+
+  private async needsConsent(request: AuthorizationRequest, session: SignInSession): Promise<boolean> {
+    if (!request.client.requireConsent) return false;
+    if (request.prompts.has('consent')) return true;
+    const allowed = await this.consents.findScopes(session.subject, request.client.clientId);
+    return request.scopes.some((scope) => !allowed.includes(scope));
+  }
+}
+
+/** OpenID Connect Core §3.1.2.1: `prompt=login`, or an authentication older than `max_age`. */
+function mustSignInAgain(request: AuthorizationRequest, session: SignInSession): boolean {
+  if (request.prompts.has('login')) return true;
+  return request.maxAge !== undefined && Math.floor(Date.now() / 1000) - session.authTime > request.maxAge;
+}
+
+/**
+ * The request's parameters for the next page's hidden fields. Once the user has signed in on the
+ * login page, `prompt=login` and `max_age` are satisfied and no longer carried, so that the consent
+ * page does not send the user back to sign in.
+ */
+function carriedParameters(parameters: FormBody, progress: InteractionProgress): CarriedParameters {
+  const carried: Record<string, string> = {};
+  for (const name of AUTHORIZATION_PARAMETERS) {
+    const value = parameters[name];
+    if (typeof value === 'string' && name !== 'request' && name !== 'request_uri') carried[name] = value;
+  }
+  if (progress.signedInNow) {
+    delete carried.max_age;
+    const prompt = (carried.prompt ?? '').split(' ').filter((value) => value !== 'login' && value !== '');
+    if (prompt.length > 0) carried.prompt = prompt.join(' ');
+    else delete carried.prompt;
+  }
+  return carried;
+}

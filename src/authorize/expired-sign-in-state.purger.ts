@@ -1,0 +1,31 @@
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { SignInSessionService } from '../sessions/sign-in-session.service';
+import { AuthorizationCodeService } from './authorization-code.service';
+
+const PURGE_INTERVAL_MS = 10 * 60_000;
+
+/** Deletes expired sign-in sessions and authorization codes periodically, off the request path. */
+@Injectable()
+export class ExpiredSignInStatePurger implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(ExpiredSignInStatePurger.name);
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly sessions: SignInSessionService,
+    private readonly codes: AuthorizationCodeService,
+  ) {}
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.purge().catch((error: Error) => this.logger.warn(`Purging expired sessions and codes failed: ${error.message}`)), PURGE_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Returns how many sessions and codes were deleted. */
+  async purge(now = new Date()): Promise<{ sessions: number; codes: number }> {
+    return { sessions: await this.sessions.purge(now), codes: await this.codes.purge(now) };
+  }
+}

@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import type { IssuedAccessToken } from '../access-token/access-token.issuer';
+import { AuditSink } from '../audit/audit-event';
+import { AccessTokenDenyList } from '../access-token/access-token-deny-list';
+import type { AuthorizationCode, IssuedFromCode } from '../authorize/authorization-code';
+import { AuthorizationCodeService, isCodeVerifier, verifiesChallenge } from '../authorize/authorization-code.service';
+import { MAX_PARAMETER_LENGTH } from '../oauth/form';
+import { OAuthError } from '../oauth/oauth-error';
+import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
+import { UserDirectory } from '../users/user-directory';
+import type { GrantContext, GrantSuccess, GrantValidator } from './grant-validator';
+
+export const AUTHORIZATION_CODE_GRANT_TYPE = 'authorization_code';
+
+/** RFC 6749 §4.1.3, RFC 7636 §4.5; decorators run bottom-up, presence first. A bad verifier is invalid_grant, below. */
+export class AuthorizationCodeParameters {
+  @MaxLength(MAX_PARAMETER_LENGTH)
+  @IsString({ message: 'code is required' })
+  @IsNotEmpty({ message: 'code is required' })
+  code!: string;
+
+  @MaxLength(MAX_PARAMETER_LENGTH)
+  @IsString()
+  @IsOptional()
+  redirect_uri?: string;
+
+  @MaxLength(MAX_PARAMETER_LENGTH)
+  @IsString()
+  @IsOptional()
+  code_verifier?: string;
+}
+
+/**
+ * RFC 6749 §4.1.3 with PKCE (RFC 7636 §4.6): a code is redeemed once, by its client, with the
+ * redirect URI and the verifier of its authorization request. A code that comes back revokes what it
+ * was exchanged for (RFC 6749 §4.1.2): its access token and the refresh-token family issued with it.
+ */
+@Injectable()
+export class AuthorizationCodeGrantValidator implements GrantValidator<AuthorizationCodeParameters> {
+  readonly grantType = AUTHORIZATION_CODE_GRANT_TYPE;
+  readonly parameters = AuthorizationCodeParameters;
+
+  constructor(
+    private readonly codes: AuthorizationCodeService,
+    private readonly users: UserDirectory,
+    private readonly denyList: AccessTokenDenyList,
+    private readonly refreshTokens: RefreshTokenService,
+    private readonly audit: AuditSink,
+  ) {}
+
+  async validate({ code: handle, redirect_uri: redirectUri, code_verifier: verifier }: AuthorizationCodeParameters, { client }: GrantContext): Promise<GrantSuccess> {
+    const redemption = await this.codes.redeem(handle, client.clientId);
+    if (redemption.outcome === 'unknown') throw OAuthError.invalidGrant('the authorization code is invalid');
+    if (redemption.outcome === 'replayed') return this.revokeReplayed(redemption.code, redemption.issued);
+    const { code } = redemption;
+    if (code.expiresAt.getTime() <= Date.now()) throw OAuthError.invalidGrant('the authorization code has expired');
+    if (redirectUri !== code.redirectUri) throw OAuthError.invalidGrant('redirect_uri is not the one of the authorization request');
+    if (verifier === undefined || !isCodeVerifier(verifier) || !verifiesChallenge(verifier, code.codeChallenge)) {
+      throw OAuthError.invalidGrant('code_verifier does not match the code challenge');
+    }
+    const user = await this.users.findBySubjectId(code.subject);
+    if (!user || !user.enabled) throw OAuthError.invalidGrant('the user is unknown or disabled');
+    return {
+      subject: code.subject,
+      scopes: code.scopes,
+      authTime: code.authTime,
+      authenticationMethods: code.authenticationMethods,
+      idToken: { sessionId: code.sessionId, nonce: code.nonce },
+      onIssued: (accessToken) => this.bindToCode(code, accessToken),
+    };
+  }
+
+  /** Records what the code issued; if the code came back meanwhile, revokes it at once. */
+  private async bindToCode(code: AuthorizationCode, accessToken: IssuedAccessToken): Promise<void> {
+    const issued = { jwtId: accessToken.jwtId, expiresAt: new Date(Date.now() + accessToken.expiresIn * 1000) };
+    if (!(await this.codes.recordIssued(code, issued))) await this.revoke(issued);
+  }
+
+  private async revokeReplayed(code: AuthorizationCode, issued: IssuedFromCode | undefined): Promise<never> {
+    if (issued) await this.revoke(issued);
+    this.audit.emit({ name: 'authorization_code.reuse_detected', clientId: code.clientId, subject: code.subject });
+    throw OAuthError.invalidGrant('the authorization code has already been used');
+  }
+
+  private async revoke(issued: IssuedFromCode): Promise<void> {
+    await this.denyList.revoke([{ jwtId: issued.jwtId, expiresAt: Math.floor(issued.expiresAt.getTime() / 1000) }]);
+    await this.refreshTokens.revokeFamilyIssuedWith(issued.jwtId);
+  }
+}

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+
+/** The endpoints browser apps call from their own origin (docs/browser-sign-in.md). */
+const CORS_PATHS: ReadonlySet<string> = new Set([
+  '/connect/token',
+  '/connect/userinfo',
+  '/connect/revocation',
+  '/.well-known/openid-configuration',
+  '/.well-known/openid-configuration/jwks',
+]);
+const PREFLIGHT_MAX_AGE_SECONDS = 600;
+
+/**
+ * CORS (Fetch Standard §3.2) for the origins of registered redirect URIs and only those: a preflight
+ * from one gets the methods and headers these endpoints take; any other origin gets no CORS header,
+ * so the browser keeps the response from it. No credentials: these endpoints use no cookies.
+ */
+export function allowRedirectOrigins(fastify: FastifyInstance, isAllowed: (origin: string) => Promise<boolean>): void {
+  fastify.addHook('onRequest', async (request, reply) => {
+    const origin = request.headers.origin;
+    if (origin === undefined || !CORS_PATHS.has(request.url.split('?', 1)[0])) return;
+    // Without the registry (database down) no origin is allowed; the endpoint itself answers as usual.
+    const allowed = origin.length <= 2048 && (await isAllowed(origin).catch(() => false));
+    if (allowed) reply.header('Access-Control-Allow-Origin', origin);
+    reply.header('Vary', 'Origin');
+    if (request.method !== 'OPTIONS') {
+      if (allowed) reply.header('Access-Control-Expose-Headers', 'WWW-Authenticate, Retry-After');
+      return;
+    }
+    if (allowed) {
+      reply.header('Access-Control-Allow-Methods', 'GET, POST');
+      reply.header('Access-Control-Allow-Headers', 'Authorization, Content-Type');
+      reply.header('Access-Control-Max-Age', String(PREFLIGHT_MAX_AGE_SECONDS));
+    }
+    return reply.code(204).send();
+  });
+}

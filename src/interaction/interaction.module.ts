@@ -1,0 +1,26 @@
+import { Module } from '@nestjs/common';
+import { AuthorizeModule } from '../authorize/authorize.module';
+import { ClientsModule } from '../clients/clients.module';
+import { IdTokenModule } from '../id-token/id-token.module';
+import { SessionsModule } from '../sessions/sessions.module';
+import { UsersModule } from '../users/users.module';
+import { EndSessionService } from './end-session.service';
+import { InteractionController } from './interaction.controller';
+import { InteractionService } from './interaction.service';
+import { PageRenderer } from './page.renderer';
+import { PasswordSignIn } from './password-sign-in';
+import { StylesheetSource } from './stylesheet.source';
+
+/** Login, consent and signed-out pages, and the endpoints that show them. */
+@Module({
+  imports: [AuthorizeModule, ClientsModule, IdTokenModule, SessionsModule, UsersModule],
+  controllers: [InteractionController],
+  providers: [
+    InteractionService,
+    EndSessionService,
+    PageRenderer,
+    PasswordSignIn,
+    StylesheetSource,
+  ],
+})
+export class InteractionModule {}

@@ -1,0 +1,60 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AuditSink } from '../audit/audit-event';
+import { AuthorizeService } from '../authorize/authorize.service';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { FormBody } from '../oauth/form';
+import { SESSION_COOKIE, cookieHeader, readCookie } from '../sessions/session-cookie';
+import { SignInSessionService } from '../sessions/sign-in-session.service';
+import { CSRF_FIELD, isCsrfTokenValid } from './csrf';
+import type { PageResult } from './page';
+import { PasswordSignIn } from './password-sign-in';
+
+/** The browser's side of the authorization endpoint: the request, the login page, the consent page. */
+@Injectable()
+export class InteractionService {
+  constructor(
+    private readonly authorization: AuthorizeService,
+    private readonly sessions: SignInSessionService,
+    private readonly passwords: PasswordSignIn,
+    private readonly audit: AuditSink,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async authorize(parameters: FormBody, cookies: string | undefined): Promise<PageResult> {
+    const session = await this.sessions.find(readCookie(cookies, SESSION_COOKIE));
+    return { page: await this.authorization.authorize(parameters, session) };
+  }
+
+  /** The login form: a new session on success, the form again with one generic message otherwise. */
+  async signIn(form: FormBody, cookies: string | undefined, address: string): Promise<PageResult> {
+    if (!isCsrfTokenValid(cookies, form[CSRF_FIELD])) return { page: { kind: 'csrf_failed' } };
+    const outcome = await this.authorization.authorize(form, undefined);
+    if (outcome.kind !== 'login') return { page: outcome };
+    const username = typeof form.username === 'string' ? form.username : '';
+    const password = typeof form.password === 'string' ? form.password : '';
+    const clientId = outcome.request.client.clientId;
+    const user = await this.passwords.verify(username, password, address, clientId);
+    if (!user) {
+      return { page: { kind: 'login_failed', outcome, username: username.slice(0, 256) } };
+    }
+    // A new sign-in replaces whatever session this browser had (prompt=login may switch users).
+    await this.sessions.end(readCookie(cookies, SESSION_COOKIE));
+    const { handle, session } = await this.sessions.start(user.subjectId, ['pwd']);
+    this.audit.emit({ name: 'user.signed_in', clientId, subject: user.subjectId, address });
+    return {
+      page: await this.authorization.authorize(form, session, { signedInNow: true }),
+      cookies: [cookieHeader(SESSION_COOKIE, handle, { secure: this.secureCookies, maxAgeSeconds: this.sessions.lifetimeSeconds })],
+    };
+  }
+
+  /** The consent form: `decision` is `allow` or anything else, which denies. */
+  async consent(form: FormBody, cookies: string | undefined): Promise<PageResult> {
+    if (!isCsrfTokenValid(cookies, form[CSRF_FIELD])) return { page: { kind: 'csrf_failed' } };
+    const session = await this.sessions.find(readCookie(cookies, SESSION_COOKIE));
+    return { page: await this.authorization.consent(form, session, form.decision === 'allow') };
+  }
+
+  get secureCookies(): boolean {
+    return this.config.issuer.startsWith('https:');
+  }
+}

@@ -1,0 +1,108 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createApp } from '../../src/app.factory';
+import { testConfig } from '../support/create-test-app';
+import { startRelyingParty, type RelyingParty } from '../../examples/relying-party';
+
+/** Debian's Chromium (apt-get install chromium), or CHROMIUM_PATH; no browser is downloaded. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`SKIPPED: the browser sign-in specs need Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * A real browser through the whole flow (docs/browser-sign-in.md): relying parties written with
+ * openid-client on the demo clients' redirect URIs, Chromium driven by playwright-core, Tollgate in
+ * between. The login page's screenshot goes to LOGIN_SCREENSHOT (docs/login-page.png is one).
+ */
+(hasChromium ? describe : describe.skip)('browser sign-in in Chromium', () => {
+  let tollgate: NestFastifyApplication;
+  let spa: RelyingParty;
+  let webapp: RelyingParty;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    const issuer = `http://127.0.0.1:${port}`;
+    tollgate = await createApp(testConfig({ ISSUER: issuer }));
+    await tollgate.listen({ port, host: '127.0.0.1' });
+    spa = await startRelyingParty({ issuer, port: 5173, clientId: 'spa', scope: 'openid profile email role' });
+    webapp = await startRelyingParty({ issuer, port: 5174, clientId: 'webapp', clientSecret: 'webapp-secret', scope: 'openid profile email api1' });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await spa?.close();
+    await webapp?.close();
+    await tollgate?.close();
+  });
+
+  async function signIn(page: Page, password: string): Promise<void> {
+    await page.fill('#username', 'alice');
+    await page.fill('#password', password);
+    await page.click('button[type=submit]');
+  }
+
+  it('signs alice in to the spa after a wrong password, shows her userinfo, and signs her out', async () => {
+    const context = await browser.newContext({ viewport: { width: 900, height: 700 } });
+    const page = await context.newPage();
+    await page.goto(`${spa.url}/`);
+    await page.click('text=Sign in');
+    await page.waitForSelector('#password');
+    expect(new URL(page.url()).pathname).toBe('/connect/authorize');
+    // The first field has focus; the inputs are labelled.
+    expect(await page.locator('#username').evaluate((input) => input === input.ownerDocument.activeElement)).toBe(true);
+    expect(await page.getByLabel('Password').count()).toBe(1);
+    const screenshot = process.env.LOGIN_SCREENSHOT ?? join(tmpdir(), 'tollgate-login-page.png');
+    await page.screenshot({ path: screenshot });
+    expect((await readFile(screenshot)).subarray(1, 4).toString()).toBe('PNG');
+
+    await signIn(page, 'wrong password');
+    await page.waitForSelector('[role=alert]');
+    expect(await page.textContent('[role=alert]')).toBe('The username or password is incorrect.');
+    expect(await page.inputValue('#username')).toBe('alice');
+
+    await signIn(page, 'alice');
+    await page.waitForSelector('#userinfo');
+    expect(page.url()).toBe(`${spa.url}/`);
+    expect(JSON.parse((await page.textContent('#userinfo'))!)).toMatchObject({ sub: '1', name: 'Alice Smith', email: 'alice@example.com', role: ['admin', 'user'] });
+
+    await page.click('text=Sign out');
+    await page.waitForSelector('#anonymous');
+    expect(page.url()).toBe(`${spa.url}/?state=signed-out`);
+    // The session is gone: signing in again asks for the password.
+    await page.click('text=Sign in');
+    await page.waitForSelector('#password');
+    await context.close();
+  });
+
+  it('asks alice\'s consent for the webapp, then signs her in', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(`${webapp.url}/login`);
+    await page.waitForSelector('#password');
+    await signIn(page, 'alice');
+    await page.waitForSelector('button[value=allow]');
+    expect(await page.textContent('ul.scopes')).toContain('See your email address');
+    await page.click('button[value=allow]');
+    await page.waitForSelector('#userinfo');
+    expect(JSON.parse((await page.textContent('#userinfo'))!)).toMatchObject({ sub: '1', email: 'alice@example.com' });
+    await context.close();
+  });
+});
