@@ -1,11 +1,8 @@
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
 import { AuditModule } from '../src/audit/audit.module';
-import { ConfigError, loadConfig, type AppConfig } from '../src/config/app.config';
-import { ConfigModule } from '../src/config/config.module';
-import { DatabaseModule } from '../src/database/database.module';
 import { KeysModule } from '../src/keys/keys.module';
 import { SigningKeyRotator } from '../src/keys/signing-key.rotator';
+import { openOperatorContext } from './operator-context';
 
 const USAGE = `Usage: tollgate keys:rotate [--immediately]   (from a checkout: npm run keys:rotate [-- --immediately])
 Creates a new signing key, published at once and signing after KEY_PROPAGATION_TIME (with
@@ -20,18 +17,9 @@ export async function runKeysRotateCommand(argv: readonly string[]): Promise<num
     process.stderr.write(`${unknown.includes('--help') ? '' : `keys:rotate: unknown argument ${unknown[0]}\n`}${USAGE}\n`);
     return unknown.includes('--help') ? 0 : 2;
   }
-  let config: AppConfig;
-  try {
-    config = { ...loadConfig(), seedDemo: false };
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    return 1;
-  }
-  const app = await NestFactory.createApplicationContext(
-    { module: class RotateSigningKeyModule {}, imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(), AuditModule.register(), KeysModule] },
-    { logger: ['error', 'warn'] },
-  );
+  const opened = await openOperatorContext([AuditModule.register(), KeysModule]);
+  if (!opened) return 1;
+  const { app, config } = opened;
   try {
     const { kid, activatesAt } = await app.get(SigningKeyRotator).rotateNow({ immediately: argv.includes('--immediately') });
     process.stdout.write(`Signing key ${kid} (${config.signingAlgorithm}) created: published now, signs from ${activatesAt.toISOString()}.\n`);

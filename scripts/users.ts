@@ -1,14 +1,11 @@
 import 'reflect-metadata';
 import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
-import { NestFactory } from '@nestjs/core';
-import { ConfigError, loadConfig, type AppConfig } from '../src/config/app.config';
-import { ConfigModule } from '../src/config/config.module';
-import { DatabaseModule } from '../src/database/database.module';
 import { PasswordHasher } from '../src/users/password.hasher';
 import { UserRepository } from '../src/users/user.repository';
 import { UsersCommand, USERS_USAGE } from '../src/users/users.command';
 import { UsersModule } from '../src/users/users.module';
+import { openOperatorContext } from './operator-context';
 
 /** `tollgate users …` (`npm run users -- …`): the operator's user commands, on the service's own modules (docs/users.md). */
 export async function runUsersCommand(argv: readonly string[]): Promise<number> {
@@ -16,18 +13,9 @@ export async function runUsersCommand(argv: readonly string[]): Promise<number> 
     (argv.length === 0 ? process.stderr : process.stdout).write(`${USERS_USAGE}\n`);
     return argv.length === 0 ? 2 : 0;
   }
-  let config: AppConfig;
-  try {
-    config = { ...loadConfig(), seedDemo: false };
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    return 1;
-  }
-  const app = await NestFactory.createApplicationContext(
-    { module: class UsersCommandModule {}, imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(), UsersModule] },
-    { logger: ['error', 'warn'] },
-  );
+  const opened = await openOperatorContext([UsersModule]);
+  if (!opened) return 1;
+  const { app } = opened;
   try {
     const io = {
       readStdin: () => text(process.stdin),
