@@ -60,11 +60,25 @@ describe('renderClientMigration', () => {
     expect(source).toContain('Removing a secret cannot be undone by reverting');
   });
 
-  it('disables a client; down enables it', () => {
+  it('disables a client, recording whether it was enabled; down puts that back', () => {
     const { source } = renderClientMigration({ kind: 'disable', clientId: 'api3' }, { timestamp: TIMESTAMP });
+    const name = `DisableClientApi3${TIMESTAMP}`;
+    expect(source).toContain(
+      `"INSERT INTO client_settings_before_migration (migration, client_id, settings) SELECT $1, client_id, jsonb_build_object('enabled', enabled) FROM clients WHERE client_id = $2",\n      ["${name}", "api3"],`,
+    );
     expect(source).toContain(`'UPDATE clients SET enabled = false WHERE client_id = $1', ["api3"]`);
-    expect(source).toContain(`'UPDATE clients SET enabled = true WHERE client_id = $1', ["api3"]`);
+    expect(source).toContain(`'SELECT settings FROM client_settings_before_migration WHERE migration = $1', ["${name}"]`);
+    expect(source).toContain(`'DELETE FROM client_settings_before_migration WHERE migration = $1', ["${name}"]`);
+    expect(source).toContain(`'UPDATE clients SET enabled = $2 WHERE client_id = $1', ["api3", before.settings.enabled]`);
+    expect(source).not.toContain('enabled = true');
     expect(source).not.toContain('client_secrets');
+  });
+
+  it('sets a delegation policy, recording only the settings it changes', () => {
+    const { source } = renderClientMigration({ kind: 'delegation-policy', clientId: 'frontend', delegation: { mayActClientId: 'api1', transactionTokens: false } }, { timestamp: TIMESTAMP });
+    expect(source).toContain("jsonb_build_object('may_act_client_id', may_act_client_id)");
+    expect(source).toContain(`'UPDATE clients SET may_act_client_id = $2 WHERE client_id = $1', ["frontend", before.settings.may_act_client_id]`);
+    expect(source).not.toContain('transaction_tokens');
   });
 });
 

@@ -28,7 +28,7 @@ export function renderClientMigration(request: ClientMigrationRequest, facts: Mi
   }[request.kind];
   const name = `${action}${pascalCase(request.clientId)}`;
   const className = `${name}${facts.timestamp}`;
-  const { summary, up, down } = body(request, facts);
+  const { summary, up, down } = body(request, facts, className);
   const source = `import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
@@ -52,8 +52,9 @@ ${indent(down)}
   return { className, fileBase: `${facts.timestamp}-${name}`, source };
 }
 
-function body(request: ClientMigrationRequest, facts: MigrationFacts): { summary: string; up: string[]; down: string[] } {
+function body(request: ClientMigrationRequest, facts: MigrationFacts, className: string): { summary: string; up: string[]; down: string[] } {
   const clientId = literal(request.clientId);
+  const settings = new SettingsHistory(className, request.clientId);
   const exists = `(await queryRunner.query('SELECT 1 FROM clients WHERE client_id = $1', [${clientId}])).length > 0`;
   const mustExist = [
     `if ((await queryRunner.query('SELECT 1 FROM clients WHERE client_id = $1', [${clientId}])).length === 0) {`,
@@ -122,23 +123,51 @@ function body(request: ClientMigrationRequest, facts: MigrationFacts): { summary
         ],
         down: irreversible('Removing a secret'),
       };
-    case 'delegation-policy':
+    case 'delegation-policy': {
+      const columns = [...(request.delegation.mayActClientId !== undefined ? ['may_act_client_id'] : []), ...(request.delegation.transactionTokens ? ['transaction_tokens'] : [])];
       return {
-        summary: `Sets the delegation policy of client \`${request.clientId}\`${describePolicy(request.delegation)}. \`down\` turns it off again.`,
-        up: [...mustExist, ...setDelegationPolicy(clientId, request.delegation)],
-        down: [
-          `await queryRunner.query('UPDATE clients SET ${[
-            ...(request.delegation.mayActClientId !== undefined ? ['may_act_client_id = NULL'] : []),
-            ...(request.delegation.transactionTokens ? ['transaction_tokens = false'] : []),
-          ].join(', ')} WHERE client_id = $1', [${clientId}]);`,
-        ],
+        summary: `Sets the delegation policy of client \`${request.clientId}\`${describePolicy(request.delegation)}. \`down\` puts back the settings it replaced.`,
+        up: [...mustExist, ...settings.record(columns), ...setDelegationPolicy(clientId, request.delegation)],
+        down: settings.restore(columns),
       };
+    }
     case 'disable':
       return {
-        summary: `Disables client \`${request.clientId}\`: it can no longer authenticate. \`down\` enables it again.`,
-        up: [...mustExist, `await queryRunner.query('UPDATE clients SET enabled = false WHERE client_id = $1', [${clientId}]);`],
-        down: [`await queryRunner.query('UPDATE clients SET enabled = true WHERE client_id = $1', [${clientId}]);`],
+        summary: `Disables client \`${request.clientId}\`: it can no longer authenticate. \`down\` puts back whether it was enabled.`,
+        up: [...mustExist, ...settings.record(['enabled']), `await queryRunner.query('UPDATE clients SET enabled = false WHERE client_id = $1', [${clientId}]);`],
+        down: settings.restore(['enabled']),
       };
+  }
+}
+
+/**
+ * The settings a migration overwrites on an existing client, kept under the migration's name in
+ * `client_settings_before_migration` so that `down` restores them exactly (not to a default).
+ */
+class SettingsHistory {
+  constructor(
+    private readonly migration: string,
+    private readonly clientId: string,
+  ) {}
+
+  record(columns: readonly string[]): string[] {
+    const fields = columns.map((column) => `'${column}', ${column}`).join(', ');
+    return [
+      'await queryRunner.query(',
+      `  "INSERT INTO client_settings_before_migration (migration, client_id, settings) SELECT $1, client_id, jsonb_build_object(${fields}) FROM clients WHERE client_id = $2",`,
+      `  [${literal(this.migration)}, ${literal(this.clientId)}],`,
+      ');',
+    ];
+  }
+
+  restore(columns: readonly string[]): string[] {
+    const assignments = columns.map((column, index) => `${column} = $${index + 2}`).join(', ');
+    return [
+      `const [before] = await queryRunner.query('SELECT settings FROM client_settings_before_migration WHERE migration = $1', [${literal(this.migration)}]);`,
+      `if (!before) throw new Error(${literal(`No record of client "${this.clientId}" before ${this.migration}: restore its settings by hand`)});`,
+      `await queryRunner.query('UPDATE clients SET ${assignments} WHERE client_id = $1', [${literal(this.clientId)}, ${columns.map((column) => `before.settings.${column}`).join(', ')}]);`,
+      `await queryRunner.query('DELETE FROM client_settings_before_migration WHERE migration = $1', [${literal(this.migration)}]);`,
+    ];
   }
 }
 

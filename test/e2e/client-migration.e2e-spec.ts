@@ -144,13 +144,22 @@ describe('npm run client:migration', () => {
     await disabled.migration!.down(runner);
     expect((await clientCredentials(clientId, second)).status).toBe(200);
 
+    // A client that was already disabled stays disabled when the migration is reverted.
+    await sql('UPDATE clients SET enabled = false WHERE client_id = $1', [clientId]);
+    const again = await generate('--client-id', clientId, '--disable');
+    await again.migration!.up(runner);
+    await again.migration!.down(runner);
+    expect(await sql('SELECT enabled FROM clients WHERE client_id = $1', [clientId])).toEqual([{ enabled: false }]);
+    expect(await sql('SELECT count(*)::int AS n FROM client_settings_before_migration WHERE client_id = $1', [clientId])).toEqual([{ n: 0 }]);
+    await sql('UPDATE clients SET enabled = true WHERE client_id = $1', [clientId]);
+
     await added.migration!.down(runner);
     expectTokenError(await clientCredentials(clientId, second), 401, 'invalid_client', { basicChallenge: true });
     expect((await clientCredentials(clientId, first)).status).toBe(200);
     await created.migration!.down(runner);
   });
 
-  it('creates a client allowed transaction tokens, and sets may_act on an existing client with --may-act; down turns each off', async () => {
+  it('creates a client allowed transaction tokens, and sets may_act on an existing client with --may-act; down restores each previous setting', async () => {
     const gatewayId = uniqueName('gw');
     const created = await generate('--client-id', gatewayId, '--grant', 'urn:ietf:params:oauth:grant-type:token-exchange', '--scope', 'openid api1', '--transaction-tokens');
     expect(created.code).toBe(0);
@@ -167,6 +176,10 @@ describe('npm run client:migration', () => {
     await policy.migration!.up(runner);
     const token = await requestToken(server.url, frontId, 'front-secret', { grant_type: 'password', username: 'alice', password: 'alice', scope: 'openid api1' });
     expect(jwtPayload(token.body.access_token).may_act).toEqual({ client_id: 'api1' });
+    const changed = await generate('--client-id', frontId, '--may-act', 'api3');
+    await changed.migration!.up(runner);
+    await changed.migration!.down(runner);
+    expect(await sql('SELECT may_act_client_id FROM clients WHERE client_id = $1', [frontId])).toEqual([{ may_act_client_id: 'api1' }]);
     await policy.migration!.down(runner);
     expect(await sql('SELECT may_act_client_id FROM clients WHERE client_id = $1', [frontId])).toEqual([{ may_act_client_id: null }]);
 
