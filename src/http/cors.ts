@@ -6,6 +6,7 @@ const CORS_PATHS: ReadonlySet<string> = new Set([
   '/connect/userinfo',
   '/connect/revocation',
   '/.well-known/openid-configuration',
+  '/.well-known/oauth-authorization-server',
   '/.well-known/openid-configuration/jwks',
 ]);
 const PREFLIGHT_MAX_AGE_SECONDS = 600;

@@ -1,5 +1,5 @@
 import bcrypt from 'bcryptjs';
-import { PasswordHasher } from './password.hasher';
+import { parseScryptHash, PasswordHasher } from './password.hasher';
 
 describe('PasswordHasher', () => {
   const hasher = new PasswordHasher();
@@ -28,6 +28,22 @@ describe('PasswordHasher', () => {
       ['a truncated key', aliceHashWith(5, 'AAAA')],
     ])('returns false for %s', async (_, encoded) => {
       await expect(hasher.verify('alice', encoded())).resolves.toBe(false);
+    });
+
+    it.each([
+      ['an empty hash', () => ''],
+      ['a missing part', () => 'scrypt$16384$8$1$c2FsdA=='],
+      ['a non-numeric cost', aliceHashWith(1, 'lots')],
+      ['a truncated key', aliceHashWith(5, 'AAAA')],
+    ])('derives against the decoy for %s, as for an unknown user: it is not a scrypt hash', (_, encoded) => {
+      expect(parseScryptHash(encoded())).toBeUndefined();
+    });
+
+    it('reads the cost, salt and key of a scrypt hash', () => {
+      const parsed = parseScryptHash(aliceHash);
+      expect(parsed?.cost).toEqual({ N: 16384, r: 8, p: 1 });
+      expect(parsed?.salt).toHaveLength(16);
+      expect(parsed?.key).toHaveLength(32);
     });
 
     it('accepts the right password', async () => {

@@ -17,7 +17,7 @@ describe('CORS', () => {
       headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
     });
 
-  it.each(['/connect/token', '/connect/userinfo', '/connect/revocation', '/.well-known/openid-configuration', '/.well-known/openid-configuration/jwks'])(
+  it.each(['/connect/token', '/connect/userinfo', '/connect/revocation', '/.well-known/openid-configuration', '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration/jwks'])(
     'answers a preflight to %s from a registered redirect origin',
     async (path) => {
       const response = await preflight(path, SPA_ORIGIN);
