@@ -15,9 +15,9 @@ import { OAuthExceptionFilter } from './http/oauth-exception.filter';
 import { viewsDirectory } from './interaction/views-directory';
 import { nestLogLevels, requestChildLoggerFactory, requestLoggerOptions } from './http/request-logger';
 import { TollgateMetrics } from './metrics/metrics';
+import { MAX_BODY_BYTES } from './oauth/form';
 import { recordRequestMetrics } from './metrics/request-metrics.hook';
 
-export const BODY_LIMIT_BYTES = 64 * 1024;
 const HEADERS_TIMEOUT_MS = 10_000;
 // Node enforces the header and request timeouts only when it checks its connections (every 30 s by
 // default, so a 10 s limit held up to 40 s): checking every second keeps them within a second.
@@ -33,7 +33,7 @@ function trustProxySetting({ trustProxy }: AppConfig): string[] | ((address: str
 /** Builds the application exactly as `main.ts` serves it; tests use it too. */
 export async function createApp(config: AppConfig, options: AppOptions = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
-    bodyLimit: BODY_LIMIT_BYTES,
+    bodyLimit: MAX_BODY_BYTES,
     logger: requestLoggerOptions(config.logLevel),
     childLoggerFactory: requestChildLoggerFactory(config.logLevel),
     routerOptions: { maxParamLength: 200 },

@@ -10,7 +10,7 @@ import { ClientAuthThrottle } from '../rate-limit/client-auth.throttle';
 import type { ClientAuthEndpoint } from './client-auth-method';
 import { ClientAuthenticator } from './client-authenticator';
 
-type ClientAuthenticatedRequest = FastifyRequest & { authenticatedClient?: AuthenticatedClient };
+export type ClientAuthenticatedRequest = FastifyRequest & { authenticatedClient?: AuthenticatedClient };
 
 // Metric labels: the client_secret_* methods as basic and post, so that no label or value says "secret".
 const METRIC_LABELS: Partial<Record<ClientAuthMethodName, string>> = { client_secret_basic: 'basic', client_secret_post: 'post' };

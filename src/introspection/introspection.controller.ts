@@ -1,7 +1,9 @@
-import { Body, Controller, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Controller, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
 import type { AuthenticatedClient } from '../clients/client';
 import { ClientAuthGuard, CurrentClient } from '../client-auth/client-auth.guard';
-import type { FormBody } from '../oauth/form';
+import { FormParameters } from '../http/form-parameters.pipe';
+import { TokenParameters } from '../oauth/token-parameters';
+import { ConfidentialClientGuard } from './confidential-client.guard';
 import type { IntrospectionResponse } from './introspection-response';
 import { IntrospectionService } from './introspection.service';
 
@@ -11,10 +13,10 @@ export class IntrospectionController {
 
   @Post('introspect')
   @HttpCode(200)
-  @UseGuards(ClientAuthGuard)
+  @UseGuards(ClientAuthGuard, ConfidentialClientGuard)
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
-  introspect(@Body() body: FormBody, @CurrentClient() client: AuthenticatedClient): Promise<IntrospectionResponse> {
-    return this.introspection.introspect(body, client);
+  introspect(@FormParameters(TokenParameters) parameters: TokenParameters, @CurrentClient() client: AuthenticatedClient): Promise<IntrospectionResponse> {
+    return this.introspection.introspect(parameters, client);
   }
 }

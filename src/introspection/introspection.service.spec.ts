@@ -51,10 +51,6 @@ function service({ enabled = true, refresh = refreshToken, fault = undefined as 
 const as = (clientId: string) => ({ client: { clientId } }) as AuthenticatedClient;
 
 describe('IntrospectionService', () => {
-  it('refuses a request without token as invalid_request', async () => {
-    await expect(service().introspect({}, as('frontend'))).rejects.toEqual(expect.objectContaining({ code: 'invalid_request' }));
-  });
-
   it('passes an unexpected fault on instead of answering inactive', async () => {
     const outage = new Error('Connection terminated');
     await expect(service({ fault: outage }).introspect({ token: 'a.b.c' }, as('frontend'))).rejects.toBe(outage);

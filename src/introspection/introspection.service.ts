@@ -2,9 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AccessTokenValidator, undefinedIfInvalid } from '../access-token/access-token.validator';
 import type { AuthenticatedClient, Client } from '../clients/client';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import type { FormBody } from '../oauth/form';
-import { OAuthError } from '../oauth/oauth-error';
-import { readTokenParameters } from '../oauth/token-parameters';
+import type { TokenParameters } from '../oauth/token-parameters';
 import { isRefreshTokenHandle, refreshTokenState } from '../refresh-tokens/refresh-token';
 import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
 import { UserStore } from '../users/user.store';
@@ -31,11 +29,9 @@ export class IntrospectionService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async introspect(body: FormBody, { client, method }: AuthenticatedClient): Promise<IntrospectionResponse> {
-    // A public client proves nothing, so it may not learn about tokens (docs/browser-sign-in.md).
-    if (method === 'none') throw OAuthError.invalidClient('a public client may not use introspection');
+  /** The caller is a confidential client (`ConfidentialClientGuard`). */
+  async introspect({ token }: TokenParameters, { client }: AuthenticatedClient): Promise<IntrospectionResponse> {
     // The hint is not needed: a refresh token handle is never a JWT (RFC 7662 §2.1 lets us ignore it).
-    const { token } = readTokenParameters(body);
     return isRefreshTokenHandle(token) ? this.introspectRefreshToken(token, client) : this.introspectAccessToken(token, client);
   }
 

@@ -1,3 +1,4 @@
+import { MAX_BODY_BYTES } from './form';
 import { bearerTokenFromHeader, extractBearerToken, type BearerTokenCarrier } from './bearer-token';
 
 const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl';
@@ -61,6 +62,15 @@ describe('extractBearerToken', () => {
 
   it('refuses an empty access_token body parameter', () => {
     expect(() => extractBearerToken(post({ access_token: '' }))).toThrow(invalidRequest('parameter access_token is empty'));
+  });
+
+  it('refuses an access_token body parameter longer than a body may be', () => {
+    expect(() => extractBearerToken(post({ access_token: 'a'.repeat(MAX_BODY_BYTES + 1) }))).toThrow(invalidRequest('parameter access_token is too long'));
+  });
+
+  it('reads an access_token longer than other parameters may be, for the validator to refuse as invalid_token', () => {
+    const long = 'a'.repeat(17 * 1024);
+    expect(extractBearerToken(post({ access_token: long, other: ['x', 'y'] }))).toBe(long);
   });
 
   it('refuses a malformed header even when the body carries a token', () => {

@@ -1,4 +1,6 @@
-import { isFormBody } from './form';
+import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { MAX_BODY_BYTES, isFormBody } from './form';
+import { readParameters, type ParameterRefusal } from './form-parameters';
 import { OAuthError } from './oauth-error';
 
 /** The parts of an HTTP request a bearer token may travel in. The query string is not one of them. */
@@ -15,6 +17,20 @@ const CREDENTIALS = new RegExp(`^(${TOKEN})(?: +(.*))?$`, 's');
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 const AUTH_PARAM = `${TOKEN}[ \\t]*=[ \\t]*(?:${TOKEN}|"(?:[^"\\\\]|\\\\.)*")`;
 const AUTH_PARAMS = new RegExp(`^${AUTH_PARAM}(?:[ \\t]*,[ \\t]*${AUTH_PARAM})*$`);
+
+/**
+ * The form of a userinfo POST (RFC 6750 §2.2). The token may be as long as the body: a token too long
+ * to be ours is `invalid_token` from the validator, like one in the header.
+ */
+export class BearerTokenForm {
+  @MaxLength(MAX_BODY_BYTES)
+  @IsNotEmpty({ message: 'parameter access_token is empty' })
+  @IsString()
+  @IsOptional()
+  access_token?: string;
+}
+
+const MALFORMED: ParameterRefusal = { error: 'invalid_request', options: { challenge: 'Bearer' } };
 
 /**
  * Finds the access token of a protected-resource request: in `Authorization: Bearer` (RFC 6750 §2.1,
@@ -48,12 +64,7 @@ export function bearerTokenFromHeader(header: string | undefined): string | unde
 /** RFC 6750 §2.2: only a POST whose body is `application/x-www-form-urlencoded` carries the token. */
 function bearerTokenFromBody({ method, headers, body }: BearerTokenCarrier): string | undefined {
   if (method !== 'POST' || mediaType(headers['content-type']) !== FORM_MEDIA_TYPE || !isFormBody(body)) return undefined;
-  if (!Object.prototype.hasOwnProperty.call(body, 'access_token')) return undefined;
-  const value = body.access_token;
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw malformed('parameter access_token must not be repeated');
-  if (value.length === 0) throw malformed('parameter access_token is empty');
-  return value;
+  return readParameters(BearerTokenForm, body, MALFORMED).access_token;
 }
 
 function mediaType(contentType: string | undefined): string {

@@ -39,6 +39,12 @@ describe('pickParameters', () => {
     );
   });
 
+  it('allows a parameter named in longer up to its length, and no further', () => {
+    const longer = new Map([['token', MAX_PARAMETER_LENGTH + 1]]);
+    expect({ ...pickParameters({ token: tooLong }, ['token'], new Set(), longer) }).toEqual({ token: tooLong });
+    expect(() => pickParameters({ token: `${tooLong}x` }, ['token'], new Set(), longer)).toThrow(invalidRequest('parameter token is too long'));
+  });
+
   it('keeps only declared parameters and ignores repetition of undeclared ones', () => {
     const body: FormBody = { token: 't', client_secret: 's', extra: ['1', '2'] };
     expect({ ...pickParameters(body, ['token', 'absent']) }).toEqual({ token: 't' });

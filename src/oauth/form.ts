@@ -7,6 +7,8 @@ export type FormBody = Readonly<Record<string, string | readonly string[] | unde
 export type RequestParameters = Readonly<Record<string, string | readonly string[]>>;
 
 export const MAX_PARAMETER_LENGTH = 16 * 1024;
+/** The HTTP body limit (docs/endpoints.md#request-bodies): what bounds a parameter allowed past MAX_PARAMETER_LENGTH. */
+export const MAX_BODY_BYTES = 64 * 1024;
 
 export function isFormBody(body: unknown): body is FormBody {
   return typeof body === 'object' && body !== null && !Array.isArray(body) && !Buffer.isBuffer(body);
@@ -21,22 +23,24 @@ export function hasNulCharacter(body: FormBody): boolean {
 }
 
 /** Reads a parameter that may appear once (RFC 6749 §3.2: parameters must not repeat). */
-export function singleParameter(body: FormBody, name: string): string | undefined {
+export function singleParameter(body: FormBody, name: string, maxLength = MAX_PARAMETER_LENGTH): string | undefined {
   const value = Object.prototype.hasOwnProperty.call(body, name) ? body[name] : undefined;
   if (value === undefined) return undefined;
   if (typeof value !== 'string') throw OAuthError.invalidRequest(`parameter ${name} must not be repeated`);
-  if (value.length > MAX_PARAMETER_LENGTH) throw OAuthError.invalidRequest(`parameter ${name} is too long`);
+  if (value.length > maxLength) throw OAuthError.invalidRequest(`parameter ${name} is too long`);
   return value;
 }
 
 /**
- * Keeps only the named parameters, each checked for repetition unless listed as repeatable;
- * everything else is dropped so a grant never sees what it did not declare (docs/endpoints.md#token-endpoint).
+ * Keeps only the named parameters, each checked for repetition unless listed as repeatable and for
+ * length (MAX_PARAMETER_LENGTH unless `longer` allows more); everything else is dropped so a grant
+ * never sees what it did not declare (docs/endpoints.md#token-endpoint).
  */
 export function pickParameters(
   body: FormBody,
   names: Iterable<string>,
   repeatable: ReadonlySet<string> = new Set(),
+  longer: ReadonlyMap<string, number> = new Map(),
 ): RequestParameters {
   const picked: Record<string, string | readonly string[]> = Object.create(null);
   for (const name of names) {
@@ -49,7 +53,7 @@ export function pickParameters(
       }
       picked[name] = values;
     } else {
-      const value = singleParameter(body, name);
+      const value = singleParameter(body, name, longer.get(name));
       if (value !== undefined) picked[name] = value;
     }
   }

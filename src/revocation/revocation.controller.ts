@@ -1,7 +1,8 @@
-import { Body, Controller, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Controller, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
 import type { AuthenticatedClient } from '../clients/client';
 import { ClientAuthGuard, CurrentClient } from '../client-auth/client-auth.guard';
-import type { FormBody } from '../oauth/form';
+import { FormParameters } from '../http/form-parameters.pipe';
+import { TokenParameters } from '../oauth/token-parameters';
 import { RevocationService } from './revocation.service';
 
 @Controller('connect')
@@ -14,7 +15,7 @@ export class RevocationController {
   @UseGuards(ClientAuthGuard)
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
-  revoke(@Body() body: FormBody, @CurrentClient() client: AuthenticatedClient): Promise<void> {
-    return this.revocation.revoke(body, client);
+  revoke(@FormParameters(TokenParameters) parameters: TokenParameters, @CurrentClient() client: AuthenticatedClient): Promise<void> {
+    return this.revocation.revoke(parameters, client);
   }
 }

@@ -3,9 +3,8 @@ import { AuditSink } from '../audit/audit-event';
 import { AccessTokenDenyList } from '../access-token/access-token-deny-list';
 import { AccessTokenValidator, undefinedIfInvalid } from '../access-token/access-token.validator';
 import type { AuthenticatedClient, Client } from '../clients/client';
-import type { FormBody } from '../oauth/form';
 import { OAuthError } from '../oauth/oauth-error';
-import { readTokenParameters } from '../oauth/token-parameters';
+import type { TokenParameters } from '../oauth/token-parameters';
 import { isRefreshTokenHandle } from '../refresh-tokens/refresh-token';
 import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
 
@@ -23,9 +22,8 @@ export class RevocationService {
     private readonly audit: AuditSink,
   ) {}
 
-  async revoke(body: FormBody, { client }: AuthenticatedClient): Promise<void> {
+  async revoke({ token }: TokenParameters, { client }: AuthenticatedClient): Promise<void> {
     // The hint is not needed: a refresh token handle is never a JWT (RFC 7009 §2.1 lets us ignore it).
-    const { token } = readTokenParameters(body);
     if (isRefreshTokenHandle(token)) await this.revokeRefreshToken(token, client);
     else await this.revokeAccessToken(token, client);
   }

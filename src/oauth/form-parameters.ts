@@ -1,0 +1,79 @@
+import { plainToInstance } from 'class-transformer';
+import { getMetadataStorage, validateSync, type ValidationError } from 'class-validator';
+import { MAX_PARAMETER_LENGTH, pickParameters, type FormBody } from './form';
+import { OAuthError, type OAuthErrorCode, type OAuthErrorOptions } from './oauth-error';
+
+/** A parameter DTO: a class whose members carry class-validator decorators. */
+export type ParametersClass<P extends object> = new () => P;
+
+/** What a constraint may carry in its class-validator `context` to choose its own error code. */
+export interface ParameterConstraintContext {
+  readonly error: OAuthErrorCode;
+}
+
+/** How a refused DTO is answered: its error code, and options (a Bearer challenge) for every refusal. */
+export interface ParameterRefusal {
+  readonly error: OAuthErrorCode;
+  readonly options?: Pick<OAuthErrorOptions, 'challenge'>;
+}
+
+/**
+ * The names a DTO declares, read once from its class-validator metadata: every decorated member is
+ * a parameter, a member declared `@IsArray()` may be repeated (RFC 8693 `audience`, `resource`), and
+ * a member whose `@MaxLength` exceeds MAX_PARAMETER_LENGTH may be that long.
+ */
+export class ParameterSchema {
+  private static readonly known = new WeakMap<object, ParameterSchema>();
+
+  private constructor(
+    readonly names: ReadonlySet<string>,
+    readonly repeatable: ReadonlySet<string>,
+    readonly longer: ReadonlyMap<string, number>,
+  ) {}
+
+  static of(dto: ParametersClass<object>): ParameterSchema {
+    let schema = ParameterSchema.known.get(dto);
+    if (!schema) {
+      const metadata = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
+      const longer = metadata
+        .filter((entry) => entry.name === 'maxLength' && Number(entry.constraints[0]) > MAX_PARAMETER_LENGTH)
+        .map((entry): [string, number] => [entry.propertyName, Number(entry.constraints[0])]);
+      schema = new ParameterSchema(
+        new Set(metadata.map((entry) => entry.propertyName)),
+        new Set(metadata.filter((entry) => entry.name === 'isArray').map((entry) => entry.propertyName)),
+        new Map(longer),
+      );
+      ParameterSchema.known.set(dto, schema);
+    }
+    return schema;
+  }
+}
+
+/**
+ * The DTO's parameters from a form body, validated. Undeclared parameters are dropped
+ * (`pickParameters`, which also refuses a repeated or overlong one as `invalid_request`); a failed
+ * constraint becomes the refusal's code, or the code its `context` names, with the constraint's
+ * message as the description.
+ */
+export function readParameters<P extends object>(dto: ParametersClass<P>, body: FormBody, refusal: ParameterRefusal): P {
+  const schema = ParameterSchema.of(dto);
+  const parameters = plainToInstance(dto, pickRefusing(body, schema, refusal));
+  const [failure] = validateSync(parameters, { stopAtFirstError: true, forbidUnknownValues: false, validationError: { target: false } });
+  if (failure) throw parameterError(failure, refusal);
+  return parameters;
+}
+
+function pickRefusing(body: FormBody, schema: ParameterSchema, refusal: ParameterRefusal) {
+  try {
+    return pickParameters(body, schema.names, schema.repeatable, schema.longer);
+  } catch (error) {
+    if (!(error instanceof OAuthError) || !refusal.options) throw error;
+    throw new OAuthError(error.code, error.description, { ...error.options, ...refusal.options });
+  }
+}
+
+function parameterError(failure: ValidationError, refusal: ParameterRefusal): OAuthError {
+  const [constraint, message] = Object.entries(failure.constraints ?? {})[0] ?? ['', `parameter ${failure.property} is invalid`];
+  const context = failure.contexts?.[constraint] as ParameterConstraintContext | undefined;
+  return new OAuthError(context?.error ?? refusal.error, message, refusal.options);
+}
