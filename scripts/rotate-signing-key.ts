@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { AuditModule } from '../src/audit/audit.module';
 import { KeysModule } from '../src/keys/keys.module';
 import { SigningKeyRotator } from '../src/keys/signing-key.rotator';
 import { openOperatorContext } from './operator-context';
@@ -17,7 +16,7 @@ export async function runKeysRotateCommand(argv: readonly string[]): Promise<num
     process.stderr.write(`${unknown.includes('--help') ? '' : `keys:rotate: unknown argument ${unknown[0]}\n`}${USAGE}\n`);
     return unknown.includes('--help') ? 0 : 2;
   }
-  const opened = await openOperatorContext([AuditModule.register(), KeysModule]);
+  const opened = await openOperatorContext([KeysModule]);
   if (!opened) return 1;
   const { app, config } = opened;
   try {

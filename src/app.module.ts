@@ -2,14 +2,13 @@ import { DynamicModule, Module, type Type } from '@nestjs/common';
 import type { AppConfig } from './config/app.config';
 import { ConfigModule } from './config/config.module';
 import type { AuditSink } from './audit/audit-event';
-import { AuditModule } from './audit/audit.module';
+import { auditSinkOption } from './audit/audit-sink.option';
 import { DatabaseModule } from './database/database.module';
 import { DiscoveryModule } from './discovery/discovery.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
-import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { BUILT_IN_GRANTS } from './grants/built-in-grants';
-import type { GrantRegistration } from './grants/grants.module';
+import { GrantsModule, type GrantRegistration } from './grants/grants.module';
 import { InteractionModule } from './interaction/interaction.module';
 import { IntrospectionModule } from './introspection/introspection.module';
 import { RevocationModule } from './revocation/revocation.module';
@@ -17,6 +16,7 @@ import { TokenModule } from './token/token.module';
 import { TrustedIssuersModule } from './trusted-issuers/trusted-issuers.module';
 import { UserInfoModule } from './userinfo/userinfo.module';
 import type { UserDirectory } from './users/user-directory';
+import { userDirectoryOption } from './users/user-directory.option';
 
 export interface AppOptions {
   /** Grants served besides the built-in ones (tests, embedding applications), with the modules they need. */
@@ -30,18 +30,17 @@ export interface AppOptions {
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig, options: AppOptions = {}): DynamicModule {
+    const grants = GrantsModule.register({
+      validators: [...BUILT_IN_GRANTS.validators, ...(options.extraGrants?.validators ?? [])],
+      imports: [...(BUILT_IN_GRANTS.imports ?? []), ...(options.extraGrants?.imports ?? [])],
+    });
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot(config, { userDirectory: options.userDirectory }),
+        ConfigModule.forRoot(config, [...userDirectoryOption(options.userDirectory), ...auditSinkOption(options.auditSink)]),
         DatabaseModule.forRoot(),
-        RateLimitModule,
-        AuditModule.register(options.auditSink),
-        TokenModule.register({
-          validators: [...BUILT_IN_GRANTS.validators, ...(options.extraGrants?.validators ?? [])],
-          imports: [...(BUILT_IN_GRANTS.imports ?? []), ...(options.extraGrants?.imports ?? [])],
-        }),
-        DiscoveryModule,
+        TokenModule.register(grants),
+        DiscoveryModule.register(grants),
         InteractionModule,
         UserInfoModule,
         IntrospectionModule,

@@ -1,16 +1,18 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { AuditSink } from './audit-event';
+import { AUDIT_SINK_OPTION } from './audit-sink.option';
 import { PinoAuditSink } from './pino-audit.sink';
 
-/** Provides the `AuditSink`: the given one, or JSON lines on stdout. */
-@Global()
-@Module({})
-export class AuditModule {
-  static register(sink?: AuditSink): DynamicModule {
-    const provider = sink
-      ? { provide: AuditSink, useValue: sink }
-      : { provide: AuditSink, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new PinoAuditSink(config.logLevel) };
-    return { module: AuditModule, providers: [provider], exports: [AuditSink] };
-  }
-}
+/** Provides the `AuditSink`: the embedding application's (`AppOptions.auditSink`), or JSON lines on stdout. */
+@Module({
+  providers: [
+    {
+      provide: AuditSink,
+      inject: [APP_CONFIG, { token: AUDIT_SINK_OPTION, optional: true }],
+      useFactory: (config: AppConfig, sink?: AuditSink) => sink ?? new PinoAuditSink(config.logLevel),
+    },
+  ],
+  exports: [AuditSink],
+})
+export class AuditModule {}

@@ -1,7 +1,9 @@
 import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { ClientsModule } from '../clients/clients.module';
 import { MetricsModule } from '../metrics/metrics.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { TrustedIssuersModule } from '../trusted-issuers/trusted-issuers.module';
 import { AssertionReplayGuard } from './assertion-replay.guard';
 import { CLIENT_AUTH_METHODS } from './client-auth-method';
@@ -21,7 +23,7 @@ const METHODS = [ClientSecretBasicMethod, ClientSecretPostMethod, PrivateKeyJwtM
  * Guards are built in the module of the controller that uses them, so the guard's own dependencies are exported too.
  */
 @Module({
-  imports: [ClientsModule, TrustedIssuersModule, MetricsModule],
+  imports: [ClientsModule, TrustedIssuersModule, MetricsModule, AuditModule, RateLimitModule],
   providers: [
     ...METHODS,
     { provide: CLIENT_AUTH_METHODS, useFactory: (...methods: unknown[]) => methods, inject: METHODS },
@@ -35,7 +37,7 @@ const METHODS = [ClientSecretBasicMethod, ClientSecretPostMethod, PrivateKeyJwtM
     ClientAuthenticator,
     ClientAuthGuard,
   ],
-  exports: [ClientAuthenticator, ClientAuthGuard, MetricsModule],
+  exports: [ClientAuthenticator, ClientAuthGuard, MetricsModule, AuditModule, RateLimitModule],
 })
 export class ClientAuthModule implements OnApplicationShutdown {
   constructor(@Inject(AssertionReplayGuard) private readonly replays: AssertionReplayGuard) {}

@@ -1,9 +1,8 @@
-import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
+import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import { DatabaseOutageMonitor } from './database-outage.monitor';
-import { DatabasePoolStats } from './database-pool.stats';
+import { DatabaseMonitoringModule } from './database-monitoring.module';
 import { dataSourceOptions } from './database.config';
 import { seedDemoData } from './demo-data.seeder';
 import { EMBEDDED_POOL_SIZE, EmbeddedPostgres } from './embedded-postgres';
@@ -13,7 +12,6 @@ import { runMigrationsExclusively } from './migration-runner';
 class EmbeddedPostgresModule {}
 
 /** PostgreSQL by `DATABASE_URL`, or the embedded PGlite; migrated (and seeded) before anything uses it. */
-@Global()
 @Module({})
 export class DatabaseModule {
   static forRoot(): DynamicModule {
@@ -21,9 +19,9 @@ export class DatabaseModule {
     let seed = false;
     return {
       module: DatabaseModule,
-      providers: [DatabasePoolStats, DatabaseOutageMonitor],
-      exports: [DatabasePoolStats, DatabaseOutageMonitor],
+      exports: [DatabaseMonitoringModule],
       imports: [
+        DatabaseMonitoringModule,
         TypeOrmModule.forRootAsync({
           imports: [EmbeddedPostgresModule],
           inject: [APP_CONFIG, EmbeddedPostgres],

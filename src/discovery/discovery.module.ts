@@ -1,7 +1,12 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { KeysModule } from '../keys/keys.module';
 import { ResourcesModule } from '../resources/resources.module';
 import { DiscoveryController } from './discovery.controller';
 
-@Module({ imports: [KeysModule, ResourcesModule], controllers: [DiscoveryController] })
-export class DiscoveryModule {}
+@Module({})
+export class DiscoveryModule {
+  /** `grants`: the application's `GrantsModule.register(…)`, whose grant types discovery lists. */
+  static register(grants: DynamicModule): DynamicModule {
+    return { module: DiscoveryModule, imports: [KeysModule, ResourcesModule, grants], controllers: [DiscoveryController] };
+  }
+}

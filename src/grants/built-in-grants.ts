@@ -1,5 +1,7 @@
 import { AccessTokenModule } from '../access-token/access-token.module';
+import { AuditModule } from '../audit/audit.module';
 import { AuthorizeModule } from '../authorize/authorize.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { RefreshTokensModule } from '../refresh-tokens/refresh-tokens.module';
 import { UsersModule } from '../users/users.module';
 import { AuthorizationCodeGrantValidator } from './authorization-code.grant-validator';
@@ -21,5 +23,5 @@ export const BUILT_IN_GRANTS: GrantRegistration = {
     RefreshTokenGrantValidator,
     TokenExchangeGrantValidator,
   ],
-  imports: [AccessTokenModule, UsersModule, RefreshTokensModule, TokenExchangeModule, AuthorizeModule],
+  imports: [AccessTokenModule, UsersModule, RefreshTokensModule, TokenExchangeModule, AuthorizeModule, AuditModule, RateLimitModule],
 };

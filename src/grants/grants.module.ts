@@ -11,13 +11,14 @@ export interface GrantRegistration {
 /**
  * Nest has no multi-providers: each validator is an ordinary class provider (a missing constructor
  * dependency stops the boot, naming the class), and `GRANT_VALIDATORS` collects the instances.
+ * The validators see only the modules in `imports`. Import the returned module object itself wherever
+ * the registry is read (token endpoint, discovery): one object is one module instance.
  */
 @Module({})
 export class GrantsModule {
   static register({ validators, imports = [] }: GrantRegistration): DynamicModule {
     return {
       module: GrantsModule,
-      global: true,
       imports,
       providers: [
         ...validators,

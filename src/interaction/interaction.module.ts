@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
 import { AuthorizeModule } from '../authorize/authorize.module';
 import { ClientsModule } from '../clients/clients.module';
 import { IdTokenModule } from '../id-token/id-token.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { UsersModule } from '../users/users.module';
 import { EndSessionService } from './end-session.service';
@@ -13,7 +15,7 @@ import { StylesheetSource } from './stylesheet.source';
 
 /** Login, consent and signed-out pages, and the endpoints that show them. */
 @Module({
-  imports: [AuthorizeModule, ClientsModule, IdTokenModule, SessionsModule, UsersModule],
+  imports: [AuthorizeModule, ClientsModule, IdTokenModule, SessionsModule, UsersModule, AuditModule, RateLimitModule],
   controllers: [InteractionController],
   providers: [
     InteractionService,

@@ -1,4 +1,5 @@
 import { Logger, Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { KEY_ENCRYPTION_KEYRING, resolveKeyEncryptionKeyring } from './key-encryption-key';
 import { TypeOrmSigningKeyRepository } from './persistence/typeorm-signing-key.repository';
@@ -7,6 +8,7 @@ import { SigningKeyRotator } from './signing-key.rotator';
 import { SigningKeyStore } from './signing-key.store';
 
 @Module({
+  imports: [AuditModule],
   providers: [
     { provide: SigningKeyRepository, useClass: TypeOrmSigningKeyRepository },
     {

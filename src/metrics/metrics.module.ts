@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DatabaseMonitoringModule } from '../database/database-monitoring.module';
 import { DatabasePoolStats } from '../database/database-pool.stats';
 import { KeysModule } from '../keys/keys.module';
 import { SigningKeyStore } from '../keys/signing-key.store';
@@ -6,7 +7,7 @@ import { TollgateMetrics } from './metrics';
 import { MetricsListener } from './metrics.listener';
 
 @Module({
-  imports: [KeysModule],
+  imports: [KeysModule, DatabaseMonitoringModule],
   providers: [
     {
       provide: TollgateMetrics,

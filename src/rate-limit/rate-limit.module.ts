@@ -1,4 +1,4 @@
-import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig, type RateLimitConfig } from '../config/app.config';
 import { MetricsModule } from '../metrics/metrics.module';
 import { TollgateMetrics } from '../metrics/metrics';
@@ -31,7 +31,6 @@ async function counterStore(limits: RateLimitConfig, metrics: TollgateMetrics): 
 }
 
 /** Throttling of client authentication and user sign-in (docs/throttling.md). */
-@Global()
 @Module({
   imports: [MetricsModule],
   providers: [
