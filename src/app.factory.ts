@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { Eta } from 'eta';
 import { AppModule, type AppOptions } from './app.module';
 import type { AppConfig } from './config/app.config';
+import { BootDataSources } from './database/boot-data-sources';
 import { DatabaseOutageMonitor } from './database/database-outage.monitor';
 import { GrantValidatorRegistry } from './grants/grant-validator.registry';
 import { RedirectOrigins } from './clients/redirect-origins';
@@ -45,10 +46,14 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     trustProxy: trustProxySetting(config),
     http: { connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS },
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, {
+  const dataSources = new BootDataSources();
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options, dataSources), adapter, {
     // One JSON line per record, like the request and audit logs.
     logger: new ConsoleLogger({ json: true, logLevels: nestLogLevels(config.logLevel) }),
     abortOnError: false,
+  }).catch(async (error: unknown) => {
+    await dataSources.abandon();
+    throw error;
   });
   const fastify = app.getHttpAdapter().getInstance();
   // Node waits 60 s for a request's headers by default; a slow client gets far less (slow loris).

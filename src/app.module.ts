@@ -3,6 +3,7 @@ import type { AppConfig } from './config/app.config';
 import { ConfigModule } from './config/config.module';
 import type { AuditSink } from './audit/audit-event';
 import { auditSinkOption } from './audit/audit-sink.option';
+import { BootDataSources } from './database/boot-data-sources';
 import { DatabaseModule } from './database/database.module';
 import { DiscoveryModule } from './discovery/discovery.module';
 import { HealthModule } from './health/health.module';
@@ -29,7 +30,7 @@ export interface AppOptions {
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, options: AppOptions = {}): DynamicModule {
+  static forRoot(config: AppConfig, options: AppOptions = {}, dataSources?: BootDataSources): DynamicModule {
     const grants = GrantsModule.register({
       validators: [...BUILT_IN_GRANTS.validators, ...(options.extraGrants?.validators ?? [])],
       imports: [...(BUILT_IN_GRANTS.imports ?? []), ...(options.extraGrants?.imports ?? [])],
@@ -38,7 +39,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config, [...userDirectoryOption(options.userDirectory), ...auditSinkOption(options.auditSink)]),
-        DatabaseModule.forRoot(),
+        DatabaseModule.forRoot(dataSources),
         TokenModule.register(grants),
         DiscoveryModule.register(grants),
         InteractionModule,

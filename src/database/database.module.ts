@@ -2,6 +2,7 @@ import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { BootDataSources } from './boot-data-sources';
 import { DatabaseMonitoringModule } from './database-monitoring.module';
 import { dataSourceOptions } from './database.config';
 import { seedDemoData } from './demo-data.seeder';
@@ -14,7 +15,7 @@ class EmbeddedPostgresModule {}
 /** PostgreSQL by `DATABASE_URL`, or the embedded PGlite; migrated (and seeded) before anything uses it. */
 @Module({})
 export class DatabaseModule {
-  static forRoot(): DynamicModule {
+  static forRoot(boot = new BootDataSources()): DynamicModule {
     const logger = new Logger('Database');
     let seed = false;
     return {
@@ -30,10 +31,11 @@ export class DatabaseModule {
             const options = config.databaseUrl
               ? dataSourceOptions(config.databaseUrl, config.databasePoolSize)
               : dataSourceOptions(await embedded.start(config.dataDir), EMBEDDED_POOL_SIZE);
-            return { ...options, retryAttempts: 3, retryDelay: 1000 };
+            // A boot that has already failed elsewhere does not retry (BootDataSources).
+            return { ...options, retryAttempts: boot.isAbandoned ? 0 : 3, retryDelay: 1000 };
           },
           dataSourceFactory: async (options?: DataSourceOptions) => {
-            const dataSource = await new DataSource(options!).initialize();
+            const dataSource = await boot.open(() => new DataSource(options!).initialize());
             const applied = await runMigrationsExclusively(dataSource);
             if (applied.length > 0) logger.log(`Applied migrations: ${applied.join(', ')}`);
             if (seed) {
