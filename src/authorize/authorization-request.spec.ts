@@ -1,5 +1,7 @@
 import type { Client } from '../clients/client';
 import type { FormBody } from '../oauth/form';
+import { inspectParameters } from '../oauth/inspected-parameters';
+import { AuthorizationParameters } from './authorization-parameters';
 import { UntrustedRedirectError, resolveRedirectUri, responseTarget, validateAuthorizationRequest } from './authorization-request';
 
 const spa: Client = {
@@ -18,26 +20,27 @@ const spa: Client = {
 const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 const valid: FormBody = { client_id: 'spa', response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', scope: 'openid' };
 const target = { redirectUri: 'https://app.example/cb', responseMode: 'query' as const };
-const validate = (parameters: FormBody) => validateAuthorizationRequest(parameters, spa, target, (scope) => scope !== 'unknown');
+const read = (body: FormBody) => inspectParameters(AuthorizationParameters, body);
+const validate = (parameters: FormBody) => validateAuthorizationRequest(read(parameters), spa, target, (scope) => scope !== 'unknown');
 
 describe('resolveRedirectUri', () => {
   it('refuses an unregistered URI, a missing one when several are registered, and a repeated one', () => {
-    expect(() => resolveRedirectUri({ redirect_uri: 'https://app.example/cb/' }, spa)).toThrow(UntrustedRedirectError);
-    expect(() => resolveRedirectUri({ redirect_uri: 'https://APP.example/cb' }, spa)).toThrow(UntrustedRedirectError);
-    expect(() => resolveRedirectUri({}, spa)).toThrow(UntrustedRedirectError);
-    expect(() => resolveRedirectUri({ redirect_uri: ['https://app.example/cb', 'https://app.example/cb'] }, spa)).toThrow(UntrustedRedirectError);
+    expect(() => resolveRedirectUri(read({ redirect_uri: 'https://app.example/cb/' }), spa)).toThrow(UntrustedRedirectError);
+    expect(() => resolveRedirectUri(read({ redirect_uri: 'https://APP.example/cb' }), spa)).toThrow(UntrustedRedirectError);
+    expect(() => resolveRedirectUri(read({}), spa)).toThrow(UntrustedRedirectError);
+    expect(() => resolveRedirectUri(read({ redirect_uri: ['https://app.example/cb', 'https://app.example/cb'] }), spa)).toThrow(UntrustedRedirectError);
   });
 
   it('takes an exactly registered URI, or the only one when none is named', () => {
-    expect(resolveRedirectUri({ redirect_uri: 'https://app.example/other' }, spa)).toBe('https://app.example/other');
-    expect(resolveRedirectUri({}, { ...spa, redirectUris: ['https://one.example/cb'] })).toBe('https://one.example/cb');
+    expect(resolveRedirectUri(read({ redirect_uri: 'https://app.example/other' }), spa)).toBe('https://app.example/other');
+    expect(resolveRedirectUri(read({}), { ...spa, redirectUris: ['https://one.example/cb'] })).toBe('https://one.example/cb');
   });
 });
 
 describe('responseTarget', () => {
   it('keeps state as sent and falls back to query for an unknown or repeated response_mode', () => {
-    expect(responseTarget({ state: 'a b', response_mode: 'form_post' }, 'https://x/cb')).toEqual({ redirectUri: 'https://x/cb', responseMode: 'form_post', state: 'a b' });
-    expect(responseTarget({ state: ['1', '2'], response_mode: 'fragment' }, 'https://x/cb')).toEqual({ redirectUri: 'https://x/cb', responseMode: 'query', state: undefined });
+    expect(responseTarget(read({ state: 'a b', response_mode: 'form_post' }), 'https://x/cb')).toEqual({ redirectUri: 'https://x/cb', responseMode: 'form_post', state: 'a b' });
+    expect(responseTarget(read({ state: ['1', '2'], response_mode: 'fragment' }), 'https://x/cb')).toEqual({ redirectUri: 'https://x/cb', responseMode: 'query', state: undefined });
   });
 });
 
@@ -57,8 +60,18 @@ describe('validateAuthorizationRequest', () => {
     expect(() => validate(parameters)).toThrow(expect.objectContaining({ code }));
   });
 
+  it('refuses the first parameter repeated, in the order sent, before anything else', () => {
+    expect(() => validate({ request: 'x', ...valid, nonce: ['a', 'b'], state: ['1', '2'] })).toThrow(
+      expect.objectContaining({ code: 'invalid_request', description: 'parameter nonce must not be repeated' }),
+    );
+  });
+
+  it('refuses an overlong parameter only when it is read', () => {
+    expect(() => validate({ ...valid, response_type: 'token', nonce: 'n'.repeat(2049) })).toThrow(expect.objectContaining({ code: 'unsupported_response_type' }));
+  });
+
   it('refuses a client without the authorization_code grant', () => {
-    expect(() => validateAuthorizationRequest(valid, { ...spa, allowedGrantTypes: ['refresh_token'] }, target, () => true)).toThrow(
+    expect(() => validateAuthorizationRequest(read(valid), { ...spa, allowedGrantTypes: ['refresh_token'] }, target, () => true)).toThrow(
       expect.objectContaining({ code: 'unauthorized_client' }),
     );
   });

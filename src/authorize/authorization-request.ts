@@ -1,7 +1,7 @@
 import type { Client } from '../clients/client';
-import type { FormBody } from '../oauth/form';
 import { OAuthError } from '../oauth/oauth-error';
 import { resolveRequestedScopes } from '../oauth/scope';
+import type { AuthorizationInput, AuthorizationParameters } from './authorization-parameters';
 
 export type ResponseMode = 'query' | 'form_post';
 export type Prompt = 'none' | 'login' | 'consent';
@@ -25,27 +25,17 @@ export interface AuthorizationRequest extends ResponseTarget {
   readonly loginHint?: string;
 }
 
-/** The parameters this endpoint reads; others are ignored (and not carried through the pages). */
+/** The parameters this endpoint reads (`AuthorizationParameters`); others are ignored (and not carried through the pages). */
 export const AUTHORIZATION_PARAMETERS = [
   'client_id', 'redirect_uri', 'response_type', 'response_mode', 'scope', 'state', 'nonce', 'code_challenge',
   'code_challenge_method', 'prompt', 'max_age', 'login_hint', 'request', 'request_uri',
-] as const;
+] as const satisfies readonly (keyof AuthorizationParameters)[];
 
-const MAX_LENGTH = 2048;
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 const PROMPTS: ReadonlySet<string> = new Set(['none', 'login', 'consent']);
 
 /** A request that cannot be answered at the client's redirect URI: shown on an error page (RFC 6749 §4.1.2.1). */
 export class UntrustedRedirectError extends Error {}
-
-/** One value of a parameter; a repeated or overlong one is refused (RFC 6749 §3.1). */
-function single(parameters: FormBody, name: string): string | undefined {
-  const value = Object.prototype.hasOwnProperty.call(parameters, name) ? parameters[name] : undefined;
-  if (value === undefined || value === '') return undefined;
-  if (typeof value !== 'string') throw OAuthError.invalidRequest(`parameter ${name} must not be repeated`);
-  if (value.length > MAX_LENGTH) throw OAuthError.invalidRequest(`parameter ${name} is too long`);
-  return value;
-}
 
 function trusted<T>(read: () => T): T {
   try {
@@ -56,8 +46,8 @@ function trusted<T>(read: () => T): T {
 }
 
 /** The client's redirect URI for this request: exactly a registered one (RFC 9700 §4.1.1). */
-export function resolveRedirectUri(parameters: FormBody, client: Client): string {
-  const requested = trusted(() => single(parameters, 'redirect_uri'));
+export function resolveRedirectUri(parameters: AuthorizationInput, client: Client): string {
+  const requested = trusted(() => parameters.valid('redirect_uri'));
   if (requested === undefined) {
     if (client.redirectUris.length === 1) return client.redirectUris[0];
     throw new UntrustedRedirectError('redirect_uri is required');
@@ -66,8 +56,8 @@ export function resolveRedirectUri(parameters: FormBody, client: Client): string
   return requested;
 }
 
-export function readClientId(parameters: FormBody): string {
-  const clientId = trusted(() => single(parameters, 'client_id'));
+export function readClientId(parameters: AuthorizationInput): string {
+  const clientId = trusted(() => parameters.valid('client_id'));
   if (clientId === undefined) throw new UntrustedRedirectError('client_id is required');
   return clientId;
 }
@@ -76,58 +66,49 @@ export function readClientId(parameters: FormBody): string {
  * Where errors go once client and redirect URI are known: `state` as sent (left out when repeated),
  * `response_mode` as asked when it is valid.
  */
-export function responseTarget(parameters: FormBody, redirectUri: string): ResponseTarget {
-  const tryRead = (name: string) => {
-    try {
-      return single(parameters, name);
-    } catch {
-      return undefined;
-    }
-  };
-  const mode = tryRead('response_mode');
-  return { redirectUri, responseMode: mode === 'form_post' ? 'form_post' : 'query', state: tryRead('state') };
+export function responseTarget(parameters: AuthorizationInput, redirectUri: string): ResponseTarget {
+  const mode = parameters.accepted('response_mode');
+  return { redirectUri, responseMode: mode === 'form_post' ? 'form_post' : 'query', state: parameters.accepted('state') };
 }
 
 /** Validates everything but the client and redirect URI; errors are answered at the redirect URI. */
 export function validateAuthorizationRequest(
-  parameters: FormBody,
+  parameters: AuthorizationInput,
   client: Client,
   target: ResponseTarget,
   isKnownScope: (scope: string) => boolean,
 ): AuthorizationRequest {
-  for (const [name, value] of Object.entries(parameters)) {
-    if (Array.isArray(value) && (AUTHORIZATION_PARAMETERS as readonly string[]).includes(name)) {
-      throw OAuthError.invalidRequest(`parameter ${name} must not be repeated`);
-    }
-  }
+  // RFC 6749 §3.1: the first parameter the request repeats, before anything else.
+  const repeated = parameters.repeated.find((name) => (AUTHORIZATION_PARAMETERS as readonly string[]).includes(name));
+  if (repeated !== undefined) throw OAuthError.invalidRequest(`parameter ${repeated} must not be repeated`);
   // OpenID Connect Core §6: request objects are not supported (advertised in discovery).
-  if (single(parameters, 'request') !== undefined) throw OAuthError.requestNotSupported('request objects are not supported');
-  if (single(parameters, 'request_uri') !== undefined) throw OAuthError.requestUriNotSupported('request_uri is not supported');
-  const mode = single(parameters, 'response_mode');
+  if (parameters.valid('request') !== undefined) throw OAuthError.requestNotSupported('request objects are not supported');
+  if (parameters.valid('request_uri') !== undefined) throw OAuthError.requestUriNotSupported('request_uri is not supported');
+  const mode = parameters.valid('response_mode');
   if (mode !== undefined && mode !== 'query' && mode !== 'form_post') throw OAuthError.invalidRequest('response_mode must be query or form_post');
-  const responseType = single(parameters, 'response_type');
+  const responseType = parameters.valid('response_type');
   if (responseType === undefined) throw OAuthError.invalidRequest('response_type is required');
   if (responseType !== 'code') throw OAuthError.unsupportedResponseType('only response_type code is supported');
   if (!client.allowedGrantTypes.includes('authorization_code')) throw OAuthError.unauthorizedClient('the client may not use the authorization code flow');
   const codeChallenge = readCodeChallenge(parameters);
-  const scopes = resolveRequestedScopes(single(parameters, 'scope'), client.allowedScopes, isKnownScope).names;
+  const scopes = resolveRequestedScopes(parameters.valid('scope'), client.allowedScopes, isKnownScope).names;
   return {
     ...target,
     client,
     scopes,
     codeChallenge,
-    nonce: single(parameters, 'nonce'),
-    prompts: readPrompts(single(parameters, 'prompt')),
-    maxAge: readMaxAge(single(parameters, 'max_age')),
-    loginHint: single(parameters, 'login_hint'),
+    nonce: parameters.valid('nonce'),
+    prompts: readPrompts(parameters.valid('prompt')),
+    maxAge: readMaxAge(parameters.valid('max_age')),
+    loginHint: parameters.valid('login_hint'),
   };
 }
 
 /** RFC 7636 §4.3, RFC 9700 §2.1.1: PKCE with S256 from every client; `plain` is refused. */
-function readCodeChallenge(parameters: FormBody): string {
-  const challenge = single(parameters, 'code_challenge');
+function readCodeChallenge(parameters: AuthorizationInput): string {
+  const challenge = parameters.valid('code_challenge');
   if (challenge === undefined) throw OAuthError.invalidRequest('code_challenge is required (PKCE)');
-  if (single(parameters, 'code_challenge_method') !== 'S256') throw OAuthError.invalidRequest('code_challenge_method must be S256');
+  if (parameters.valid('code_challenge_method') !== 'S256') throw OAuthError.invalidRequest('code_challenge_method must be S256');
   if (!S256_CHALLENGE.test(challenge)) throw OAuthError.invalidRequest('code_challenge is not a base64url SHA-256 digest');
   return challenge;
 }

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ClientStore } from '../clients/client.store';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import type { FormBody } from '../oauth/form';
 import { OAuthError } from '../oauth/oauth-error';
 import { ResourceStore } from '../resources/resource.store';
 import type { SignInSession } from '../sessions/sign-in-session';
 import { UserDirectory } from '../users/user-directory';
 import { AuthorizationCodeService } from './authorization-code.service';
+import type { AuthorizationInput } from './authorization-parameters';
 import { errorResponse, respond, type AuthorizationOutcome, type CarriedParameters } from './authorization-outcome';
 import {
   AUTHORIZATION_PARAMETERS,
@@ -43,7 +43,7 @@ export class AuthorizeService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async authorize(parameters: FormBody, session: SignInSession | undefined, progress: InteractionProgress = {}): Promise<AuthorizationOutcome> {
+  async authorize(parameters: AuthorizationInput, session: SignInSession | undefined, progress: InteractionProgress = {}): Promise<AuthorizationOutcome> {
     return this.handle(parameters, progress, (request, carried) => this.decide(request, carried, session, progress));
   }
 
@@ -51,7 +51,7 @@ export class AuthorizeService {
    * The user's answer on the consent page: a deny is `access_denied` at the redirect URI; an allow is
    * remembered (per user, client and scopes) and the request goes on.
    */
-  async consent(parameters: FormBody, session: SignInSession | undefined, allowed: boolean): Promise<AuthorizationOutcome> {
+  async consent(parameters: AuthorizationInput, session: SignInSession | undefined, allowed: boolean): Promise<AuthorizationOutcome> {
     return this.handle(parameters, { consented: true }, async (request, carried) => {
       if (!allowed) throw OAuthError.accessDenied('the user denied the request');
       if (session) await this.consents.allow(session.subject, request.client.clientId, request.scopes);
@@ -61,7 +61,7 @@ export class AuthorizeService {
 
   /** Validates the request and answers its errors: on a page until the redirect URI is trusted, there after. */
   private async handle(
-    parameters: FormBody,
+    parameters: AuthorizationInput,
     progress: InteractionProgress,
     next: (request: AuthorizationRequest, carried: CarriedParameters) => Promise<AuthorizationOutcome>,
   ): Promise<AuthorizationOutcome> {
@@ -120,10 +120,10 @@ function mustSignInAgain(request: AuthorizationRequest, session: SignInSession):
  * login page, `prompt=login` and `max_age` are satisfied and no longer carried, so that the consent
  * page does not send the user back to sign in.
  */
-function carriedParameters(parameters: FormBody, progress: InteractionProgress): CarriedParameters {
+function carriedParameters(parameters: AuthorizationInput, progress: InteractionProgress): CarriedParameters {
   const carried: Record<string, string> = {};
   for (const name of AUTHORIZATION_PARAMETERS) {
-    const value = parameters[name];
+    const value = parameters.sent[name];
     if (typeof value === 'string' && name !== 'request' && name !== 'request_uri') carried[name] = value;
   }
   if (progress.signedInNow) {

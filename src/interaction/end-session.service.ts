@@ -3,13 +3,15 @@ import { AuditSink } from '../audit/audit-event';
 import { ClientStore } from '../clients/client.store';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { IdTokenHintVerifier } from '../id-token/id-token-hint.verifier';
-import type { FormBody } from '../oauth/form';
+import type { InspectedParameters } from '../oauth/inspected-parameters';
+import { OAuthError } from '../oauth/oauth-error';
 import { SESSION_COOKIE, clearedCookieHeader, readCookie } from '../sessions/session-cookie';
 import { SignInSessionService } from '../sessions/sign-in-session.service';
+import type { EndSessionParameters } from './end-session-parameters';
 import type { PageResult } from './page';
 import { appendQuery } from './redirect-url';
 
-const MAX_LENGTH = 16 * 1024;
+type EndSessionInput = InspectedParameters<EndSessionParameters>;
 
 class LogoutRefused extends Error {}
 
@@ -28,7 +30,7 @@ export class EndSessionService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async endSession(parameters: FormBody, cookies: string | undefined): Promise<PageResult> {
+  async endSession(parameters: EndSessionInput, cookies: string | undefined): Promise<PageResult> {
     let location: string | undefined;
     try {
       location = await this.returnLocation(parameters);
@@ -47,7 +49,7 @@ export class EndSessionService {
   }
 
   /** Where to go after logout, `state` appended; undefined for the signed-out page. */
-  private async returnLocation(parameters: FormBody): Promise<string | undefined> {
+  private async returnLocation(parameters: EndSessionInput): Promise<string | undefined> {
     const hintToken = single(parameters, 'id_token_hint');
     const hint = hintToken === undefined ? undefined : await this.hints.verify(hintToken);
     if (hintToken !== undefined && !hint) throw new LogoutRefused('id_token_hint is not a valid ID token of this service');
@@ -65,10 +67,12 @@ export class EndSessionService {
   }
 }
 
-function single(parameters: FormBody, name: string): string | undefined {
-  const value = Object.prototype.hasOwnProperty.call(parameters, name) ? parameters[name] : undefined;
-  if (value === undefined || value === '') return undefined;
-  if (typeof value !== 'string') throw new LogoutRefused(`parameter ${name} must not be repeated`);
-  if (value.length > MAX_LENGTH) throw new LogoutRefused(`parameter ${name} is too long`);
-  return value;
+/** A repeated or overlong parameter refuses the logout on a page, like any other problem. */
+function single(parameters: EndSessionInput, name: keyof EndSessionParameters): string | undefined {
+  try {
+    return parameters.valid(name);
+  } catch (error) {
+    if (!(error instanceof OAuthError)) throw error;
+    throw new LogoutRefused(error.description);
+  }
 }

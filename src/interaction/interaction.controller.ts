@@ -1,8 +1,12 @@
 import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { hasNulCharacter, isFormBody, type FormBody } from '../oauth/form';
+import { AuthorizationParameters, type AuthorizationInput } from '../authorize/authorization-parameters';
+import type { InspectedParameters } from '../oauth/inspected-parameters';
+import { EndSessionParameters } from './end-session-parameters';
 import { EndSessionService } from './end-session.service';
+import { ConsentForm, LoginForm } from './interaction-forms';
 import { InteractionService } from './interaction.service';
+import { PageForm, PageQuery } from './page-parameters';
 import { PageRenderer } from './page.renderer';
 import { StylesheetSource } from './stylesheet.source';
 
@@ -20,33 +24,41 @@ export class InteractionController {
   ) {}
 
   @Get('connect/authorize')
-  async authorizeGet(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    await this.pages.render(request, reply, await this.interaction.authorize(parameters(request.query), request.headers.cookie));
+  async authorizeGet(@PageQuery(AuthorizationParameters) parameters: AuthorizationInput, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.pages.render(request, reply, await this.interaction.authorize(parameters, request.headers.cookie));
   }
 
   @Post('connect/authorize')
-  async authorizePost(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    await this.pages.render(request, reply, await this.interaction.authorize(form(request), request.headers.cookie));
+  async authorizePost(@PageForm(AuthorizationParameters) parameters: AuthorizationInput, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.pages.render(request, reply, await this.interaction.authorize(parameters, request.headers.cookie));
   }
 
   @Post('interaction/login')
-  async login(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    await this.pages.render(request, reply, await this.interaction.signIn(form(request), request.headers.cookie, request.ip));
+  async login(@PageForm(LoginForm) form: InspectedParameters<LoginForm>, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.pages.render(request, reply, await this.interaction.signIn(form, request.headers.cookie, request.ip));
   }
 
   @Post('interaction/consent')
-  async consent(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    await this.pages.render(request, reply, await this.interaction.consent(form(request), request.headers.cookie));
+  async consent(@PageForm(ConsentForm) form: InspectedParameters<ConsentForm>, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.pages.render(request, reply, await this.interaction.consent(form, request.headers.cookie));
   }
 
   @Get('connect/endsession')
-  async endSessionGet(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    await this.pages.render(request, reply, await this.endSession.endSession(parameters(request.query), request.headers.cookie));
+  async endSessionGet(
+    @PageQuery(EndSessionParameters) parameters: InspectedParameters<EndSessionParameters>,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    await this.pages.render(request, reply, await this.endSession.endSession(parameters, request.headers.cookie));
   }
 
   @Post('connect/endsession')
-  async endSessionPost(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    await this.pages.render(request, reply, await this.endSession.endSession(form(request), request.headers.cookie));
+  async endSessionPost(
+    @PageForm(EndSessionParameters) parameters: InspectedParameters<EndSessionParameters>,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    await this.pages.render(request, reply, await this.endSession.endSession(parameters, request.headers.cookie));
   }
 
   @Get('interaction/tollgate.css')
@@ -54,14 +66,4 @@ export class InteractionController {
     reply.header('Content-Type', 'text/css; charset=utf-8').header('Cache-Control', 'public, max-age=300').header('X-Content-Type-Options', 'nosniff');
     reply.send(await this.stylesheet.read());
   }
-}
-
-/** Query or form parameters; anything else (another content type, a NUL character) counts as none. */
-function parameters(value: unknown): FormBody {
-  return isFormBody(value) && !hasNulCharacter(value) ? value : {};
-}
-
-function form(request: FastifyRequest): FormBody {
-  const mediaType = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  return mediaType === 'application/x-www-form-urlencoded' ? parameters(request.body) : {};
 }

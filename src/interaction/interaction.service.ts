@@ -2,10 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AuditSink } from '../audit/audit-event';
 import { AuthorizeService } from '../authorize/authorize.service';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import type { FormBody } from '../oauth/form';
+import type { AuthorizationInput } from '../authorize/authorization-parameters';
+import type { InspectedParameters } from '../oauth/inspected-parameters';
 import { SESSION_COOKIE, cookieHeader, readCookie } from '../sessions/session-cookie';
 import { SignInSessionService } from '../sessions/sign-in-session.service';
 import { CSRF_FIELD, isCsrfTokenValid } from './csrf';
+import type { ConsentForm, LoginForm } from './interaction-forms';
 import type { PageResult } from './page';
 import { PasswordSignIn } from './password-sign-in';
 
@@ -20,18 +22,18 @@ export class InteractionService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async authorize(parameters: FormBody, cookies: string | undefined): Promise<PageResult> {
+  async authorize(parameters: AuthorizationInput, cookies: string | undefined): Promise<PageResult> {
     const session = await this.sessions.find(readCookie(cookies, SESSION_COOKIE));
     return { page: await this.authorization.authorize(parameters, session) };
   }
 
   /** The login form: a new session on success, the form again with one generic message otherwise. */
-  async signIn(form: FormBody, cookies: string | undefined, address: string): Promise<PageResult> {
-    if (!isCsrfTokenValid(cookies, form[CSRF_FIELD])) return { page: { kind: 'csrf_failed' } };
+  async signIn(form: InspectedParameters<LoginForm>, cookies: string | undefined, address: string): Promise<PageResult> {
+    if (!isCsrfTokenValid(cookies, form.accepted(CSRF_FIELD))) return { page: { kind: 'csrf_failed' } };
     const outcome = await this.authorization.authorize(form, undefined);
     if (outcome.kind !== 'login') return { page: outcome };
-    const username = typeof form.username === 'string' ? form.username : '';
-    const password = typeof form.password === 'string' ? form.password : '';
+    const username = form.accepted('username') ?? '';
+    const password = form.accepted('password') ?? '';
     const clientId = outcome.request.client.clientId;
     const user = await this.passwords.verify(username, password, address, clientId);
     if (!user) {
@@ -48,10 +50,10 @@ export class InteractionService {
   }
 
   /** The consent form: `decision` is `allow` or anything else, which denies. */
-  async consent(form: FormBody, cookies: string | undefined): Promise<PageResult> {
-    if (!isCsrfTokenValid(cookies, form[CSRF_FIELD])) return { page: { kind: 'csrf_failed' } };
+  async consent(form: InspectedParameters<ConsentForm>, cookies: string | undefined): Promise<PageResult> {
+    if (!isCsrfTokenValid(cookies, form.accepted(CSRF_FIELD))) return { page: { kind: 'csrf_failed' } };
     const session = await this.sessions.find(readCookie(cookies, SESSION_COOKIE));
-    return { page: await this.authorization.consent(form, session, form.decision === 'allow') };
+    return { page: await this.authorization.consent(form, session, form.accepted('decision') === 'allow') };
   }
 
   get secureCookies(): boolean {

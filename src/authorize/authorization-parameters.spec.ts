@@ -1,0 +1,19 @@
+import { inspectParameters } from '../oauth/inspected-parameters';
+import { AuthorizationParameters } from './authorization-parameters';
+import { AUTHORIZATION_PARAMETERS } from './authorization-request';
+
+const refusal = (description: string) => expect.objectContaining({ code: 'invalid_request', description });
+
+describe('AuthorizationParameters', () => {
+  it.each(AUTHORIZATION_PARAMETERS)('refuses %s repeated or over 2048 characters', (name) => {
+    expect(() => inspectParameters(AuthorizationParameters, { [name]: ['a', 'b'] }).valid(name)).toThrow(refusal(`parameter ${name} must not be repeated`));
+    expect(() => inspectParameters(AuthorizationParameters, { [name]: 'x'.repeat(2049) }).valid(name)).toThrow(refusal(`parameter ${name} is too long`));
+  });
+
+  it('declares exactly the parameters the endpoint reads and carries', () => {
+    const sent = Object.fromEntries(AUTHORIZATION_PARAMETERS.map((name) => [name, 'x'.repeat(2048)]));
+    const parameters = inspectParameters(AuthorizationParameters, { ...sent, other: 'dropped' });
+    expect({ ...parameters.sent }).toEqual(sent);
+    expect(AUTHORIZATION_PARAMETERS.map((name) => parameters.valid(name))).toEqual(AUTHORIZATION_PARAMETERS.map(() => 'x'.repeat(2048)));
+  });
+});

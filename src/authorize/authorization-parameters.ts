@@ -1,0 +1,28 @@
+import { FormField, type InspectedParameters } from '../oauth/inspected-parameters';
+
+const MAX_LENGTH = 2048;
+
+/**
+ * The parameters the authorization endpoint reads (OpenID Connect Core §3.1.2.1, RFC 7636); others
+ * are ignored and not carried through the pages. Each is sent at most once (RFC 6749 §3.1).
+ */
+export class AuthorizationParameters {
+  @FormField(MAX_LENGTH) client_id?: string;
+  @FormField(MAX_LENGTH) redirect_uri?: string;
+  @FormField(MAX_LENGTH) response_type?: string;
+  @FormField(MAX_LENGTH) response_mode?: string;
+  @FormField(MAX_LENGTH) scope?: string;
+  @FormField(MAX_LENGTH) state?: string;
+  @FormField(MAX_LENGTH) nonce?: string;
+  @FormField(MAX_LENGTH) code_challenge?: string;
+  @FormField(MAX_LENGTH) code_challenge_method?: string;
+  @FormField(MAX_LENGTH) prompt?: string;
+  @FormField(MAX_LENGTH) max_age?: string;
+  @FormField(MAX_LENGTH) login_hint?: string;
+  @FormField(MAX_LENGTH) request?: string;
+  @FormField(MAX_LENGTH) request_uri?: string;
+}
+
+
+/** The authorization request as the pipe read it (`PageQuery`, `PageForm`), refusals answered when reached. */
+export type AuthorizationInput = InspectedParameters<AuthorizationParameters>;
