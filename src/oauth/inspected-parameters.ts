@@ -1,7 +1,6 @@
-import { plainToInstance } from 'class-transformer';
 import { IsOptional, IsString, MaxLength, validateSync } from 'class-validator';
 import type { FormBody } from './form';
-import { ParameterSchema, type ParametersClass } from './form-parameters';
+import { ParameterSchema, parametersOf, type ParametersClass } from './form-parameters';
 import { OAuthError } from './oauth-error';
 
 /** A form field sent at most once, of at most `maxLength` characters; an empty one counts as absent when read. */
@@ -45,7 +44,7 @@ export class InspectedParameters<P extends object> {
 export function inspectParameters<P extends object>(dto: ParametersClass<P>, body: FormBody): InspectedParameters<P> {
   const { names } = ParameterSchema.of(dto);
   const declared = Object.keys(body).filter((name) => names.has(name));
-  const parameters = plainToInstance(dto, Object.fromEntries(declared.map((name) => [name, body[name]])));
+  const parameters = parametersOf(dto, Object.fromEntries(declared.map((name) => [name, body[name]])));
   const refusals = new Map<string, string>();
   for (const failure of validateSync(parameters, { stopAtFirstError: true, forbidUnknownValues: false, validationError: { target: false } })) {
     refusals.set(failure.property, Object.values(failure.constraints ?? {})[0] ?? `parameter ${failure.property} is invalid`);
