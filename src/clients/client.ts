@@ -1,4 +1,4 @@
-import type { IssuerKeySource } from '../trusted-issuers/trusted-issuer';
+import type { JwkSetSource } from '../oauth/jwk-set-source';
 
 export interface ClientSecret {
   /** SHA-256 of the secret, decoded from its stored base64 form. */
@@ -20,7 +20,7 @@ export interface Client {
   /** Whether the client may obtain transaction tokens (docs/transaction-tokens.md). */
   readonly transactionTokens?: boolean;
   /** The keys its private_key_jwt assertions are signed with (RFC 7523 §2.2), inline or by `jwks_uri`. */
-  readonly assertionKeys?: IssuerKeySource;
+  readonly assertionKeys?: JwkSetSource;
   /** Workload identities it may authenticate with (docs/workload-identity.md). */
   readonly workloadIdentities?: readonly WorkloadIdentity[];
   /** A public client (browser or native app, `none`): identified by client_id alone, without a credential. */

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { OAuthError } from '../oauth/oauth-error';
-import { TransactionTokenExchangeHandler } from '../txn-tokens/txn-token.exchange-handler';
 import { AccessTokenExchangeHandler } from './access-token.exchange-handler';
 import type { GrantContext, GrantSuccess, GrantValidator } from './grant-validator';
 import type { TokenExchangeHandler } from './token-exchange-handler';
 import { readTokenExchangeRequest, TOKEN_EXCHANGE_GRANT_TYPE, TokenExchangeParameters } from './token-exchange-request';
+import { TransactionTokenExchangeHandler } from './txn-token.exchange-handler';
 
 /**
  * RFC 8693 token exchange: reads the request (§2.1), then hands it to the handler of the

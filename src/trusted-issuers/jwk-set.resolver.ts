@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { createLocalJWKSet, type JWTVerifyGetKey } from 'jose';
 import { usableJwkSet } from './jwk-set';
 import { RemoteJwkSetCache } from './remote-jwk-set.cache';
-import type { IssuerKeySource, TrustedIssuer } from './trusted-issuer';
+import type { JwkSetSource } from '../oauth/jwk-set-source';
+import type { TrustedIssuer } from './trusted-issuer';
 
 /** Turns a key source (inline JWK Set or `jwks_uri`) into a `jose` key resolver. */
 @Injectable()
@@ -16,7 +17,7 @@ export class JwkSetResolver {
   }
 
   /** `spiffe` reads the set as a SPIFFE trust bundle (keys with `use: "jwt-svid"`). */
-  forSource(source: IssuerKeySource, spiffe = false): JWTVerifyGetKey {
+  forSource(source: JwkSetSource, spiffe = false): JWTVerifyGetKey {
     if (source.type === 'remote') return this.remote.keyResolver(source.uri, spiffe);
     let resolver = this.inline.get(source.jwks);
     if (!resolver) {

@@ -1,4 +1,4 @@
-import type { JSONWebKeySet } from 'jose';
+import type { JwkSetSource } from '../oauth/jwk-set-source';
 
 /** What an issuer is trusted for (docs/trusted-issuers.md). */
 export type TrustedIssuerRole = 'workload' | 'subject';
@@ -6,21 +6,13 @@ export type TrustedIssuerRole = 'workload' | 'subject';
 /** How its tokens look: Kubernetes service-account tokens, SPIFFE JWT-SVIDs, or plain JWTs. */
 export type TrustedIssuerKind = 'kubernetes' | 'spiffe' | 'jwt';
 
-/**
- * Where an issuer's verification keys come from: a JWK Set stored with it, or fetched from its
- * `jwks_uri` (for SPIFFE, the trust domain's bundle endpoint, whose JWT keys carry `use: "jwt-svid"`).
- */
-export type IssuerKeySource =
-  | { readonly type: 'inline'; readonly jwks: JSONWebKeySet }
-  | { readonly type: 'remote'; readonly uri: string };
-
 /** A registered issuer, as the protocol sees it. */
 export interface TrustedIssuer {
   /** The `iss` its tokens carry; for SPIFFE, the trust domain as `spiffe://<trust domain>`. */
   readonly issuer: string;
   readonly role: TrustedIssuerRole;
   readonly kind: TrustedIssuerKind;
-  readonly keys: IssuerKeySource;
+  readonly keys: JwkSetSource;
   readonly enabled: boolean;
   /** For subject issuers: what their tokens must say to be exchanged, and who trusts them. */
   readonly subject?: SubjectIssuerPolicy;

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { Client } from '../client';
 import { ClientRepository } from '../client.repository';
-import type { IssuerKeySource } from '../../trusted-issuers/trusted-issuer';
+import type { JwkSetSource } from '../../oauth/jwk-set-source';
 import { ClientWorkloadIdentityEntity } from './client-workload-identity.entity';
 import { ClientEntity } from './client.entity';
 
@@ -54,7 +54,7 @@ function toClient(entity: ClientEntity): Client {
   };
 }
 
-function assertionKeys(entity: ClientEntity): IssuerKeySource | undefined {
+function assertionKeys(entity: ClientEntity): JwkSetSource | undefined {
   if (entity.jwksUri) return { type: 'remote', uri: entity.jwksUri };
   if (entity.jwks === null || entity.jwks === undefined) return undefined;
   const keys = (entity.jwks as { keys?: unknown }).keys;

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { JSONWebKeySet } from 'jose';
 import { Repository } from 'typeorm';
-import type { IssuerKeySource, TrustedIssuer, TrustedIssuerKind, TrustedIssuerRole } from '../trusted-issuer';
+import type { JwkSetSource } from '../../oauth/jwk-set-source';
+import type { TrustedIssuer, TrustedIssuerKind, TrustedIssuerRole } from '../trusted-issuer';
 import { TrustedIssuerRepository } from '../trusted-issuer.repository';
 import { TrustedIssuerEntity } from './trusted-issuer.entity';
 
@@ -36,7 +37,7 @@ export function toTrustedIssuer(entity: TrustedIssuerEntity, trustedBy: readonly
   };
 }
 
-function keySource(entity: TrustedIssuerEntity): IssuerKeySource {
+function keySource(entity: TrustedIssuerEntity): JwkSetSource {
   if (entity.jwksUri) return { type: 'remote', uri: entity.jwksUri };
   const keys = (entity.jwks as { keys?: unknown } | null)?.keys;
   // A malformed stored set verifies nothing rather than failing every lookup.

@@ -2,16 +2,16 @@ import { Inject, Injectable } from '@nestjs/common';
 import { mayActFor } from '../access-token/access-token';
 import { AccessTokenValidator } from '../access-token/access-token.validator';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import { carriedScopes } from '../grants/grant-scopes';
-import type { GrantContext, GrantSuccess } from '../grants/grant-validator';
-import type { TokenExchangeHandler } from '../grants/token-exchange-handler';
-import { TXN_TOKEN_TYPE, type TokenExchangeRequest } from '../grants/token-exchange-request';
 import { OAuthError } from '../oauth/oauth-error';
-import { ExternalSubjectTokenValidator } from '../trusted-issuers/external-subject-token.validator';
 import { OFFLINE_ACCESS } from '../oauth/scope';
-import { extendRequestingWorkloads, readContextParameter } from './txn-token';
-import { TransactionTokenIssuer } from './txn-token.issuer';
-import { TransactionTokenValidator } from './txn-token.validator';
+import { ExternalSubjectTokenValidator } from '../trusted-issuers/external-subject-token.validator';
+import { extendRequestingWorkloads, readContextParameter } from '../txn-tokens/txn-token';
+import { TransactionTokenIssuer } from '../txn-tokens/txn-token.issuer';
+import { TransactionTokenValidator } from '../txn-tokens/txn-token.validator';
+import { carriedScopes } from './grant-scopes';
+import type { GrantContext, GrantSuccess } from './grant-validator';
+import type { TokenExchangeHandler } from './token-exchange-handler';
+import { TXN_TOKEN_TYPE, type TokenExchangeRequest } from './token-exchange-request';
 
 /** What a transaction token is minted from: a subject token, or the transaction token it replaces. */
 interface TransactionSubject {
