@@ -9,10 +9,11 @@ import { AccessTokenValidator } from './access-token.validator';
 
 const ISSUER = 'https://tollgate.example';
 
-/** The parts of a SigningKey the validator reads, around a real RSA key. */
-function signingKey(kid: string): Pick<SigningKey, 'kid' | 'algorithm' | 'privateKey' | 'publicKey'> {
+/** A published RSA key and its private half, as the key store holds them. */
+function signingKey(kid: string): SigningKey {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  return { kid, algorithm: 'RS256', privateKey, publicKey };
+  const createdAt = new Date();
+  return { kid, algorithm: 'RS256', privateKey, publicKey, publicJwk: publicKey.export({ format: 'jwk' }), createdAt, activatesAt: createdAt };
 }
 
 const key = signingKey('kid-1');
@@ -20,17 +21,17 @@ const lateKey = signingKey('kid-2');
 
 /** A SigningKeyStore that publishes one real key; a deny list holding the given jti values. */
 function validator(revoked: readonly string[] = [], published: ReadonlySet<string> = new Set([key.kid]), reloads: string[] = []): AccessTokenValidator {
-  const keys = {
+  const keys: Pick<SigningKeyStore, 'verificationKey' | 'verificationKeyAfterReload'> = {
     verificationKey: (kid: string) => (published.has(kid) && kid === key.kid ? key : undefined),
     // A key created by another instance after this one last loaded: found by the reload.
     verificationKeyAfterReload: async (kid: string) => (reloads.push(kid), kid === lateKey.kid ? lateKey : undefined),
   };
-  const denyList = { isRevoked: (jwtId: string) => revoked.includes(jwtId) };
+  const denyList: Pick<AccessTokenDenyList, 'isRevoked'> = { isRevoked: (jwtId: string) => revoked.includes(jwtId) };
   return new AccessTokenValidator(
     new JwtService({}),
-    keys as unknown as SigningKeyStore,
+    keys,
     { issuer: ISSUER, verifiedTokenCache: { maxEntries: 100, maxAgeSeconds: 60 } } as AppConfig,
-    denyList as unknown as AccessTokenDenyList,
+    denyList,
   );
 }
 

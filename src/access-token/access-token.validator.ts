@@ -32,9 +32,9 @@ export class AccessTokenValidator {
 
   constructor(
     private readonly jwt: JwtService,
-    private readonly keys: SigningKeyStore,
+    @Inject(SigningKeyStore) private readonly keys: Pick<SigningKeyStore, 'verificationKey' | 'verificationKeyAfterReload'>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly denyList: AccessTokenDenyList,
+    @Inject(AccessTokenDenyList) private readonly denyList: Pick<AccessTokenDenyList, 'isRevoked'>,
   ) {
     this.verified = new VerifiedTokenCache(config.verifiedTokenCache.maxEntries, config.verifiedTokenCache.maxAgeSeconds);
   }

@@ -11,8 +11,7 @@ import { CLOCK_SKEW_SECONDS } from '../oauth/clock-skew';
 export async function signJws(jwt: JwtService, claims: Record<string, unknown>, key: SigningKey, typ = 'at+jwt'): Promise<string> {
   const header = { alg: key.algorithm, typ, kid: key.kid };
   if (key.algorithm === 'EdDSA') return new SignJWT(claims).setProtectedHeader(header).sign(key.privateKey);
-  // jsonwebtoken takes a KeyObject; @nestjs/jwt's typings only name string and Buffer.
-  return jwt.sign(claims, { privateKey: key.privateKey as unknown as Buffer, algorithm: key.algorithm, keyid: key.kid, header });
+  return jwt.sign(claims, { privateKey: key.privateKey, algorithm: key.algorithm, keyid: key.kid, header });
 }
 
 /**
@@ -25,6 +24,8 @@ export async function verifyJws(jwt: JwtService, token: string, key: PublishedKe
     return (await jwtVerify(token, key.publicKey, { algorithms: ['EdDSA'], issuer, clockTolerance: CLOCK_SKEW_SECONDS, currentDate })).payload;
   }
   return jwt.verify(token, {
+    // A library type gap: @nestjs/jwt hands `publicKey` to jsonwebtoken's verify, which takes a
+    // KeyObject, but types it string | Buffer. A PEM string would be parsed again on every call.
     publicKey: key.publicKey as unknown as Buffer,
     algorithms: [key.algorithm],
     issuer,

@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
-export interface PoolStats {
-  readonly totalCount: number;
-  readonly idleCount: number;
-  readonly waitingCount: number;
-}
+export type PoolStats = Pick<Pool, 'totalCount' | 'idleCount' | 'waitingCount'>;
 
 /** The pg pool's connection counts, for metrics. */
 @Injectable()
@@ -13,6 +11,8 @@ export class DatabasePoolStats {
   constructor(private readonly dataSource: DataSource) {}
 
   current(): PoolStats | undefined {
-    return (this.dataSource.driver as unknown as { master?: PoolStats }).master;
+    const { driver } = this.dataSource;
+    // TypeORM types the pg pool `any`: it is pg's Pool once connected.
+    return driver instanceof PostgresDriver ? (driver.master as Pool | undefined) : undefined;
   }
 }

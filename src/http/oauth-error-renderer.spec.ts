@@ -1,8 +1,7 @@
 import { BadRequestException, NotFoundException } from '@nestjs/common';
 import { errorCodes } from 'fastify';
-import type { FastifyReply } from 'fastify';
 import { OAuthError } from '../oauth/oauth-error';
-import { renderOAuthError, toOAuthError } from './oauth-error-renderer';
+import { renderOAuthError, toOAuthError, type ErrorReply } from './oauth-error-renderer';
 
 const oauth = (code: string, status: number, description: string) => expect.objectContaining({ code, status, description });
 
@@ -54,13 +53,13 @@ describe('toOAuthError', () => {
 describe('renderOAuthError', () => {
   function render(error: OAuthError) {
     const sent = { status: 0, headers: {} as Record<string, string>, body: undefined as unknown };
-    const reply = {
+    const reply: ErrorReply = {
       status: (code: number) => ((sent.status = code), reply),
       header: (name: string, value: string) => ((sent.headers[name.toLowerCase()] = value), reply),
       type: (value: string) => ((sent.headers['content-type'] = value), reply),
       send: (payload: string) => ((sent.body = JSON.parse(payload)), reply),
     };
-    renderOAuthError(reply as unknown as FastifyReply, error, 'http://localhost:5000');
+    renderOAuthError(reply, error, 'http://localhost:5000');
     return sent;
   }
 

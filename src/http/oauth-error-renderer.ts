@@ -1,4 +1,3 @@
-import type { FastifyReply } from 'fastify';
 import { OAuthError } from '../oauth/oauth-error';
 import { recordOutcome } from '../metrics/request-metrics.hook';
 import { isDatabaseUnavailable } from './database-unavailable';
@@ -16,8 +15,16 @@ export function toOAuthError(exception: unknown): OAuthError {
   return OAuthError.serverError(exception);
 }
 
+/** What writing an error response takes of a Fastify reply. */
+export interface ErrorReply {
+  status(statusCode: number): ErrorReply;
+  header(name: string, value: string): ErrorReply;
+  type(contentType: string): ErrorReply;
+  send(payload: string): ErrorReply;
+}
+
 /** Writes the RFC 6749 §5.2 / RFC 6750 §3 error response. The one place errors become HTTP. */
-export function renderOAuthError(reply: FastifyReply, error: OAuthError, realm: string): void {
+export function renderOAuthError(reply: ErrorReply, error: OAuthError, realm: string): void {
   recordOutcome(reply, error.code);
   reply.status(error.status).header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
   const description = error.description === undefined ? undefined : describable(error.description);

@@ -34,15 +34,15 @@ const refreshToken: RefreshToken = {
 };
 
 function service({ enabled = true, refresh = refreshToken, fault = undefined as Error | undefined } = {}) {
-  const accessTokens = {
+  const accessTokens: Pick<AccessTokenValidator, 'validate'> = {
     async validate(token: string) {
       if (fault) throw fault;
       if (token === 'a.b.c') return accessToken;
       if (token === 'm.2.m') return { ...accessToken, subject: undefined, clientId: 'm2m', audiences: ['api2'] };
       throw OAuthError.invalidToken('the token has expired');
     },
-  } as unknown as AccessTokenValidator;
-  const refreshTokens = { find: async (handle: string) => (handle === HANDLE ? refresh : undefined) } as unknown as RefreshTokenService;
+  };
+  const refreshTokens: Pick<RefreshTokenService, 'find'> = { find: async (handle: string) => (handle === HANDLE ? refresh : undefined) };
   const users = { findBySubjectId: async (subject: string) => (subject === '1' ? ({ subjectId: '1', enabled } as User) : undefined) } as UserDirectory;
   const config = { issuer: 'https://issuer', cacheTtlSeconds: 0 } as AppConfig;
   return new IntrospectionService(accessTokens, refreshTokens, new UserStore(users, config), config);

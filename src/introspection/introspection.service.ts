@@ -23,8 +23,8 @@ import {
 @Injectable()
 export class IntrospectionService {
   constructor(
-    private readonly accessTokens: AccessTokenValidator,
-    private readonly refreshTokens: RefreshTokenService,
+    @Inject(AccessTokenValidator) private readonly accessTokens: Pick<AccessTokenValidator, 'validate'>,
+    @Inject(RefreshTokenService) private readonly refreshTokens: Pick<RefreshTokenService, 'find'>,
     private readonly users: UserStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}

@@ -1,10 +1,10 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TollgateMetrics } from './metrics';
 
-const outcomes = new WeakMap<FastifyReply, string>();
+const outcomes = new WeakMap<object, string>();
 
 /** Records the OAuth error code a reply carried, for the request metrics. */
-export function recordOutcome(reply: FastifyReply, errorCode: string): void {
+export function recordOutcome(reply: object, errorCode: string): void {
   outcomes.set(reply, errorCode);
 }
 

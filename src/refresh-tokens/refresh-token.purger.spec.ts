@@ -1,21 +1,23 @@
 import { RefreshTokenPurger } from './refresh-token.purger';
 import type { RefreshTokenRepository } from './refresh-token.repository';
 
-function repositoryDeleting(counts: number[]): { repository: RefreshTokenRepository; cutoffs: Date[] } {
+type ExpiredTokenDeletion = Pick<RefreshTokenRepository, 'deleteExpiredBefore'>;
+
+function repositoryDeleting(counts: number[]): { repository: ExpiredTokenDeletion; cutoffs: Date[] } {
   const cutoffs: Date[] = [];
-  const repository = {
+  const repository: ExpiredTokenDeletion = {
     async deleteExpiredBefore(cutoff: Date) {
       cutoffs.push(cutoff);
       return counts.shift() ?? 0;
     },
-  } as unknown as RefreshTokenRepository;
+  };
   return { repository, cutoffs };
 }
 
 describe('RefreshTokenPurger', () => {
   describe('purge', () => {
     it('passes a database failure on', async () => {
-      const repository = { deleteExpiredBefore: async () => Promise.reject(new Error('ECONNREFUSED')) } as unknown as RefreshTokenRepository;
+      const repository: ExpiredTokenDeletion = { deleteExpiredBefore: async () => Promise.reject(new Error('ECONNREFUSED')) };
       await expect(new RefreshTokenPurger(repository).purge()).rejects.toThrow('ECONNREFUSED');
     });
 

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { RefreshTokenRepository } from './refresh-token.repository';
 
 const PURGE_INTERVAL_MS = 15 * 60_000;
@@ -13,7 +13,7 @@ export class RefreshTokenPurger implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(RefreshTokenPurger.name);
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly repository: RefreshTokenRepository) {}
+  constructor(@Inject(RefreshTokenRepository) private readonly repository: Pick<RefreshTokenRepository, 'deleteExpiredBefore'>) {}
 
   onModuleInit(): void {
     this.timer = setInterval(

@@ -14,18 +14,18 @@ const refreshToken = { familyId: 'family-1', clientId: 'frontend' } as RefreshTo
 
 function setup(fault?: Error) {
   const calls: string[] = [];
-  const accessTokens = {
+  const accessTokens: Pick<AccessTokenValidator, 'validate'> = {
     async validate(token: string) {
       if (fault) throw fault;
       if (token === 'a.b.c') return accessToken;
       throw OAuthError.invalidToken('the token has been revoked');
     },
-  } as unknown as AccessTokenValidator;
-  const refreshTokens = {
+  };
+  const refreshTokens: Pick<RefreshTokenService, 'find' | 'revokeFamily'> = {
     find: async (handle: string) => (handle === REFRESH_HANDLE ? refreshToken : undefined),
     revokeFamily: async (familyId: string) => void calls.push(`revokeFamily ${familyId}`),
-  } as unknown as RefreshTokenService;
-  const denyList = { revoke: async (tokens: unknown[]) => void calls.push(`deny ${JSON.stringify(tokens)}`) } as unknown as AccessTokenDenyList;
+  };
+  const denyList: Pick<AccessTokenDenyList, 'revoke'> = { revoke: async (tokens) => void calls.push(`deny ${JSON.stringify(tokens)}`) };
   const audit = new RecordingAuditSink();
   return { service: new RevocationService(accessTokens, refreshTokens, denyList, audit), calls, audit };
 }

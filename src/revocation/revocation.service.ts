@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { AuditSink } from '../audit/audit-event';
 import { AccessTokenDenyList } from '../access-token/access-token-deny-list';
 import { AccessTokenValidator, undefinedIfInvalid } from '../access-token/access-token.validator';
@@ -16,9 +16,9 @@ import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
 @Injectable()
 export class RevocationService {
   constructor(
-    private readonly accessTokens: AccessTokenValidator,
-    private readonly refreshTokens: RefreshTokenService,
-    private readonly denyList: AccessTokenDenyList,
+    @Inject(AccessTokenValidator) private readonly accessTokens: Pick<AccessTokenValidator, 'validate'>,
+    @Inject(RefreshTokenService) private readonly refreshTokens: Pick<RefreshTokenService, 'find' | 'revokeFamily'>,
+    @Inject(AccessTokenDenyList) private readonly denyList: Pick<AccessTokenDenyList, 'revoke'>,
     private readonly audit: AuditSink,
   ) {}
 

@@ -34,7 +34,7 @@ function token(overrides: Partial<ValidatedAccessToken> = {}): ValidatedAccessTo
 
 function service(users: readonly User[] = [bob]): { userInfo: UserInfoService; repository: FakeUserRepository } {
   const repository = new FakeUserRepository(users);
-  const resources = { catalog: new ResourceCatalog({ identityResources: DEMO_IDENTITY_RESOURCES, apiResources: [] }) } as unknown as ResourceStore;
+  const resources: Pick<ResourceStore, 'catalog'> = { catalog: new ResourceCatalog({ identityResources: DEMO_IDENTITY_RESOURCES, apiResources: [] }) };
   return { userInfo: new UserInfoService(new UserStore(new DatabaseUserDirectory(repository, new PasswordHasher()), { cacheTtlSeconds: 0 } as AppConfig), resources), repository };
 }
 

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { ValidatedAccessToken } from '../access-token/access-token';
 import { OAuthError } from '../oauth/oauth-error';
 import { OPENID } from '../oauth/scope';
@@ -16,7 +16,7 @@ import { mapUserInfoClaims, type UserInfoClaims } from './claims.mapper';
 export class UserInfoService {
   constructor(
     private readonly users: UserStore,
-    private readonly resources: ResourceStore,
+    @Inject(ResourceStore) private readonly resources: Pick<ResourceStore, 'catalog'>,
   ) {}
 
   async userInfo(token: ValidatedAccessToken): Promise<UserInfoClaims> {

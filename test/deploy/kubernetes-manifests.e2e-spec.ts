@@ -25,16 +25,17 @@ interface Kustomization {
   [key: string]: any;
 }
 
-function documents(file: string): Manifest[] {
+/** The YAML documents of `file`, read as `T` (Kubernetes objects unless said otherwise). */
+function documents<T = Manifest>(file: string): T[] {
   return parseAllDocuments(readFileSync(file, 'utf8')).map((document) => {
     expect(document.errors).toEqual([]);
-    return document.toJS() as Manifest;
+    return document.toJS() as T;
   });
 }
 
 /** The objects a kustomization lists, following bases, and the ConfigMap literals it generates (merged down the overlays). */
 function build(directory: string): { objects: Manifest[]; config: Record<string, string> } {
-  const kustomization = documents(join(directory, 'kustomization.yaml'))[0] as unknown as Kustomization;
+  const [kustomization] = documents<Kustomization>(join(directory, 'kustomization.yaml'));
   const objects: Manifest[] = [];
   let config: Record<string, string> = {};
   for (const resource of kustomization.resources) {
@@ -68,7 +69,7 @@ describe.each([['base'], ['overlays/example']])('deploy/kubernetes/%s', (directo
   const container = pod.containers.find((candidate: { name: string }) => candidate.name === 'tollgate');
 
   it('lists only files that exist, every one of them', () => {
-    const listed = (documents(join(ROOT, directory, 'kustomization.yaml'))[0] as unknown as Kustomization).resources.filter((resource) => resource.endsWith('.yaml'));
+    const listed = documents<Kustomization>(join(ROOT, directory, 'kustomization.yaml'))[0].resources.filter((resource) => resource.endsWith('.yaml'));
     expect(listed.sort()).toEqual(readdirSync(join(ROOT, directory)).filter((file) => file.endsWith('.yaml') && file !== 'kustomization.yaml').sort());
   });
 

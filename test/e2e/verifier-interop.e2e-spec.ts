@@ -5,6 +5,19 @@ import { ISSUER, startTestServer, type TestServer } from '../support/create-test
 import { request, requestToken, userAccessToken } from '../support/http';
 import { API1, introspect } from '../support/token-lifecycle';
 
+/** The parts of an Express request express-oauth2-jwt-bearer reads, and the result it leaves on it. */
+interface MiddlewareRequest {
+  readonly headers: Record<string, string>;
+  readonly query: object;
+  readonly body: object;
+  readonly method: string;
+  readonly url: string;
+  readonly protocol: string;
+  is(type: string): boolean;
+  get(name: string): string | undefined;
+  auth?: { readonly payload: Record<string, unknown> };
+}
+
 /**
  * RFC 9068 access tokens as widely used resource-server libraries validate them, each in its
  * strictest mode: oauth4webapi, jose (keys from our JWKS, algorithms from our discovery, no clock
@@ -93,11 +106,14 @@ describe('access tokens checked by verifier libraries', () => {
     /** Runs the middleware on a request carrying `token`; resolves with the verified payload or rejects. */
     function protect(audience: string, token: string): Promise<Record<string, unknown>> {
       const middleware = auth({ issuer: ISSUER, jwksUri: jwksUrl().toString(), audience, strict: true, clockTolerance: 0 });
-      // The parts of an Express request the middleware reads.
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, host: 'api.test' };
-      const req = { headers, query: {}, body: {}, method: 'GET', url: '/', protocol: 'http', is: () => false, get: (name: string) => headers[name.toLowerCase()] } as unknown as Parameters<typeof middleware>[0];
+      const req: MiddlewareRequest = { headers, query: {}, body: {}, method: 'GET', url: '/', protocol: 'http', is: () => false, get: (name) => headers[name.toLowerCase()] };
       return new Promise((resolve, reject) => {
-        void middleware(req, {} as Parameters<typeof middleware>[1], (error?: unknown) => (error ? reject(error) : resolve((req as unknown as { auth: { payload: Record<string, unknown> } }).auth.payload)));
+        void middleware(req, {}, (error?: unknown) => {
+          if (error) reject(error);
+          else if (req.auth) resolve(req.auth.payload);
+          else reject(new Error('the middleware passed the request on without its auth result'));
+        });
       });
     }
 
