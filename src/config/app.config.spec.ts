@@ -37,6 +37,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(/^Invalid configuration: PORT must be .*; SIGNING_ALG must be one of RS256, PS256, ES256, EdDSA$/);
   });
 
+  it('reports bad variables of every section, and the production refusals, in one ConfigError', () => {
+    const env = { NODE_ENV: 'production', ISSUER: 'https://id.example.com', SEED_DEMO: 'false', PORT: 'x', KEY_ROTATION_INTERVAL: '0', REDIS_URL: 'redis' };
+    expect(problemsOf(env)).toEqual([
+      'PORT must be an integer from 0 to 65535',
+      'KEY_ROTATION_INTERVAL must be a duration: an integer with an optional unit s, m, h or d (e.g. 90d), above 0',
+      'REDIS_URL must be a redis:// or rediss:// URL',
+      expect.stringMatching(/^DATABASE_URL must be set when NODE_ENV=production/),
+    ]);
+  });
+
   it.each([
     ['PORT', '80.5', 'PORT must be an integer from 0 to 65535'],
     ['PORT', '0x50', 'PORT must be an integer from 0 to 65535'],

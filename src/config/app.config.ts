@@ -1,7 +1,10 @@
+import { AppEnvironment, type LogLevel, type SigningAlgorithm } from './app.environment';
+import { validateEnvironment, type Env } from './environment';
 import { readKeyConfig, type KeyConfig } from './key.config';
 import { productionSafetyProblems } from './production-safety';
 import { readThrottlingConfig, type RateLimitConfig, type TrustProxy } from './throttling.config';
 
+export { SIGNING_ALGORITHMS, type LogLevel, type SigningAlgorithm } from './app.environment';
 export type { RateLimitConfig, TrustProxy } from './throttling.config';
 
 /**
@@ -57,100 +60,52 @@ export interface BrowserSignInConfig {
 /** DI token for the parsed configuration. */
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
-export const SIGNING_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'] as const;
-export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
-
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
-
 export class ConfigError extends Error {
   constructor(readonly problems: readonly string[]) {
     super(`Invalid configuration: ${problems.join('; ')}`);
   }
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
-
+/**
+ * Validates the environment as `AppEnvironment`, `KeyEnvironment` and `ThrottlingEnvironment`
+ * (class-validator) and applies the defaults of docs/configuration.md. Every bad variable is
+ * reported at once, in one ConfigError.
+ */
 export function loadConfig(env: Env = process.env): AppConfig {
-  const problems: string[] = [];
-  const read = <T>(name: string, fallback: T, parse: (raw: string) => T | undefined, expected: string): T => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const value = parse(raw);
-    if (value === undefined) {
-      problems.push(`${name} must be ${expected}`);
-      return fallback;
-    }
-    return value;
-  };
-
-  const port = read('PORT', 5000, (raw) => integerIn(raw, 0, 65535), 'an integer from 0 to 65535');
-  const host = read('HOST', '0.0.0.0', (raw) => raw, 'a host name or address');
-  const issuer = read('ISSUER', `http://localhost:${port}`, parseIssuer, 'an absolute http(s) URL without query or fragment');
-  const databaseUrl = read<string | undefined>('DATABASE_URL', undefined, parseDatabaseUrl, 'a postgres:// or postgresql:// URL');
-  const dataDir = read('DATA_DIR', './.data', (raw) => raw, 'a directory path');
-  const seedDemo = read('SEED_DEMO', databaseUrl === undefined, parseBoolean, '"true" or "false"');
-  const logLevel = read<LogLevel>('LOG_LEVEL', 'info', (raw) => LOG_LEVELS.find((level) => level === raw), `one of ${LOG_LEVELS.join(', ')}`);
-  const databasePoolSize = read('DATABASE_POOL_SIZE', 10, (raw) => integerIn(raw, 1, 200), 'an integer from 1 to 200');
-  const cacheTtlSeconds = read('CACHE_TTL_SECONDS', 5, (raw) => integerIn(raw, 0, 3600), 'an integer from 0 to 3600');
-  const verifiedTokenCache = {
-    maxEntries: read('VERIFIED_TOKEN_CACHE_SIZE', 10_000, (raw) => integerIn(raw, 0, 1_000_000), 'an integer from 0 to 1000000'),
-    maxAgeSeconds: read('VERIFIED_TOKEN_CACHE_SECONDS', 300, (raw) => integerIn(raw, 0, 3600), 'an integer from 0 to 3600'),
-  };
-  const signingAlgorithm = read<SigningAlgorithm>('SIGNING_ALG', 'RS256', (raw) => SIGNING_ALGORITHMS.find((alg) => alg === raw), `one of ${SIGNING_ALGORITHMS.join(', ')}`);
-  const keys = readKeyConfig(env, read, databaseUrl, problems);
-  const { rateLimits, trustProxy } = readThrottlingConfig(read);
-  const shutdownDrainSeconds = read('SHUTDOWN_DRAIN_SECONDS', 0, (raw) => integerIn(raw, 0, 300), 'an integer from 0 to 300');
-  const maxConcurrentRequests = read('MAX_CONCURRENT_REQUESTS', 1024, (raw) => integerIn(raw, 1, 100_000), 'an integer from 1 to 100000');
-
-  const metricsPort = read<number | undefined>('METRICS_PORT', undefined, (raw) => integerIn(raw, 0, 65535), 'an integer from 0 to 65535');
-  const trustDomain = read('TRUST_DOMAIN', issuer, parseTrustDomain, 'a URI (e.g. https://example.com or spiffe://example.com), at most 200 characters');
-  const transactionTokenLifetimeSeconds = read('TXN_TOKEN_LIFETIME_SECONDS', 60, (raw) => integerIn(raw, 1, 300), 'an integer from 1 to 300');
-  const jwksRefetchSeconds = read('JWKS_REFETCH_SECONDS', 60, (raw) => integerIn(raw, 1, 3600), 'an integer from 1 to 3600');
+  const { variables: v, problems } = validateEnvironment(AppEnvironment, env);
+  const port = v.PORT ?? 5000;
+  const issuer = v.ISSUER?.replace(/\/+$/, '') ?? `http://localhost:${port}`;
+  const databaseUrl = v.DATABASE_URL;
+  const seedDemo = v.SEED_DEMO === undefined ? databaseUrl === undefined : v.SEED_DEMO === 'true';
+  const keys = readKeyConfig(env, databaseUrl, problems);
+  const { rateLimits, trustProxy } = readThrottlingConfig(env, problems);
   problems.push(...productionSafetyProblems(env, { issuer, databaseUrl, seedDemo }));
-  const browserSignIn: BrowserSignInConfig = {
-    sessionLifetimeSeconds: read('SESSION_LIFETIME_SECONDS', 8 * 3600, (raw) => integerIn(raw, 60, 90 * 86_400), 'an integer from 60 to 7776000'),
-    idTokenLifetimeSeconds: read('ID_TOKEN_LIFETIME_SECONDS', 300, (raw) => integerIn(raw, 30, 86_400), 'an integer from 30 to 86400'),
-    viewsDir: read<string | undefined>('INTERACTION_VIEWS_DIR', undefined, (raw) => raw, 'a directory path'),
-  };
-
   if (problems.length > 0) throw new ConfigError(problems);
   return {
-    metricsPort, port, host, issuer, databaseUrl, dataDir, seedDemo, logLevel, databasePoolSize, cacheTtlSeconds, verifiedTokenCache, signingAlgorithm,
-    rateLimits, trustProxy, maxConcurrentRequests, shutdownDrainSeconds, trustDomain, transactionTokenLifetimeSeconds, jwksRefetchSeconds, browserSignIn, ...keys,
+    port,
+    host: v.HOST ?? '0.0.0.0',
+    issuer,
+    databaseUrl,
+    dataDir: v.DATA_DIR ?? './.data',
+    seedDemo,
+    logLevel: v.LOG_LEVEL ?? 'info',
+    databasePoolSize: v.DATABASE_POOL_SIZE ?? 10,
+    cacheTtlSeconds: v.CACHE_TTL_SECONDS ?? 5,
+    verifiedTokenCache: { maxEntries: v.VERIFIED_TOKEN_CACHE_SIZE ?? 10_000, maxAgeSeconds: v.VERIFIED_TOKEN_CACHE_SECONDS ?? 300 },
+    signingAlgorithm: v.SIGNING_ALG ?? 'RS256',
+    ...keys,
+    rateLimits,
+    trustProxy,
+    maxConcurrentRequests: v.MAX_CONCURRENT_REQUESTS ?? 1024,
+    shutdownDrainSeconds: v.SHUTDOWN_DRAIN_SECONDS ?? 0,
+    metricsPort: v.METRICS_PORT,
+    trustDomain: v.TRUST_DOMAIN ?? issuer,
+    transactionTokenLifetimeSeconds: v.TXN_TOKEN_LIFETIME_SECONDS ?? 60,
+    jwksRefetchSeconds: v.JWKS_REFETCH_SECONDS ?? 60,
+    browserSignIn: {
+      sessionLifetimeSeconds: v.SESSION_LIFETIME_SECONDS ?? 8 * 3600,
+      idTokenLifetimeSeconds: v.ID_TOKEN_LIFETIME_SECONDS ?? 300,
+      viewsDir: v.INTERACTION_VIEWS_DIR,
+    },
   };
-}
-
-function integerIn(raw: string, min: number, max: number): number | undefined {
-  if (!/^\d+$/.test(raw)) return undefined;
-  const value = Number(raw);
-  return value >= min && value <= max ? value : undefined;
-}
-
-function parseBoolean(raw: string): boolean | undefined {
-  return raw === 'true' ? true : raw === 'false' ? false : undefined;
-}
-
-function parseIssuer(raw: string): string | undefined {
-  try {
-    const url = new URL(raw);
-    // RFC 8414 §2: no query or fragment component, not even an empty one (URL reports those as '').
-    if (!['http:', 'https:'].includes(url.protocol) || /[?#]/.test(raw)) return undefined;
-    return raw.replace(/\/+$/, '');
-  } catch {
-    return undefined;
-  }
-}
-
-/** A trust domain names itself with a URI (draft-ietf-oauth-transaction-tokens: the `aud` of its tokens). */
-function parseTrustDomain(raw: string): string | undefined {
-  return raw.length <= 200 && /^[a-z][a-z0-9+.-]*:[^\s]+$/i.test(raw) ? raw : undefined;
-}
-
-function parseDatabaseUrl(raw: string): string | undefined {
-  try {
-    return ['postgres:', 'postgresql:'].includes(new URL(raw).protocol) ? raw : undefined;
-  } catch {
-    return undefined;
-  }
 }

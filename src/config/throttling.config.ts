@@ -1,4 +1,6 @@
 import { isIP } from 'node:net';
+import { Transform } from 'class-transformer';
+import { IntegerIn, Satisfies, hasProtocol, validateEnvironment, type Env } from './environment';
 
 /** Throttling (docs/throttling.md); 0 turns a limit off. Shared through Redis when `redisUrl` is set. */
 export interface RateLimitConfig {
@@ -24,37 +26,56 @@ export interface RateLimitConfig {
 /** A hop count, or addresses / CIDR ranges / proxy-addr range names. */
 export type TrustProxy = number | readonly string[];
 
-type Read = <T>(name: string, fallback: T, parse: (raw: string) => T | undefined, expected: string) => T;
+const WholeNumber = () => IntegerIn(0, 1_000_000_000, 'a whole number');
+const Seconds = () => IntegerIn(1, 86_400);
+
+/** The throttling variables (docs/throttling.md, docs/configuration.md#throttling), each optional. */
+export class ThrottlingEnvironment {
+  @Seconds() RATE_LIMIT_WINDOW_SECONDS?: number;
+  @WholeNumber() RATE_LIMIT_PER_CLIENT?: number;
+  @WholeNumber() RATE_LIMIT_PER_ADDRESS?: number;
+  @WholeNumber() RATE_LIMIT_AUTH_FAILURES?: number;
+  @WholeNumber() RATE_LIMIT_ANONYMOUS_AUTH_FAILURES?: number;
+  @WholeNumber() SIGN_IN_FAILURES_BEFORE_BACKOFF?: number;
+  @Seconds() SIGN_IN_BACKOFF_SECONDS?: number;
+  @Seconds() SIGN_IN_MAX_BACKOFF_SECONDS?: number;
+  @WholeNumber() SIGN_IN_ADDRESS_FAILURES?: number;
+  @Seconds() SIGN_IN_ADDRESS_WINDOW_SECONDS?: number;
+  @IntegerIn(100, 100_000_000) RATE_LIMIT_MEMORY_KEYS?: number;
+  @Satisfies(hasProtocol('redis:', 'rediss:'), 'a redis:// or rediss:// URL') REDIS_URL?: string;
+  @IntegerIn(1, 10_000) REDIS_TIMEOUT_MS?: number;
+  @Transform(({ value }: { value: string }) => (/^\d+$/.test(value) ? Number(value) : value.split(',').map((entry) => entry.trim())))
+  @Satisfies(isTrustProxy, 'a hop count, or comma-separated IP addresses or CIDR ranges')
+  TRUST_PROXY?: TrustProxy;
+}
 
 /** The throttling settings of `AppConfig` (docs/throttling.md), read by `loadConfig` (app.config.ts). */
-export function readThrottlingConfig(read: Read): { rateLimits: RateLimitConfig; trustProxy: TrustProxy | undefined } {
-  const count = (name: string, fallback: number) => read(name, fallback, (raw) => integerIn(raw, 0, 1_000_000_000), 'a whole number');
-  const seconds = (name: string, fallback: number) => read(name, fallback, (raw) => integerIn(raw, 1, 86_400), 'an integer from 1 to 86400');
+export function readThrottlingConfig(env: Env, problems: string[]): { rateLimits: RateLimitConfig; trustProxy: TrustProxy | undefined } {
+  const { variables: v, problems: refused } = validateEnvironment(ThrottlingEnvironment, env);
+  problems.push(...refused);
   const rateLimits: RateLimitConfig = {
-    windowSeconds: seconds('RATE_LIMIT_WINDOW_SECONDS', 60),
-    perClient: count('RATE_LIMIT_PER_CLIENT', 0),
-    perAddress: count('RATE_LIMIT_PER_ADDRESS', 0),
-    authFailures: count('RATE_LIMIT_AUTH_FAILURES', 20),
-    anonymousAuthFailures: count('RATE_LIMIT_ANONYMOUS_AUTH_FAILURES', 100),
-    signInFailures: count('SIGN_IN_FAILURES_BEFORE_BACKOFF', 5),
-    signInBackOffSeconds: seconds('SIGN_IN_BACKOFF_SECONDS', 30),
-    signInMaxBackOffSeconds: seconds('SIGN_IN_MAX_BACKOFF_SECONDS', 900),
-    signInAddressFailures: count('SIGN_IN_ADDRESS_FAILURES', 50),
-    signInAddressWindowSeconds: seconds('SIGN_IN_ADDRESS_WINDOW_SECONDS', 300),
-    memoryKeys: read('RATE_LIMIT_MEMORY_KEYS', 100_000, (raw) => integerIn(raw, 100, 100_000_000), 'an integer from 100 to 100000000'),
-    redisUrl: read<string | undefined>('REDIS_URL', undefined, parseRedisUrl, 'a redis:// or rediss:// URL'),
-    redisTimeoutMs: read('REDIS_TIMEOUT_MS', 100, (raw) => integerIn(raw, 1, 10_000), 'an integer from 1 to 10000'),
+    windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS ?? 60,
+    perClient: v.RATE_LIMIT_PER_CLIENT ?? 0,
+    perAddress: v.RATE_LIMIT_PER_ADDRESS ?? 0,
+    authFailures: v.RATE_LIMIT_AUTH_FAILURES ?? 20,
+    anonymousAuthFailures: v.RATE_LIMIT_ANONYMOUS_AUTH_FAILURES ?? 100,
+    signInFailures: v.SIGN_IN_FAILURES_BEFORE_BACKOFF ?? 5,
+    signInBackOffSeconds: v.SIGN_IN_BACKOFF_SECONDS ?? 30,
+    signInMaxBackOffSeconds: v.SIGN_IN_MAX_BACKOFF_SECONDS ?? 900,
+    signInAddressFailures: v.SIGN_IN_ADDRESS_FAILURES ?? 50,
+    signInAddressWindowSeconds: v.SIGN_IN_ADDRESS_WINDOW_SECONDS ?? 300,
+    memoryKeys: v.RATE_LIMIT_MEMORY_KEYS ?? 100_000,
+    redisUrl: v.REDIS_URL,
+    redisTimeoutMs: v.REDIS_TIMEOUT_MS ?? 100,
   };
-  const trustProxy = read<TrustProxy | undefined>('TRUST_PROXY', undefined, parseTrustProxy, 'a hop count, or comma-separated IP addresses or CIDR ranges');
-  return { rateLimits, trustProxy };
+  return { rateLimits, trustProxy: v.TRUST_PROXY };
 }
 
 const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
-function parseTrustProxy(raw: string): TrustProxy | undefined {
-  if (/^\d+$/.test(raw)) return integerIn(raw, 1, 100);
-  const entries = raw.split(',').map((entry) => entry.trim());
-  return entries.every(isProxyAddress) ? entries : undefined;
+function isTrustProxy(value: unknown): boolean {
+  if (typeof value === 'number') return value >= 1 && value <= 100;
+  return Array.isArray(value) && value.every(isProxyAddress);
 }
 
 function isProxyAddress(entry: string): boolean {
@@ -63,18 +84,4 @@ function isProxyAddress(entry: string): boolean {
   const family = isIP(address);
   if (family === 0 || rest.length > 0) return false;
   return prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
-}
-
-function parseRedisUrl(raw: string): string | undefined {
-  try {
-    return ['redis:', 'rediss:'].includes(new URL(raw).protocol) ? raw : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function integerIn(raw: string, min: number, max: number): number | undefined {
-  if (!/^\d+$/.test(raw)) return undefined;
-  const value = Number(raw);
-  return value >= min && value <= max ? value : undefined;
 }
