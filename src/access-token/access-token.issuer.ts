@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { randomBytes } from 'node:crypto';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { issuerConfig } from '../config/config.slices';
 import { SigningKeyStore } from '../keys/signing-key.store';
 import { formatScope } from '../oauth/scope';
 import { ResourceStore } from '../resources/resource.store';
@@ -40,7 +41,7 @@ export class AccessTokenIssuer {
     private readonly jwt: JwtService,
     private readonly keys: SigningKeyStore,
     private readonly resources: ResourceStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
   ) {}
 
   async issue(request: AccessTokenRequest): Promise<IssuedAccessToken> {

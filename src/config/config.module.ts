@@ -1,15 +1,18 @@
 import { DynamicModule, Global, Module, type ValueProvider } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from './app.config';
+import { sliceProvider } from './config-slice';
+import { CONFIG_SLICES } from './config.slices';
 
 /**
- * The one global module: the validated configuration (`APP_CONFIG`) and what an embedding application
- * plugs in besides the environment (each option a provider defined by the module that reads it).
+ * The one global module: the validated configuration (`APP_CONFIG`), its typed slices
+ * (config.slices.ts), and what an embedding application plugs in besides the environment (each
+ * option a provider defined by the module that reads it).
  */
 @Global()
 @Module({})
 export class ConfigModule {
   static forRoot(config: AppConfig, embeddingOptions: readonly ValueProvider[] = []): DynamicModule {
-    const providers = [{ provide: APP_CONFIG, useValue: config }, ...embeddingOptions];
+    const providers = [{ provide: APP_CONFIG, useValue: config }, ...CONFIG_SLICES.map(sliceProvider), ...embeddingOptions];
     return { module: ConfigModule, providers, exports: providers.map((provider) => provider.provide) };
   }
 }

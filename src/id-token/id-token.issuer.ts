@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { signJws } from '../access-token/jws';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { issuerConfig, tokenLifetimes } from '../config/config.slices';
 import { SigningKeyStore } from '../keys/signing-key.store';
 import { accessTokenHash } from './at-hash';
 
@@ -26,7 +27,8 @@ export class IdTokenIssuer {
   constructor(
     private readonly jwt: JwtService,
     private readonly keys: SigningKeyStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
+    @Inject(tokenLifetimes.KEY) private readonly lifetimes: ConfigType<typeof tokenLifetimes>,
   ) {}
 
   issue(request: IdTokenRequest): Promise<string> {
@@ -37,7 +39,7 @@ export class IdTokenIssuer {
       sub: request.subject,
       aud: request.clientId,
       azp: request.clientId,
-      exp: now + this.config.browserSignIn.idTokenLifetimeSeconds,
+      exp: now + this.lifetimes.idTokenSeconds,
       iat: now,
       auth_time: request.authTime,
       amr: request.authenticationMethods,

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { randomBytes } from 'node:crypto';
 import { signJws } from '../access-token/jws';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { issuerConfig, tokenLifetimes, trustDomainConfig } from '../config/config.slices';
 import { SigningKeyStore } from '../keys/signing-key.store';
 import { formatScope } from '../oauth/scope';
 import { TXN_TOKEN_TYP, type TransactionTokenClaims } from './txn-token';
@@ -31,18 +32,20 @@ export class TransactionTokenIssuer {
   constructor(
     private readonly jwt: JwtService,
     private readonly keys: SigningKeyStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
+    @Inject(trustDomainConfig.KEY) private readonly trust: ConfigType<typeof trustDomainConfig>,
+    @Inject(tokenLifetimes.KEY) private readonly lifetimes: ConfigType<typeof tokenLifetimes>,
   ) {}
 
   async issue(request: TransactionTokenRequest): Promise<IssuedTransactionToken> {
     const now = Math.floor(Date.now() / 1000);
-    const exp = Math.min(now + this.config.transactionTokenLifetimeSeconds, request.expiresAtMost ?? Number.MAX_SAFE_INTEGER);
+    const exp = Math.min(now + this.lifetimes.transactionTokenSeconds, request.expiresAtMost ?? Number.MAX_SAFE_INTEGER);
     const transactionId = request.transactionId ?? randomBytes(16).toString('base64url');
     const claims: TransactionTokenClaims = {
       iss: this.config.issuer,
       iat: now,
       exp,
-      aud: this.config.trustDomain,
+      aud: this.trust.trustDomain,
       txn: transactionId,
       sub: request.subject,
       scope: formatScope(request.scopes),

@@ -1,0 +1,35 @@
+import { Inject, Injectable, Module } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { loadConfig } from './app.config';
+import type { ConfigType } from './config-slice';
+import { ConfigModule } from './config.module';
+import { cacheConfig, issuerConfig, tokenLifetimes, trustDomainConfig } from './config.slices';
+
+const config = loadConfig({ ISSUER: 'https://id.example.com/', TRUST_DOMAIN: 'spiffe://example.com', ID_TOKEN_LIFETIME_SECONDS: '120', CACHE_TTL_SECONDS: '0' });
+
+@Injectable()
+class LifetimesConsumer {
+  constructor(@Inject(tokenLifetimes.KEY) readonly lifetimes: ConfigType<typeof tokenLifetimes>) {}
+}
+
+@Module({ providers: [LifetimesConsumer] })
+class ConsumerModule {}
+
+describe('configuration slices', () => {
+  it('select their part of AppConfig', () => {
+    expect(issuerConfig(config)).toEqual({ issuer: 'https://id.example.com' });
+    expect(tokenLifetimes(config)).toEqual({ idTokenSeconds: 120, transactionTokenSeconds: 60, signInSessionSeconds: 28_800 });
+    expect(trustDomainConfig(config)).toEqual({ trustDomain: 'spiffe://example.com' });
+    expect(cacheConfig(config)).toEqual({ ttlSeconds: 0 });
+  });
+
+  it('have distinct keys', () => {
+    expect(new Set([issuerConfig, tokenLifetimes, trustDomainConfig, cacheConfig].map((slice) => slice.KEY)).size).toBe(4);
+  });
+
+  it('are provided by ConfigModule to any module', async () => {
+    const moduleRef = await Test.createTestingModule({ imports: [ConfigModule.forRoot(config), ConsumerModule] }).compile();
+    expect(moduleRef.get(LifetimesConsumer).lifetimes).toEqual(tokenLifetimes(config));
+    expect(moduleRef.get(issuerConfig.KEY)).toEqual({ issuer: 'https://id.example.com' });
+  });
+});
