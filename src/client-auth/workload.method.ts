@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AuthenticatedClient, Client } from '../clients/client';
 import { ClientStore } from '../clients/client.store';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { issuerConfig } from '../config/config.slices';
 import { singleParameter } from '../oauth/form';
 import { ForeignJwtRejected, ForeignJwtVerifier } from '../trusted-issuers/foreign-jwt.verifier';
 import { JwkSetResolver } from '../trusted-issuers/jwk-set.resolver';
@@ -31,7 +32,7 @@ export class WorkloadIdentityMethod implements ClientAuthMethod {
     private readonly issuers: TrustedIssuerStore,
     private readonly keys: JwkSetResolver,
     private readonly verifier: ForeignJwtVerifier,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
   ) {}
 
   carries(request: ClientAuthRequest): boolean {

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CachedLookup } from '../cache/cached-lookup';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { cacheConfig } from '../config/config.slices';
 import type { Client } from './client';
 import { ClientRepository } from './client.repository';
 
@@ -13,12 +14,12 @@ export class ClientStore {
   private readonly clients: CachedLookup<Client>;
   private readonly boundClientIds: CachedLookup<{ clientId: string | undefined }>;
 
-  constructor(repository: ClientRepository, @Inject(APP_CONFIG) config: AppConfig) {
-    this.clients = new CachedLookup((clientId) => repository.findById(clientId), config.cacheTtlSeconds);
+  constructor(repository: ClientRepository, @Inject(cacheConfig.KEY) cache: ConfigType<typeof cacheConfig>) {
+    this.clients = new CachedLookup((clientId) => repository.findById(clientId), cache.ttlSeconds);
     this.boundClientIds = new CachedLookup(async (key) => {
       const [issuer, subject] = JSON.parse(key) as [string, string];
       return { clientId: await repository.findClientIdByWorkloadIdentity(issuer, subject) };
-    }, config.cacheTtlSeconds);
+    }, cache.ttlSeconds);
   }
 
   find(clientId: string): Promise<Client | undefined> {

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { cacheConfig } from '../config/config.slices';
 import { ClientRepository } from './client.repository';
 
 /**
@@ -14,7 +15,7 @@ export class RedirectOrigins {
 
   constructor(
     private readonly clients: ClientRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(cacheConfig.KEY) private readonly cache: ConfigType<typeof cacheConfig>,
   ) {}
 
   async has(origin: string): Promise<boolean> {
@@ -22,7 +23,7 @@ export class RedirectOrigins {
   }
 
   private current(): Promise<ReadonlySet<string>> {
-    const fresh = this.origins && Date.now() - this.origins.readAt < this.config.cacheTtlSeconds * 1000;
+    const fresh = this.origins && Date.now() - this.origins.readAt < this.cache.ttlSeconds * 1000;
     if (fresh) return Promise.resolve(this.origins!.values);
     this.loading ??= this.load().finally(() => (this.loading = undefined));
     return this.loading;

@@ -1,5 +1,6 @@
 import { Controller, Get, Header, Inject } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { issuerConfig } from '../config/config.slices';
 import { GrantValidatorRegistry } from '../grants/grant-validator.registry';
 import { SigningKeyStore } from '../keys/signing-key.store';
 import { ResourceStore } from '../resources/resource.store';
@@ -8,7 +9,7 @@ import { discoveryDocument } from './discovery-document';
 @Controller('.well-known')
 export class DiscoveryController {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
     private readonly grants: GrantValidatorRegistry,
     private readonly resources: ResourceStore,
     private readonly keys: SigningKeyStore,

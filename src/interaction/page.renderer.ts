@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type {} from '@fastify/view';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { issuerConfig } from '../config/config.slices';
 import { cookieHeader } from '../sessions/session-cookie';
 import { UserDirectory } from '../users/user-directory';
 import { CSRF_COOKIE, csrfToken } from './csrf';
@@ -18,7 +19,7 @@ export class PageRenderer {
 
   constructor(
     private readonly users: UserDirectory,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
   ) {
     // Links are absolute paths under the issuer's path, so a proxy may serve us under a prefix.
     this.basePath = new URL(config.issuer).pathname.replace(/\/+$/, '');

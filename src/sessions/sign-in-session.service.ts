@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { tokenLifetimes } from '../config/config.slices';
 import { generateHandle, hashHandle, isHandle } from '../oauth/opaque-handle';
 import type { SignInSession } from './sign-in-session';
 import { SignInSessionRepository } from './sign-in-session.repository';
@@ -13,11 +14,11 @@ import { SignInSessionRepository } from './sign-in-session.repository';
 export class SignInSessionService {
   constructor(
     private readonly repository: SignInSessionRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(tokenLifetimes.KEY) private readonly lifetimes: ConfigType<typeof tokenLifetimes>,
   ) {}
 
   get lifetimeSeconds(): number {
-    return this.config.browserSignIn.sessionLifetimeSeconds;
+    return this.lifetimes.signInSessionSeconds;
   }
 
   /** Starts a session for a user who just authenticated; returns the cookie's value with it. */

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CachedLookup } from '../cache/cached-lookup';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { cacheConfig } from '../config/config.slices';
 import type { TrustedIssuer, TrustedIssuerRole } from './trusted-issuer';
 import { TrustedIssuerRepository } from './trusted-issuer.repository';
 
@@ -11,8 +12,8 @@ const MAX_ISSUER_LENGTH = 500;
 export class TrustedIssuerStore {
   private readonly issuers: CachedLookup<TrustedIssuer>;
 
-  constructor(repository: TrustedIssuerRepository, @Inject(APP_CONFIG) config: AppConfig) {
-    this.issuers = new CachedLookup((issuer) => repository.findByIssuer(issuer), config.cacheTtlSeconds);
+  constructor(repository: TrustedIssuerRepository, @Inject(cacheConfig.KEY) cache: ConfigType<typeof cacheConfig>) {
+    this.issuers = new CachedLookup((issuer) => repository.findByIssuer(issuer), cache.ttlSeconds);
   }
 
   /** The enabled issuer of that role, or undefined. */

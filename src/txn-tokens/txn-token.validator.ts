@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { MAX_TOKEN_LENGTH } from '../access-token/access-token.validator';
 import { verifyJws } from '../access-token/jws';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { issuerConfig, trustDomainConfig } from '../config/config.slices';
 import { SigningKeyStore } from '../keys/signing-key.store';
 import { parseJsonObject } from '../oauth/json-object';
 import { OAuthError } from '../oauth/oauth-error';
@@ -21,7 +22,8 @@ export class TransactionTokenValidator {
   constructor(
     private readonly jwt: JwtService,
     private readonly keys: SigningKeyStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
+    @Inject(trustDomainConfig.KEY) private readonly trust: ConfigType<typeof trustDomainConfig>,
   ) {}
 
   async validate(token: string): Promise<ValidatedTransactionToken> {
@@ -47,7 +49,7 @@ export class TransactionTokenValidator {
 
   private toValidatedToken(claims: Record<string, unknown>): ValidatedTransactionToken {
     const { aud, txn, sub, scope, req_wl: requestingWorkloads, tctx, rctx, exp } = claims;
-    if (aud !== this.config.trustDomain) throw rejected('the token is not for this trust domain (aud)');
+    if (aud !== this.trust.trustDomain) throw rejected('the token is not for this trust domain (aud)');
     if (
       typeof txn !== 'string' ||
       typeof sub !== 'string' ||
