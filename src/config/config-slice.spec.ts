@@ -3,9 +3,15 @@ import { Test } from '@nestjs/testing';
 import { loadConfig } from './app.config';
 import type { ConfigType } from './config-slice';
 import { ConfigModule } from './config.module';
-import { cacheConfig, issuerConfig, tokenLifetimes, trustDomainConfig } from './config.slices';
+import { CONFIG_SLICES, cacheConfig, interactionViews, issuerConfig, metricsListenerConfig, tokenLifetimes, trustDomainConfig } from './config.slices';
 
-const config = loadConfig({ ISSUER: 'https://id.example.com/', TRUST_DOMAIN: 'spiffe://example.com', ID_TOKEN_LIFETIME_SECONDS: '120', CACHE_TTL_SECONDS: '0' });
+const config = loadConfig({
+  ISSUER: 'https://id.example.com/',
+  TRUST_DOMAIN: 'spiffe://example.com',
+  ID_TOKEN_LIFETIME_SECONDS: '120',
+  CACHE_TTL_SECONDS: '0',
+  HOST: '127.0.0.1',
+});
 
 @Injectable()
 class LifetimesConsumer {
@@ -21,10 +27,12 @@ describe('configuration slices', () => {
     expect(tokenLifetimes(config)).toEqual({ idTokenSeconds: 120, transactionTokenSeconds: 60, signInSessionSeconds: 28_800 });
     expect(trustDomainConfig(config)).toEqual({ trustDomain: 'spiffe://example.com' });
     expect(cacheConfig(config)).toEqual({ ttlSeconds: 0 });
+    expect(interactionViews(config)).toEqual({ viewsDir: undefined });
+    expect(metricsListenerConfig(config)).toEqual({ host: '127.0.0.1', port: undefined });
   });
 
   it('have distinct keys', () => {
-    expect(new Set([issuerConfig, tokenLifetimes, trustDomainConfig, cacheConfig].map((slice) => slice.KEY)).size).toBe(4);
+    expect(new Set(CONFIG_SLICES.map((slice) => slice.KEY)).size).toBe(CONFIG_SLICES.length);
   });
 
   it('are provided by ConfigModule to any module', async () => {

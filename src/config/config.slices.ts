@@ -16,4 +16,10 @@ export const trustDomainConfig = registerAs('trustDomain', (config) => ({ trustD
 /** `CACHE_TTL_SECONDS`: how long stores serve clients, resources, users and keys from memory. */
 export const cacheConfig = registerAs('cache', (config) => ({ ttlSeconds: config.cacheTtlSeconds }));
 
-export const CONFIG_SLICES = [issuerConfig, tokenLifetimes, trustDomainConfig, cacheConfig];
+/** `INTERACTION_VIEWS_DIR`: the operator's sign-in pages; undefined: the built-in ones (docs/browser-sign-in.md). */
+export const interactionViews = registerAs('interactionViews', (config) => ({ viewsDir: config.browserSignIn.viewsDir }));
+
+/** `METRICS_PORT` on `HOST`; an undefined port serves no metrics. */
+export const metricsListenerConfig = registerAs('metricsListener', (config) => ({ host: config.host, port: config.metricsPort }));
+
+export const CONFIG_SLICES = [issuerConfig, tokenLifetimes, trustDomainConfig, cacheConfig, interactionViews, metricsListenerConfig];

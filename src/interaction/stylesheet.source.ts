@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { interactionViews } from '../config/config.slices';
 import { viewsDirectory } from './views-directory';
 
 /** The pages' one stylesheet, from the views directory (the operator's when configured), read once. */
@@ -9,10 +10,10 @@ import { viewsDirectory } from './views-directory';
 export class StylesheetSource {
   private stylesheet?: Promise<string>;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(@Inject(interactionViews.KEY) private readonly views: ConfigType<typeof interactionViews>) {}
 
   read(): Promise<string> {
-    this.stylesheet ??= readFile(join(viewsDirectory(this.config.browserSignIn.viewsDir), 'tollgate.css'), 'utf8');
+    this.stylesheet ??= readFile(join(viewsDirectory(this.views.viewsDir), 'tollgate.css'), 'utf8');
     return this.stylesheet;
   }
 }

@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { metricsListenerConfig } from '../config/config.slices';
 import { TollgateMetrics } from './metrics';
 
 /**
@@ -16,11 +17,11 @@ export class MetricsListener implements OnModuleInit, OnApplicationShutdown {
 
   constructor(
     private readonly metrics: TollgateMetrics,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(metricsListenerConfig.KEY) private readonly config: ConfigType<typeof metricsListenerConfig>,
   ) {}
 
   async onModuleInit(): Promise<void> {
-    if (this.config.metricsPort === undefined) return;
+    if (this.config.port === undefined) return;
     const server = createServer((request, response) => {
       if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
         response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not Found\n');
@@ -33,7 +34,7 @@ export class MetricsListener implements OnModuleInit, OnApplicationShutdown {
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(this.config.metricsPort, this.config.host, () => resolve());
+      server.listen(this.config.port, this.config.host, () => resolve());
     });
     this.server = server;
     this.logger.log(`Metrics on http://${this.config.host}:${this.port()}/metrics`);
