@@ -1,7 +1,6 @@
 import { JwtService } from '@nestjs/jwt';
 import { createPublicKey, generateKeyPairSync, sign } from 'node:crypto';
 import { forgedTokenCorpus, nestedActor, userTokenClaims } from '../../test/support/forged-token-corpus';
-import type { AppConfig } from '../config/app.config';
 import type { SigningKey } from '../keys/signing-key';
 import type { SigningKeyStore } from '../keys/signing-key.store';
 import type { AccessTokenDenyList } from './access-token-deny-list';
@@ -30,7 +29,8 @@ function validator(revoked: readonly string[] = [], published: ReadonlySet<strin
   return new AccessTokenValidator(
     new JwtService({}),
     keys,
-    { issuer: ISSUER, verifiedTokenCache: { maxEntries: 100, maxAgeSeconds: 60 } } as AppConfig,
+    { issuer: ISSUER },
+    { maxEntries: 100, maxAgeSeconds: 60 },
     denyList,
   );
 }

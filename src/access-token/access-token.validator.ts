@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { issuerConfig, verifiedTokenCacheConfig } from '../config/config.slices';
 import type { PublishedKey } from '../keys/signing-key';
 import { SigningKeyStore } from '../keys/signing-key.store';
 import { parseJsonObject } from '../oauth/json-object';
@@ -33,10 +34,11 @@ export class AccessTokenValidator {
   constructor(
     private readonly jwt: JwtService,
     @Inject(SigningKeyStore) private readonly keys: Pick<SigningKeyStore, 'verificationKey' | 'verificationKeyAfterReload'>,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
+    @Inject(verifiedTokenCacheConfig.KEY) cache: ConfigType<typeof verifiedTokenCacheConfig>,
     @Inject(AccessTokenDenyList) private readonly denyList: Pick<AccessTokenDenyList, 'isRevoked'>,
   ) {
-    this.verified = new VerifiedTokenCache(config.verifiedTokenCache.maxEntries, config.verifiedTokenCache.maxAgeSeconds);
+    this.verified = new VerifiedTokenCache(cache.maxEntries, cache.maxAgeSeconds);
   }
 
   async validate(token: string): Promise<ValidatedAccessToken> {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { loggingConfig } from '../config/config.slices';
 import { AuditSink } from './audit-event';
 import { AUDIT_SINK_OPTION } from './audit-sink.option';
 import { PinoAuditSink } from './pino-audit.sink';
@@ -9,8 +10,8 @@ import { PinoAuditSink } from './pino-audit.sink';
   providers: [
     {
       provide: AuditSink,
-      inject: [APP_CONFIG, { token: AUDIT_SINK_OPTION, optional: true }],
-      useFactory: (config: AppConfig, sink?: AuditSink) => sink ?? new PinoAuditSink(config.logLevel),
+      inject: [loggingConfig.KEY, { token: AUDIT_SINK_OPTION, optional: true }],
+      useFactory: ({ logLevel }: ConfigType<typeof loggingConfig>, sink?: AuditSink) => sink ?? new PinoAuditSink(logLevel),
     },
   ],
   exports: [AuditSink],

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ClientStore } from '../clients/client.store';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { issuerConfig } from '../config/config.slices';
 import { OAuthError } from '../oauth/oauth-error';
 import { ResourceStore } from '../resources/resource.store';
 import type { SignInSession } from '../sessions/sign-in-session';
@@ -40,7 +41,7 @@ export class AuthorizeService {
     private readonly users: UserDirectory,
     private readonly consents: ConsentRepository,
     private readonly codes: AuthorizationCodeService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
   ) {}
 
   async authorize(parameters: AuthorizationInput, session: SignInSession | undefined, progress: InteractionProgress = {}): Promise<AuthorizationOutcome> {

@@ -1,6 +1,7 @@
 import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { throttlingConfig } from '../config/config.slices';
 import { ClientsModule } from '../clients/clients.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
@@ -29,9 +30,9 @@ const METHODS = [ClientSecretBasicMethod, ClientSecretPostMethod, PrivateKeyJwtM
     { provide: CLIENT_AUTH_METHODS, useFactory: (...methods: unknown[]) => methods, inject: METHODS },
     {
       provide: AssertionReplayGuard,
-      inject: [APP_CONFIG, PostgresAssertionReplayGuard],
-      useFactory: (config: AppConfig, postgres: PostgresAssertionReplayGuard) =>
-        config.rateLimits.redisUrl ? new RedisAssertionReplayGuard(config.rateLimits.redisUrl) : postgres,
+      inject: [throttlingConfig.KEY, PostgresAssertionReplayGuard],
+      useFactory: ({ redisUrl }: ConfigType<typeof throttlingConfig>, postgres: PostgresAssertionReplayGuard) =>
+        redisUrl ? new RedisAssertionReplayGuard(redisUrl) : postgres,
     },
     PostgresAssertionReplayGuard,
     ClientAuthenticator,

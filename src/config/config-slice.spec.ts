@@ -3,7 +3,22 @@ import { Test } from '@nestjs/testing';
 import { loadConfig } from './app.config';
 import type { ConfigType } from './config-slice';
 import { ConfigModule } from './config.module';
-import { CONFIG_SLICES, cacheConfig, interactionViews, issuerConfig, metricsListenerConfig, tokenLifetimes, trustDomainConfig } from './config.slices';
+import {
+  CONFIG_SLICES,
+  cacheConfig,
+  databaseConfig,
+  interactionViews,
+  issuerConfig,
+  jwkSetsConfig,
+  keyEncryptionConfig,
+  loggingConfig,
+  metricsListenerConfig,
+  signingKeysConfig,
+  throttlingConfig,
+  tokenLifetimes,
+  trustDomainConfig,
+  verifiedTokenCacheConfig,
+} from './config.slices';
 
 const config = loadConfig({
   ISSUER: 'https://id.example.com/',
@@ -11,6 +26,12 @@ const config = loadConfig({
   ID_TOKEN_LIFETIME_SECONDS: '120',
   CACHE_TTL_SECONDS: '0',
   HOST: '127.0.0.1',
+  DATABASE_URL: 'postgresql://tollgate@db.internal:5432/tollgate',
+  SIGNING_ALG: 'ES256',
+  LOG_LEVEL: 'warn',
+  JWKS_REFETCH_SECONDS: '30',
+  VERIFIED_TOKEN_CACHE_SIZE: '50',
+  REDIS_URL: 'redis://cache.internal:6379',
 });
 
 @Injectable()
@@ -29,6 +50,19 @@ describe('configuration slices', () => {
     expect(cacheConfig(config)).toEqual({ ttlSeconds: 0 });
     expect(interactionViews(config)).toEqual({ viewsDir: undefined });
     expect(metricsListenerConfig(config)).toEqual({ host: '127.0.0.1', port: undefined });
+    expect(loggingConfig(config)).toEqual({ logLevel: 'warn' });
+    expect(databaseConfig(config)).toEqual({ databaseUrl: 'postgresql://tollgate@db.internal:5432/tollgate', databasePoolSize: 10, dataDir: './.data', seedDemo: false });
+    expect(signingKeysConfig(config)).toEqual({ signingAlgorithm: 'ES256', keyRotation: config.keyRotation, cacheTtlSeconds: 0 });
+    expect(keyEncryptionConfig(config)).toEqual({
+      keyEncryptionKey: undefined,
+      previousKeyEncryptionKeys: [],
+      databaseUrl: 'postgresql://tollgate@db.internal:5432/tollgate',
+      dataDir: './.data',
+    });
+    expect(throttlingConfig(config)).toBe(config.rateLimits);
+    expect(throttlingConfig(config).redisUrl).toBe('redis://cache.internal:6379');
+    expect(verifiedTokenCacheConfig(config)).toEqual({ maxEntries: 50, maxAgeSeconds: 300 });
+    expect(jwkSetsConfig(config)).toEqual({ jwksRefetchSeconds: 30 });
   });
 
   it('have distinct keys', () => {

@@ -22,4 +22,53 @@ export const interactionViews = registerAs('interactionViews', (config) => ({ vi
 /** `METRICS_PORT` on `HOST`; an undefined port serves no metrics. */
 export const metricsListenerConfig = registerAs('metricsListener', (config) => ({ host: config.host, port: config.metricsPort }));
 
-export const CONFIG_SLICES = [issuerConfig, tokenLifetimes, trustDomainConfig, cacheConfig, interactionViews, metricsListenerConfig];
+/** `LOG_LEVEL` of the service's log and audit trail. */
+export const loggingConfig = registerAs('logging', (config) => ({ logLevel: config.logLevel }));
+
+/** `DATABASE_URL` (unset: the embedded database in `DATA_DIR`), `DATABASE_POOL_SIZE` and `SEED_DEMO` (docs/configuration.md#database). */
+export const databaseConfig = registerAs('database', (config) => ({
+  databaseUrl: config.databaseUrl,
+  databasePoolSize: config.databasePoolSize,
+  dataDir: config.dataDir,
+  seedDemo: config.seedDemo,
+}));
+
+/** `SIGNING_ALG`, the `KEY_ROTATION_*` periods, and `CACHE_TTL_SECONDS`: how often every instance reloads the keys (docs/configuration.md#signing-keys). */
+export const signingKeysConfig = registerAs('signingKeys', (config) => ({
+  signingAlgorithm: config.signingAlgorithm,
+  keyRotation: config.keyRotation,
+  cacheTtlSeconds: config.cacheTtlSeconds,
+}));
+
+/** Where the key-encryption key comes from: `KEY_ENCRYPTION_KEY[_PREVIOUS]`, else `DATABASE_URL` or `DATA_DIR` (docs/configuration.md#signing-keys). */
+export const keyEncryptionConfig = registerAs('keyEncryption', (config) => ({
+  keyEncryptionKey: config.keyEncryptionKey,
+  previousKeyEncryptionKeys: config.previousKeyEncryptionKeys,
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+}));
+
+/** Limits, windows and the shared counter store (`REDIS_URL`) of throttling (docs/throttling.md). */
+export const throttlingConfig = registerAs('throttling', (config) => config.rateLimits);
+
+/** `VERIFIED_TOKEN_CACHE_*`: access tokens that passed validation (docs/tokens.md#validation). */
+export const verifiedTokenCacheConfig = registerAs('verifiedTokenCache', (config) => config.verifiedTokenCache);
+
+/** `JWKS_REFETCH_SECONDS`: how often a remote JWK Set is fetched again for an unknown `kid` (docs/trusted-issuers.md). */
+export const jwkSetsConfig = registerAs('jwkSets', (config) => ({ jwksRefetchSeconds: config.jwksRefetchSeconds }));
+
+export const CONFIG_SLICES = [
+  issuerConfig,
+  tokenLifetimes,
+  trustDomainConfig,
+  cacheConfig,
+  interactionViews,
+  metricsListenerConfig,
+  loggingConfig,
+  databaseConfig,
+  signingKeysConfig,
+  keyEncryptionConfig,
+  throttlingConfig,
+  verifiedTokenCacheConfig,
+  jwkSetsConfig,
+];

@@ -1,7 +1,8 @@
 import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { databaseConfig } from '../config/config.slices';
 import { BootDataSources } from './boot-data-sources';
 import { DatabaseMonitoringModule } from './database-monitoring.module';
 import { dataSourceOptions } from './database.config';
@@ -25,8 +26,8 @@ export class DatabaseModule {
         DatabaseMonitoringModule,
         TypeOrmModule.forRootAsync({
           imports: [EmbeddedPostgresModule],
-          inject: [APP_CONFIG, EmbeddedPostgres],
-          useFactory: async (config: AppConfig, embedded: EmbeddedPostgres) => {
+          inject: [databaseConfig.KEY, EmbeddedPostgres],
+          useFactory: async (config: ConfigType<typeof databaseConfig>, embedded: EmbeddedPostgres) => {
             seed = config.seedDemo;
             const options = config.databaseUrl
               ? dataSourceOptions(config.databaseUrl, config.databasePoolSize)

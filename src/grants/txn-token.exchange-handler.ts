@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { mayActFor } from '../access-token/access-token';
 import { AccessTokenValidator } from '../access-token/access-token.validator';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { trustDomainConfig } from '../config/config.slices';
 import { OAuthError } from '../oauth/oauth-error';
 import { OFFLINE_ACCESS } from '../oauth/scope';
 import { ExternalSubjectTokenValidator } from '../trusted-issuers/external-subject-token.validator';
@@ -41,7 +42,7 @@ export class TransactionTokenExchangeHandler implements TokenExchangeHandler {
     @Inject(AccessTokenValidator) private readonly accessTokens: Pick<AccessTokenValidator, 'validate'>,
     @Inject(TransactionTokenValidator) private readonly transactionTokens: Pick<TransactionTokenValidator, 'validate'>,
     @Inject(TransactionTokenIssuer) private readonly issuer: Pick<TransactionTokenIssuer, 'issue'>,
-    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'trustDomain'>,
+    @Inject(trustDomainConfig.KEY) private readonly config: ConfigType<typeof trustDomainConfig>,
     @Inject(ExternalSubjectTokenValidator) private readonly externalTokens: Pick<ExternalSubjectTokenValidator, 'validate'>,
   ) {}
 

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AuditSink } from '../audit/audit-event';
 import { ClientStore } from '../clients/client.store';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { issuerConfig } from '../config/config.slices';
 import { IdTokenHintVerifier } from '../id-token/id-token-hint.verifier';
 import type { InspectedParameters } from '../oauth/inspected-parameters';
 import { OAuthError } from '../oauth/oauth-error';
@@ -27,7 +28,7 @@ export class EndSessionService {
     private readonly hints: IdTokenHintVerifier,
     private readonly sessions: SignInSessionService,
     private readonly audit: AuditSink,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
   ) {}
 
   async endSession(parameters: EndSessionInput, cookies: string | undefined): Promise<PageResult> {

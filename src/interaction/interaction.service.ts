@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AuditSink } from '../audit/audit-event';
 import { AuthorizeService } from '../authorize/authorize.service';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { issuerConfig } from '../config/config.slices';
 import type { AuthorizationInput } from '../authorize/authorization-parameters';
 import type { InspectedParameters } from '../oauth/inspected-parameters';
 import { SESSION_COOKIE, cookieHeader, readCookie } from '../sessions/session-cookie';
@@ -19,7 +20,7 @@ export class InteractionService {
     private readonly sessions: SignInSessionService,
     private readonly passwords: PasswordSignIn,
     private readonly audit: AuditSink,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
   ) {}
 
   async authorize(parameters: AuthorizationInput, cookies: string | undefined): Promise<PageResult> {

@@ -1,7 +1,6 @@
 import type { ValidatedAccessToken } from '../access-token/access-token';
 import type { AccessTokenValidator } from '../access-token/access-token.validator';
 import type { AuthenticatedClient } from '../clients/client';
-import type { AppConfig } from '../config/app.config';
 import { OAuthError } from '../oauth/oauth-error';
 import type { RefreshToken } from '../refresh-tokens/refresh-token';
 import type { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
@@ -44,8 +43,7 @@ function service({ enabled = true, refresh = refreshToken, fault = undefined as 
   };
   const refreshTokens: Pick<RefreshTokenService, 'find'> = { find: async (handle: string) => (handle === HANDLE ? refresh : undefined) };
   const users = { findBySubjectId: async (subject: string) => (subject === '1' ? ({ subjectId: '1', enabled } as User) : undefined) } as UserDirectory;
-  const config = { issuer: 'https://issuer', cacheTtlSeconds: 0 } as AppConfig;
-  return new IntrospectionService(accessTokens, refreshTokens, new UserStore(users, config), config);
+  return new IntrospectionService(accessTokens, refreshTokens, new UserStore(users, { ttlSeconds: 0 }), { issuer: 'https://issuer' });
 }
 
 const as = (clientId: string) => ({ client: { clientId } }) as AuthenticatedClient;

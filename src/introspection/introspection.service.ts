@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AccessTokenValidator, undefinedIfInvalid } from '../access-token/access-token.validator';
 import type { AuthenticatedClient, Client } from '../clients/client';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { issuerConfig } from '../config/config.slices';
 import type { TokenParameters } from '../oauth/token-parameters';
 import { isRefreshTokenHandle, refreshTokenState } from '../refresh-tokens/refresh-token';
 import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
@@ -26,7 +27,7 @@ export class IntrospectionService {
     @Inject(AccessTokenValidator) private readonly accessTokens: Pick<AccessTokenValidator, 'validate'>,
     @Inject(RefreshTokenService) private readonly refreshTokens: Pick<RefreshTokenService, 'find'>,
     private readonly users: UserStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
   ) {}
 
   /** The caller is a confidential client (`ConfidentialClientGuard`). */

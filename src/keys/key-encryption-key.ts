@@ -1,7 +1,8 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import type { keyEncryptionConfig } from '../config/config.slices';
 import { KeyEncryptionKey, KeyEncryptionKeyring } from './private-key-sealing';
 
 /** DI token for the `KeyEncryptionKeyring`. */
@@ -10,7 +11,7 @@ export const KEY_ENCRYPTION_KEYRING = Symbol('KEY_ENCRYPTION_KEYRING');
 export const KEY_ENCRYPTION_KEY_FILE = 'key-encryption-key';
 
 type Warn = (message: string) => void;
-type KeyConfig = Pick<AppConfig, 'keyEncryptionKey' | 'previousKeyEncryptionKeys' | 'databaseUrl' | 'dataDir'>;
+type KeyConfig = ConfigType<typeof keyEncryptionConfig>;
 
 /**
  * Where the key-encryption key comes from:

@@ -1,6 +1,7 @@
 import { Logger, Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { keyEncryptionConfig } from '../config/config.slices';
 import { KEY_ENCRYPTION_KEYRING, resolveKeyEncryptionKeyring } from './key-encryption-key';
 import { TypeOrmSigningKeyRepository } from './persistence/typeorm-signing-key.repository';
 import { SigningKeyRepository } from './signing-key.repository';
@@ -13,8 +14,8 @@ import { SigningKeyStore } from './signing-key.store';
     { provide: SigningKeyRepository, useClass: TypeOrmSigningKeyRepository },
     {
       provide: KEY_ENCRYPTION_KEYRING,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => {
+      inject: [keyEncryptionConfig.KEY],
+      useFactory: (config: ConfigType<typeof keyEncryptionConfig>) => {
         const logger = new Logger('KeyEncryptionKey');
         return resolveKeyEncryptionKeyring(config, (message) => logger.warn(message));
       },

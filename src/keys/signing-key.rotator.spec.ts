@@ -2,6 +2,7 @@ import { RecordingAuditSink } from '../audit/recording-audit.sink';
 import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../config/app.config';
+import { signingKeysConfig } from '../config/config.slices';
 import { KeyEncryptionKey, KeyEncryptionKeyring, openPrivateKey, sealPrivateKey } from './private-key-sealing';
 import { generateSigningKey, type GeneratedSigningKey, type StoredSigningKey } from './signing-key';
 import { SigningKeyRepository, type KeyRotationSession, type KeySnapshot } from './signing-key.repository';
@@ -48,7 +49,7 @@ describe('SigningKeyRotator', () => {
   const current = new KeyEncryptionKey(randomBytes(32));
   const previous = new KeyEncryptionKey(randomBytes(32));
   const keyring = new KeyEncryptionKeyring(current, [previous]);
-  const config = loadConfig({ CACHE_TTL_SECONDS: '0' });
+  const config = signingKeysConfig(loadConfig({ CACHE_TTL_SECONDS: '0' }));
   let repository: InMemorySigningKeyRepository;
   let rotator: SigningKeyRotator;
 

@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK_SKEW_SECONDS } from '../oauth/clock-skew';
 import { AuditSink } from '../audit/audit-event';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { signingKeysConfig } from '../config/config.slices';
 import { KEY_ENCRYPTION_KEYRING } from './key-encryption-key';
 import { planKeyRotation, type KeyRotationPolicy, type PlanOptions } from './key-rotation-plan';
 import { openPrivateKey, PrivateKeyUnsealError, sealPrivateKey, type KeyEncryptionKeyring } from './private-key-sealing';
@@ -29,7 +30,7 @@ export class SigningKeyRotator {
   constructor(
     private readonly repository: SigningKeyRepository,
     @Inject(KEY_ENCRYPTION_KEYRING) private readonly keyring: KeyEncryptionKeyring,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(signingKeysConfig.KEY) private readonly config: ConfigType<typeof signingKeysConfig>,
     private readonly audit: AuditSink,
   ) {
     const { rotationIntervalSeconds, propagationSeconds, retentionSeconds } = config.keyRotation;

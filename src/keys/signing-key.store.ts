@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { signingKeysConfig } from '../config/config.slices';
 import { KEY_ENCRYPTION_KEYRING } from './key-encryption-key';
 import { byActivationDescending } from './key-rotation-plan';
 import type { KeyEncryptionKeyring } from './private-key-sealing';
@@ -32,7 +33,7 @@ export class SigningKeyStore implements OnModuleInit, OnModuleDestroy {
     private readonly repository: SigningKeyRepository,
     private readonly rotator: SigningKeyRotator,
     @Inject(KEY_ENCRYPTION_KEYRING) private readonly keyring: KeyEncryptionKeyring,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(signingKeysConfig.KEY) private readonly config: ConfigType<typeof signingKeysConfig>,
   ) {}
 
   async onModuleInit(): Promise<void> {

@@ -1,5 +1,7 @@
 import { Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, type RateLimitConfig } from '../config/app.config';
+import type { RateLimitConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { throttlingConfig } from '../config/config.slices';
 import { MetricsModule } from '../metrics/metrics.module';
 import { TollgateMetrics } from '../metrics/metrics';
 import { ClientAuthThrottle } from './client-auth.throttle';
@@ -34,11 +36,11 @@ async function counterStore(limits: RateLimitConfig, metrics: TollgateMetrics): 
 @Module({
   imports: [MetricsModule],
   providers: [
-    { provide: CounterStore, inject: [APP_CONFIG, TollgateMetrics], useFactory: (config: AppConfig, metrics: TollgateMetrics) => counterStore(config.rateLimits, metrics) },
+    { provide: CounterStore, inject: [throttlingConfig.KEY, TollgateMetrics], useFactory: counterStore },
     {
       provide: ClientAuthThrottle,
-      inject: [CounterStore, APP_CONFIG],
-      useFactory: (store: CounterStore, { rateLimits: limits }: AppConfig) =>
+      inject: [CounterStore, throttlingConfig.KEY],
+      useFactory: (store: CounterStore, limits: ConfigType<typeof throttlingConfig>) =>
         new ClientAuthThrottle(store, {
           windowSeconds: limits.windowSeconds,
           failuresPerClient: limits.authFailures,
@@ -49,8 +51,8 @@ async function counterStore(limits: RateLimitConfig, metrics: TollgateMetrics): 
     },
     {
       provide: SignInThrottle,
-      inject: [CounterStore, APP_CONFIG],
-      useFactory: (store: CounterStore, { rateLimits: limits }: AppConfig) =>
+      inject: [CounterStore, throttlingConfig.KEY],
+      useFactory: (store: CounterStore, limits: ConfigType<typeof throttlingConfig>) =>
         new SignInThrottle(store, {
           failuresBeforeBackOff: limits.signInFailures,
           backOffSeconds: limits.signInBackOffSeconds,

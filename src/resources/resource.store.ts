@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { cacheConfig } from '../config/config.slices';
 import { ResourceCatalog } from './resource-catalog';
 import { ResourceRepository } from './resource.repository';
 
@@ -12,7 +13,7 @@ export class ResourceStore implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly repository: ResourceRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(cacheConfig.KEY) private readonly cache: ConfigType<typeof cacheConfig>,
   ) {}
 
   get catalog(): ResourceCatalog {
@@ -21,7 +22,7 @@ export class ResourceStore implements OnModuleInit, OnModuleDestroy {
 
   async onModuleInit(): Promise<void> {
     await this.reload();
-    const period = Math.max(this.config.cacheTtlSeconds, 1) * 1000;
+    const period = Math.max(this.cache.ttlSeconds, 1) * 1000;
     this.timer = setInterval(() => void this.reload().catch((error: Error) => this.logger.warn(`Reloading resources failed: ${error.message}`)), period);
     this.timer.unref();
   }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { jwkSetsConfig } from '../config/config.slices';
 import { ForeignJwtVerifier } from './foreign-jwt.verifier';
 import { JwkSetFetcher } from './jwk-set.fetcher';
 import { JwkSetResolver } from './jwk-set.resolver';
@@ -19,8 +20,8 @@ import { TrustedIssuerStore } from './trusted-issuer.store';
     JwkSetFetcher,
     {
       provide: JWK_SET_CACHE_POLICY,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => ({ ...DEFAULT_JWK_SET_CACHE_POLICY, unknownKidRefetchMs: config.jwksRefetchSeconds * 1000 }),
+      inject: [jwkSetsConfig.KEY],
+      useFactory: (config: ConfigType<typeof jwkSetsConfig>) => ({ ...DEFAULT_JWK_SET_CACHE_POLICY, unknownKidRefetchMs: config.jwksRefetchSeconds * 1000 }),
     },
     RemoteJwkSetCache,
     JwkSetResolver,

@@ -3,7 +3,6 @@ import { DEMO_IDENTITY_RESOURCES } from '../database/demo-data';
 import { ResourceCatalog } from '../resources/resource-catalog';
 import type { ResourceStore } from '../resources/resource.store';
 import type { User } from '../users/user';
-import type { AppConfig } from '../config/app.config';
 import { InMemoryUserRepository } from '../users/in-memory-user.repository.fixtures';
 import { UserStore } from '../users/user.store';
 import { DatabaseUserDirectory } from '../users/database-user.directory';
@@ -35,7 +34,7 @@ function token(overrides: Partial<ValidatedAccessToken> = {}): ValidatedAccessTo
 function service(users: readonly User[] = [bob]): { userInfo: UserInfoService; repository: FakeUserRepository } {
   const repository = new FakeUserRepository(users);
   const resources: Pick<ResourceStore, 'catalog'> = { catalog: new ResourceCatalog({ identityResources: DEMO_IDENTITY_RESOURCES, apiResources: [] }) };
-  return { userInfo: new UserInfoService(new UserStore(new DatabaseUserDirectory(repository, new PasswordHasher()), { cacheTtlSeconds: 0 } as AppConfig), resources), repository };
+  return { userInfo: new UserInfoService(new UserStore(new DatabaseUserDirectory(repository, new PasswordHasher()), { ttlSeconds: 0 }), resources), repository };
 }
 
 const invalidToken = (description: string) =>

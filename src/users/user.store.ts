@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CachedLookup } from '../cache/cached-lookup';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ConfigType } from '../config/config-slice';
+import { cacheConfig } from '../config/config.slices';
 import type { User } from './user';
 import { UserDirectory } from './user-directory';
 
@@ -13,8 +14,8 @@ import { UserDirectory } from './user-directory';
 export class UserStore {
   private readonly users: CachedLookup<User>;
 
-  constructor(directory: UserDirectory, @Inject(APP_CONFIG) config: AppConfig) {
-    this.users = new CachedLookup((subjectId) => directory.findBySubjectId(subjectId), config.cacheTtlSeconds);
+  constructor(directory: UserDirectory, @Inject(cacheConfig.KEY) cache: ConfigType<typeof cacheConfig>) {
+    this.users = new CachedLookup((subjectId) => directory.findBySubjectId(subjectId), cache.ttlSeconds);
   }
 
   findBySubjectId(subjectId: string): Promise<User | undefined> {
