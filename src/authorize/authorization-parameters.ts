@@ -23,6 +23,5 @@ export class AuthorizationParameters {
   @FormField(MAX_LENGTH) request_uri?: string;
 }
 
-
 /** The authorization request as the pipe read it (`PageQuery`, `PageForm`), refusals answered when reached. */
 export type AuthorizationInput = InspectedParameters<AuthorizationParameters>;

@@ -24,12 +24,20 @@ export class InteractionController {
   ) {}
 
   @Get('connect/authorize')
-  async authorizeGet(@PageQuery(AuthorizationParameters) parameters: AuthorizationInput, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async authorizeGet(
+    @PageQuery(AuthorizationParameters) parameters: AuthorizationInput,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     await this.pages.render(request, reply, await this.interaction.authorize(parameters, request.headers.cookie));
   }
 
   @Post('connect/authorize')
-  async authorizePost(@PageForm(AuthorizationParameters) parameters: AuthorizationInput, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async authorizePost(
+    @PageForm(AuthorizationParameters) parameters: AuthorizationInput,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     await this.pages.render(request, reply, await this.interaction.authorize(parameters, request.headers.cookie));
   }
 

@@ -27,7 +27,7 @@ describe('readParameters', () => {
     ['a repeated member', { short: ['a', 'b'] }, 'parameter short must not be repeated'],
     ['a member longer than it may be', { short: 'a', long: 'l'.repeat(MAX_PARAMETER_LENGTH * 2 + 1) }, 'parameter long is too long'],
     ['a failed constraint', { short: '' }, 'short is required'],
-  ])('refuses %s with the refusal\'s options', (_, body, description) => {
+  ])("refuses %s with the refusal's options", (_, body, description) => {
     expect(() => readParameters(LongParameters, body, BEARER)).toThrow(bearerError(description));
   });
 
