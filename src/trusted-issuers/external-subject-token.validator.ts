@@ -4,7 +4,7 @@ import { readMayActClaim, type ValidatedAccessToken } from '../access-token/acce
 import type { Client } from '../clients/client';
 import { parseJsonObject } from '../oauth/json-object';
 import { OAuthError } from '../oauth/oauth-error';
-import { UserRepository } from '../users/user.repository';
+import { UserDirectory } from '../users/user-directory';
 import { ForeignJwtRejected, ForeignJwtVerifier } from './foreign-jwt.verifier';
 import { JwkSetResolver } from './jwk-set.resolver';
 import { TrustedIssuerStore } from './trusted-issuer.store';
@@ -20,7 +20,8 @@ export interface ExternalSubjectToken {
  * Token exchange with the identity provider you already have (docs/delegation.md): a subject token
  * whose `iss` is a trusted subject issuer is verified with that issuer's keys (`aud` must contain
  * its expected audience, `exp`/`nbf` hold), accepted only from clients that trust the issuer, and
- * its subject matched to a local user by the issuer's claim. Rejections are `invalid_token`.
+ * its subject matched to a local user of the user directory by the issuer's claim
+ * (docs/delegation.md#matching-the-external-subject). Rejections are `invalid_token`.
  */
 @Injectable()
 export class ExternalSubjectTokenValidator {
@@ -28,7 +29,7 @@ export class ExternalSubjectTokenValidator {
     @Inject(TrustedIssuerStore) private readonly issuers: Pick<TrustedIssuerStore, 'find'>,
     @Inject(JwkSetResolver) private readonly keys: Pick<JwkSetResolver, 'forIssuer'>,
     @Inject(ForeignJwtVerifier) private readonly verifier: Pick<ForeignJwtVerifier, 'verify'>,
-    @Inject(UserRepository) private readonly users: Pick<UserRepository, 'findByClaim'>,
+    @Inject(UserDirectory) private readonly users: Pick<UserDirectory, 'findByClaim'>,
   ) {}
 
   /** Undefined when the token does not name a trusted subject issuer: then it is judged as one of ours. */

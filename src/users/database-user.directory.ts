@@ -18,6 +18,10 @@ export class DatabaseUserDirectory extends UserDirectory {
     return this.users.findBySubjectId(subjectId);
   }
 
+  findByClaim(name: string, value: string): Promise<User | undefined> {
+    return this.users.findByClaim(name, value);
+  }
+
   async authenticate(username: string, password: string): Promise<User | undefined> {
     const user = await this.users.findByUsername(username);
     const passwordMatches = await this.passwords.verify(password, user?.passwordHash);

@@ -13,4 +13,10 @@ export abstract class UserDirectory {
    * undefined otherwise, without saying which check failed.
    */
   abstract authenticate(username: string, password: string): Promise<User | undefined>;
+  /**
+   * The one user, enabled or not, whose claim `name` is the string `value` (e.g. `email`): how the
+   * subject of a trusted identity provider's token becomes a local user (docs/delegation.md#matching-the-external-subject).
+   * Undefined when no user or several have it.
+   */
+  abstract findByClaim(name: string, value: string): Promise<User | undefined>;
 }

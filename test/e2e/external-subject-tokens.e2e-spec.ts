@@ -93,6 +93,24 @@ describe('token exchange with subject tokens of a trusted subject issuer', () =>
     expectTokenError(await exchange(API1, await token(), { scope: 'api2' }), 400, 'invalid_request');
   });
 
+  it('matches only the one local user whose claim is the same string: two users sharing it, or a non-string claim, match no one', async () => {
+    const [shared, listed] = [`${uniqueName('twin')}@example.com`, `${uniqueName('listed')}@example.com`];
+    for (const [name, claims] of [
+      [uniqueName('twin-a'), { email: shared }],
+      [uniqueName('twin-b'), { email: shared }],
+      [uniqueName('listed'), { email: [listed] }],
+    ] as const) {
+      await sql("INSERT INTO users (subject_id, username, password_hash, claims) VALUES ($1, $1, '', $2)", [name, JSON.stringify(claims)]);
+    }
+    for (const email of [shared, listed]) expectTokenError(await exchange(API1, await signDemo(aliceAtIdp({ email })), { scope: 'api2' }), 400, 'invalid_request');
+    await sql("DELETE FROM users WHERE claims ->> 'email' = $1", [shared]);
+    const single = uniqueName('single');
+    await sql("INSERT INTO users (subject_id, username, password_hash, claims) VALUES ($1, $1, '', $2)", [single, JSON.stringify({ email: shared })]);
+    const response = await exchange(API1, await signDemo(aliceAtIdp({ email: shared })), { scope: 'api2' });
+    expect(response.status).toBe(200);
+    expect(jwtPayload(response.body.access_token).sub).toBe(single);
+  });
+
   it('accepts a subject token whose may_act names the exchanging client', async () => {
     expect((await exchange(API1, await signDemo(aliceAtIdp({ may_act: { client_id: 'api1' } })), { scope: 'api2' })).status).toBe(200);
   });

@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { User } from '../../src/users/user';
 import { UserDirectory } from '../../src/users/user-directory';
 import { startTestServer, type TestServer } from '../support/create-test-app';
-import { basic, postForm, request } from '../support/http';
+import { demoPrivateJwk, signJwt } from '../support/client-assertions';
+import { basic, jwtPayload, postForm, request, requestToken } from '../support/http';
+import { API1, TOKEN_EXCHANGE } from '../support/token-lifecycle';
 
 /** An embedding application's own users: two people who exist nowhere in Tollgate's database. */
 @Injectable()
@@ -12,9 +14,16 @@ class StaffDirectory extends UserDirectory {
     { subjectId: 'staff-8', username: 'ivan', passwordHash: '', enabled: false, claims: {}, roles: [], updatedAt: new Date(0) },
   ];
   readonly attempts: string[] = [];
+  readonly claimLookups: string[] = [];
 
   async findBySubjectId(subjectId: string): Promise<User | undefined> {
     return this.staff.find((user) => user.subjectId === subjectId);
+  }
+
+  async findByClaim(name: string, value: string): Promise<User | undefined> {
+    this.claimLookups.push(`${name}=${value}`);
+    const matching = this.staff.filter((user) => user.claims[name] === value);
+    return matching.length === 1 ? matching[0] : undefined;
   }
 
   async authenticate(username: string, password: string): Promise<User | undefined> {
@@ -52,5 +61,23 @@ describe('a user directory supplied by the embedding application', () => {
       const refused = await signIn(username, password);
       expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 400, error: 'invalid_grant' });
     }
+  });
+
+  it("matches the subject of the demo identity provider's token among its users, by the issuer's claim (email)", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const exchange = async (email: string) =>
+      requestToken(server.url, API1.clientId, API1.secret, {
+        grant_type: TOKEN_EXCHANGE,
+        subject_token: await signJwt({ iss: 'https://idp.demo.example', aud: 'api1', sub: 'idp|7', email, iat: now, exp: now + 120 }, { key: demoPrivateJwk('demo-idp') }),
+        subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
+        scope: 'openid api2',
+      });
+    const exchanged = await exchange('grace@staff.example');
+    expect(exchanged.status).toBe(200);
+    expect(jwtPayload(exchanged.body.access_token)).toMatchObject({ sub: 'staff-7', act: { client_id: 'api1' } });
+    // alice@example.com is a user of Tollgate's own table, which this directory replaces.
+    const refused = await exchange('alice@example.com');
+    expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 400, error: 'invalid_request' });
+    expect((server.app.get(UserDirectory) as StaffDirectory).claimLookups).toEqual(['email=grace@staff.example', 'email=alice@example.com']);
   });
 });

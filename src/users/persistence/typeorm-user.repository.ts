@@ -43,8 +43,9 @@ export class TypeOrmUserRepository extends UserRepository {
   }
 
   async findByClaim(name: string, value: string): Promise<User | undefined> {
-    // Two users with the same claim value match no one: the external subject is ambiguous.
-    const rows: StoredUserRow[] = await this.users.query(`${SELECT_USER} claims ->> $1 = $2 LIMIT 2`, [name, value]);
+    // Containment of {name: value} uses the GIN index users_claims (migration UserClaimsIndex) and
+    // matches only a string claim equal to value. Two users with it match no one: the external subject is ambiguous.
+    const rows: StoredUserRow[] = await this.users.query(`${SELECT_USER} claims @> jsonb_build_object($1::text, $2::text) LIMIT 2`, [name, value]);
     return rows.length === 1 ? this.toUser(rows) : undefined;
   }
 
