@@ -276,7 +276,7 @@ function checkRedirectUri(option: string, uri: string, problems: string[]): void
 }
 
 // Printable, URL- and Basic-auth-safe (RFC 6749 §2.3.1 form-encodes it anyway), and usable in a class name.
-const CLIENT_ID = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,99}$/;
+export const CLIENT_ID = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,99}$/;
 
 function checkClientId(clientId: string | undefined, problems: string[]): string {
   if (clientId === undefined) problems.push('--client-id is required');

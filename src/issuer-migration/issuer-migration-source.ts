@@ -1,5 +1,6 @@
 import type { GeneratedMigration } from '../client-migration/client-migration-source';
 import type { IssuerMigrationRequest } from './issuer-migration-arguments';
+import type { SubjectIssuerSettings } from './subject-issuer-arguments';
 
 /** The TypeORM migration for one request; values are JSON literals passed as query parameters. */
 export function renderIssuerMigration(request: IssuerMigrationRequest, timestamp: number): GeneratedMigration {
@@ -10,16 +11,30 @@ export function renderIssuerMigration(request: IssuerMigrationRequest, timestamp
   const { summary, up, down } =
     request.kind === 'create'
       ? {
-          summary: `Trusts ${request.issuerKind === 'spiffe' ? 'SPIFFE trust domain' : 'Kubernetes issuer'} \`${request.issuer}\` as a workload issuer, with ${request.jwksUri ? `the keys at ${request.jwksUri}` : 'the JWK Set below'}.`,
+          summary: `Trusts ${ISSUER_KINDS[request.issuerKind]} \`${request.issuer}\` as a ${request.subject ? 'subject' : 'workload'} issuer, with ${request.jwksUri ? `the keys at ${request.jwksUri}` : 'the JWK Set below'}.`,
           up: [
             `if (${exists}) throw new Error(${literal(`Trusted issuer "${request.issuer}" already exists`)});`,
+            ...(request.subject ? requireKnown(request.subject) : []),
             'await queryRunner.query(',
-            `  "INSERT INTO trusted_issuers (issuer, role, kind, jwks, jwks_uri, description) VALUES ($1, 'workload', $2, $3, $4, $5)",`,
-            `  [${issuer}, ${literal(request.issuerKind)}, ${literal(request.jwks ? JSON.stringify(request.jwks) : null)}, ${literal(request.jwksUri ?? null)}, ${literal(request.description ?? null)}],`,
+            `  "INSERT INTO trusted_issuers (issuer, role, kind, jwks, jwks_uri, description${request.subject ? ', subject_audience, subject_user_claim, subject_identity_scopes' : ''}) VALUES ($1, $2, $3, $4, $5, $6${request.subject ? ', $7, $8, $9' : ''})",`,
+            `  [${[
+              issuer,
+              literal(request.subject ? 'subject' : 'workload'),
+              literal(request.issuerKind),
+              literal(request.jwks ? JSON.stringify(request.jwks) : null),
+              literal(request.jwksUri ?? null),
+              literal(request.description ?? null),
+              ...(request.subject ? [literal(request.subject.audience), literal(request.subject.userClaim), literal(request.subject.identityScopes)] : []),
+            ].join(', ')}],`,
             ');',
+            ...(request.subject && request.subject.trustedBy.length > 0
+              ? [`await queryRunner.query('INSERT INTO client_subject_issuers (client_id, issuer) SELECT unnest($1::text[]), $2', [${literal(request.subject.trustedBy)}, ${issuer}]);`]
+              : []),
           ],
           down: [
-            '// Clients bound to its identities lose them: client_workload_identities references it ON DELETE CASCADE.',
+            request.subject
+              ? '// The clients that trusted it stop: client_subject_issuers references it ON DELETE CASCADE.'
+              : '// Clients bound to its identities lose them: client_workload_identities references it ON DELETE CASCADE.',
             `await queryRunner.query('DELETE FROM trusted_issuers WHERE issuer = $1', [${issuer}]);`,
           ],
         }
@@ -50,6 +65,27 @@ ${indent(down)}
 }
 `;
   return { className, fileBase: `${timestamp}-${name}`, source };
+}
+
+const ISSUER_KINDS = { spiffe: 'SPIFFE trust domain', kubernetes: 'Kubernetes issuer', jwt: 'identity provider' } as const;
+
+/**
+ * The identity scopes and trusting clients a subject issuer names must exist when the migration
+ * runs (they live in the database, not in the generator's reach); otherwise `up` stops, naming them.
+ */
+function requireKnown({ identityScopes, trustedBy }: SubjectIssuerSettings): string[] {
+  const check = (values: readonly string[], what: string, query: string, missing: string) =>
+    values.length === 0
+      ? []
+      : [
+          `const known${what} = (await queryRunner.query('${query} = ANY($1)', [${literal(values)}])).map((row: { name: string }) => row.name);`,
+          `const unknown${what} = ${literal(values)}.filter((name) => !known${what}.includes(name));`,
+          `if (unknown${what}.length > 0) throw new Error(${literal(`${missing}: `)} + unknown${what}.join(', '));`,
+        ];
+  return [
+    ...check(identityScopes, 'Scopes', 'SELECT name FROM identity_resources WHERE name', 'Not identity scopes of this server'),
+    ...check(trustedBy, 'Clients', 'SELECT client_id AS name FROM clients WHERE client_id', 'No such clients to trust the issuer'),
+  ];
 }
 
 function pascalCase(issuer: string): string {

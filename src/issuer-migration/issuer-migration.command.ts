@@ -6,7 +6,7 @@ import { checkJwksDocument } from '../client-migration/secretless-client-argumen
 import { ISSUER_USAGE, IssuerMigrationUsageError, parseIssuerMigrationArguments } from './issuer-migration-arguments';
 import { renderIssuerMigration } from './issuer-migration-source';
 
-/** `npm run issuer:migration`: writes a migration registering (or disabling) a trusted workload issuer. Returns the exit code. */
+/** `npm run issuer:migration`: writes a migration registering (or disabling) a trusted workload or subject issuer. Returns the exit code. */
 export async function runIssuerMigrationCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   const now = io.now?.() ?? new Date();
   const usage = (message: string) => {

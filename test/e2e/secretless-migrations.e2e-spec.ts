@@ -3,17 +3,19 @@ import { join } from 'node:path';
 import { DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
 import { runClientMigrationCommand, type CommandIo } from '../../src/client-migration/client-migration.command';
 import { runIssuerMigrationCommand } from '../../src/issuer-migration/issuer-migration.command';
-import { clientAssertion, demoPrivateJwk, demoPublicJwk, JWT_BEARER, JWT_SPIFFE, jwtSvid, serviceAccountToken } from '../support/client-assertions';
+import { clientAssertion, demoPrivateJwk, demoPublicJwk, JWT_BEARER, JWT_SPIFFE, jwtSvid, serviceAccountToken, signJwt } from '../support/client-assertions';
 import { sql, startTestServer, testDatabaseUrl, type TestServer } from '../support/create-test-app';
-import { expectTokenError, uniqueName } from '../support/fixtures';
-import { postForm } from '../support/http';
+import { expectTokenError, insertClient, uniqueName } from '../support/fixtures';
+import { jwtPayload, postForm, requestToken } from '../support/http';
+import { API1, TOKEN_EXCHANGE } from '../support/token-lifecycle';
 import { SCRATCH_ROOT, typeCheck } from '../support/type-check';
 
 type Command = (argv: readonly string[], io: CommandIo) => Promise<number>;
 
 /**
  * `npm run issuer:migration` and the secretless forms of `npm run client:migration`: the generated
- * migrations apply and let the client authenticate with no secret anywhere; the last test
+ * migrations apply and let the client authenticate with no secret anywhere, or let the clients
+ * that trust a subject issuer exchange its tokens (docs/delegation.md); the last test
  * type-checks every file written, as `npm run build` would once they are in migrations/.
  */
 describe('migrations for secretless clients and trusted issuers', () => {
@@ -117,6 +119,67 @@ describe('migrations for secretless clients and trusted issuers', () => {
     await byUri.migration!.up(runner);
     expect(await sql('SELECT jwks, jwks_uri FROM clients WHERE client_id = $1', [remote])).toEqual([{ jwks: null, jwks_uri: 'https://keys.example.com/jwks.json' }]);
     await byUri.migration!.down(runner);
+  });
+
+  it('refuses bad subject issuer arguments with exit code 2', async () => {
+    const bad = await generate(
+      runIssuerMigrationCommand,
+      ...['--subject', 'http://idp.example', '--jwks-uri', 'https://idp.example/jwks', '--audience', 'api 1', '--user-claim', 'exp'],
+      ...['--identity-scope', 'openid "profile"', '--trusted-by', 'api1', '--trusted-by', 'not a client!'],
+    );
+    expect(bad.code).toBe(2);
+    for (const problem of [
+      '--subject "http://idp.example" must be the https issuer URL of your identity provider',
+      '--audience "api 1" must be 1 to 200 printable characters without spaces',
+      '--user-claim "exp" describes the token, not the user',
+      '--identity-scope ""profile"" is not a valid scope token',
+      '--trusted-by "not a client!" must be a client id',
+    ]) {
+      expect(bad.stderr).toContain(problem);
+    }
+    const missing = await generate(runIssuerMigrationCommand, '--subject', 'https://idp.example', '--jwks-uri', 'https://idp.example/jwks', '--user-claim', 'e mail');
+    expect(missing.stderr).toContain('--audience <the aud its tokens carry for Tollgate> is required with --subject');
+    expect(missing.stderr).toContain('--user-claim "e mail" must be a claim name');
+    const misplaced = await generate(runIssuerMigrationCommand, '--kubernetes', 'https://k.example', '--jwks-uri', 'https://k.example/jwks', '--trusted-by', 'api1', '--audience', 'x');
+    expect(misplaced.stderr).toContain('--trusted-by goes only with --subject');
+    expect(misplaced.stderr).toContain('--audience goes only with --subject');
+    expect([bad.migration, missing.migration, misplaced.migration]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('registers your identity provider as a subject issuer that only the clients trusting it may exchange tokens of; down removes it all', async () => {
+    const issuer = `https://${uniqueName('idp')}.example`;
+    const stranger = { clientId: uniqueName('stranger'), secret: 'stranger-secret' };
+    await insertClient({ ...stranger, secrets: [{ secret: stranger.secret }], grantTypes: [TOKEN_EXCHANGE], scopes: ['openid', 'api2'] });
+    await writeFile(join(outDir, 'idp.json'), JSON.stringify({ keys: [demoPublicJwk('demo-idp')] }));
+    const subjectArguments = ['--subject', issuer, '--jwks-file', 'idp.json', '--audience', 'api1', '--user-claim', 'email'];
+
+    const unknownScope = await generate(runIssuerMigrationCommand, ...subjectArguments, '--identity-scope', 'openid api2', '--trusted-by', 'api1');
+    await expect(unknownScope.migration!.up(runner)).rejects.toThrow('Not identity scopes of this server: api2');
+    const unknownClient = await generate(runIssuerMigrationCommand, ...subjectArguments, '--trusted-by', 'api1', '--trusted-by', 'nobody-here');
+    await expect(unknownClient.migration!.up(runner)).rejects.toThrow('No such clients to trust the issuer: nobody-here');
+    expect(await sql('SELECT count(*)::int AS count FROM trusted_issuers WHERE issuer = $1', [issuer])).toEqual([{ count: 0 }]);
+
+    const trusted = await generate(runIssuerMigrationCommand, ...subjectArguments, '--identity-scope', 'openid', '--trusted-by', 'api1', '--description', 'corporate IdP');
+    expect({ code: trusted.code, stdout: trusted.stdout }).toEqual({ code: 0, stdout: '' });
+    await trusted.migration!.up(runner);
+    expect(await sql('SELECT role, kind, subject_audience, subject_user_claim, subject_identity_scopes, description FROM trusted_issuers WHERE issuer = $1', [issuer])).toEqual([
+      { role: 'subject', kind: 'jwt', subject_audience: 'api1', subject_user_claim: 'email', subject_identity_scopes: ['openid'], description: 'corporate IdP' },
+    ]);
+
+    const now = Math.floor(Date.now() / 1000);
+    const subjectToken = await signJwt({ iss: issuer, aud: ['api1', stranger.clientId], sub: 'idp|42', email: 'alice@example.com', iat: now, exp: now + 120 }, { key: demoPrivateJwk('demo-idp') });
+    const exchange = (client: { clientId: string; secret: string }, scope: string) =>
+      requestToken(server.url, client.clientId, client.secret, { grant_type: TOKEN_EXCHANGE, subject_token: subjectToken, subject_token_type: 'urn:ietf:params:oauth:token-type:jwt', scope });
+    const exchanged = await exchange(API1, 'openid api2');
+    expect(exchanged.status).toBe(200);
+    expect(jwtPayload(exchanged.body.access_token)).toMatchObject({ sub: '1', scope: 'openid api2', act: { client_id: 'api1' } });
+    expectTokenError(await exchange(API1, 'profile api2'), 400, 'invalid_scope');
+    expectTokenError(await exchange(stranger, 'openid api2'), 400, 'invalid_request');
+
+    await trusted.migration!.down(runner);
+    expect(await sql('SELECT count(*)::int AS count FROM trusted_issuers WHERE issuer = $1', [issuer])).toEqual([{ count: 0 }]);
+    expect(await sql('SELECT count(*)::int AS count FROM client_subject_issuers WHERE issuer = $1', [issuer])).toEqual([{ count: 0 }]);
+    expectTokenError(await exchange(API1, 'openid api2'), 400, 'invalid_request');
   });
 
   it("type-checks every migration written above with the project's compiler options", async () => {
