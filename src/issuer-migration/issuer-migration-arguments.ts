@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { jwksUriProblem } from '../trusted-issuers/jwks-uri';
 import { SPIFFE_TRUST_DOMAIN } from '../trusted-issuers/trusted-issuer';
-import { checkSubjectIssuerSettings, SUBJECT_FLAGS, type SubjectIssuerSettings } from './subject-issuer-arguments';
+import { checkSubjectIssuerChanges, checkSubjectIssuerSettings, SUBJECT_FLAGS, type SubjectIssuerChanges, type SubjectIssuerSettings } from './subject-issuer-arguments';
 
 export type IssuerMigrationRequest =
   | {
@@ -16,6 +16,7 @@ export type IssuerMigrationRequest =
       /** Present for a subject issuer (`--subject`), absent for a workload issuer. */
       readonly subject?: SubjectIssuerSettings;
     }
+  | { readonly kind: 'change-subject'; readonly issuer: string; readonly changes: SubjectIssuerChanges }
   | { readonly kind: 'disable'; readonly issuer: string };
 
 export interface IssuerMigrationCommand {
@@ -31,6 +32,7 @@ export const ISSUER_USAGE = `Usage:
   npm run issuer:migration -- --spiffe <spiffe://trust domain> (--jwks-file <file> | --jwks-uri <bundle endpoint URL>) [--description <text>]
   npm run issuer:migration -- --subject <issuer URL> (--jwks-file <file> | --jwks-uri <url>) --audience <aud> --user-claim <claim>
       [--identity-scope <scope>...] [--trusted-by <client_id>...] [--description <text>]
+  npm run issuer:migration -- --subject <registered issuer URL> [--audience <aud>] [--user-claim <claim>] [--identity-scope <scope>...] [--trusted-by <client_id>...]
   npm run issuer:migration -- --disable <issuer or spiffe://trust domain>
 Options for every form: --out-dir <directory> (default: migrations), --no-index (do not append to <out-dir>/index.ts).
 Writes a timestamped TypeORM migration that registers a trusted workload issuer (docs/trusted-issuers.md):
@@ -40,7 +42,9 @@ Bind clients to its identities with npm run client:migration -- --workload.
 --subject registers your identity provider as a subject issuer for token exchange (docs/delegation.md):
 its tokens' aud must contain --audience, --user-claim names the claim that matches a local user's claim
 of the same name, --identity-scope (repeatable) lists the identity scopes an exchanged token may carry
-(none when not given), and --trusted-by (repeatable) names the clients that accept its tokens.`;
+(none when not given), and --trusted-by (repeatable) names the clients that accept its tokens.
+Without --jwks-file and --jwks-uri, --subject changes a registered subject issuer: the settings given
+replace its own, the --trusted-by clients are added, and down puts back exactly what was there.`;
 
 const OPTIONS = {
   kubernetes: { type: 'string' },
@@ -79,6 +83,11 @@ export function parseIssuerMigrationArguments(argv: readonly string[]): IssuerMi
   if (values.disable !== undefined) {
     for (const name of ['jwks-file', 'jwks-uri', 'description'] as const) if (values[name] !== undefined) problems.push(`--${name} does not apply to --disable`);
     request = { kind: 'disable', issuer: values.disable };
+  } else if (values.subject !== undefined && values['jwks-file'] === undefined && values['jwks-uri'] === undefined) {
+    if (values.description !== undefined) problems.push('--description goes only with a new issuer (with --jwks-file or --jwks-uri)');
+    if (SUBJECT_FLAGS.every((name) => values[name] === undefined)) problems.push('give --jwks-file or --jwks-uri to register the issuer, or at least one of --audience, --user-claim, --identity-scope and --trusted-by to change it');
+    if (!HTTPS_ISSUER.test(values.subject)) problems.push(`--subject "${values.subject.slice(0, 500)}" must be the https issuer URL of your identity provider (its tokens' iss)`);
+    request = { kind: 'change-subject', issuer: values.subject, changes: checkSubjectIssuerChanges(values, problems) };
   } else {
     const issuerKind = values.spiffe !== undefined ? 'spiffe' : values.subject !== undefined ? 'jwt' : 'kubernetes';
     const issuer = values.spiffe ?? values.subject ?? values.kubernetes ?? '';

@@ -1,15 +1,17 @@
 import type { GeneratedMigration } from '../client-migration/client-migration-source';
 import type { IssuerMigrationRequest } from './issuer-migration-arguments';
-import type { SubjectIssuerSettings } from './subject-issuer-arguments';
+import { literal, renderSubjectIssuerChange, requireKnown } from './subject-issuer-source';
 
 /** The TypeORM migration for one request; values are JSON literals passed as query parameters. */
 export function renderIssuerMigration(request: IssuerMigrationRequest, timestamp: number): GeneratedMigration {
-  const name = `${request.kind === 'create' ? 'AddTrustedIssuer' : 'DisableTrustedIssuer'}${pascalCase(request.issuer)}`;
+  const name = `${MIGRATION_NAMES[request.kind]}${pascalCase(request.issuer)}`;
   const className = `${name}${timestamp}`;
   const issuer = literal(request.issuer);
   const exists = `(await queryRunner.query('SELECT 1 FROM trusted_issuers WHERE issuer = $1', [${issuer}])).length > 0`;
   const { summary, up, down } =
-    request.kind === 'create'
+    request.kind === 'change-subject'
+      ? renderSubjectIssuerChange(request, className)
+      : request.kind === 'create'
       ? {
           summary: `Trusts ${ISSUER_KINDS[request.issuerKind]} \`${request.issuer}\` as a ${request.subject ? 'subject' : 'workload'} issuer, with ${request.jwksUri ? `the keys at ${request.jwksUri}` : 'the JWK Set below'}.`,
           up: [
@@ -67,26 +69,8 @@ ${indent(down)}
   return { className, fileBase: `${timestamp}-${name}`, source };
 }
 
+const MIGRATION_NAMES = { create: 'AddTrustedIssuer', 'change-subject': 'ChangeSubjectIssuer', disable: 'DisableTrustedIssuer' } as const;
 const ISSUER_KINDS = { spiffe: 'SPIFFE trust domain', kubernetes: 'Kubernetes issuer', jwt: 'identity provider' } as const;
-
-/**
- * The identity scopes and trusting clients a subject issuer names must exist when the migration
- * runs (they live in the database, not in the generator's reach); otherwise `up` stops, naming them.
- */
-function requireKnown({ identityScopes, trustedBy }: SubjectIssuerSettings): string[] {
-  const check = (values: readonly string[], what: string, query: string, missing: string) =>
-    values.length === 0
-      ? []
-      : [
-          `const known${what} = (await queryRunner.query('${query} = ANY($1)', [${literal(values)}])).map((row: { name: string }) => row.name);`,
-          `const unknown${what} = ${literal(values)}.filter((name) => !known${what}.includes(name));`,
-          `if (unknown${what}.length > 0) throw new Error(${literal(`${missing}: `)} + unknown${what}.join(', '));`,
-        ];
-  return [
-    ...check(identityScopes, 'Scopes', 'SELECT name FROM identity_resources WHERE name', 'Not identity scopes of this server'),
-    ...check(trustedBy, 'Clients', 'SELECT client_id AS name FROM clients WHERE client_id', 'No such clients to trust the issuer'),
-  ];
-}
 
 function pascalCase(issuer: string): string {
   const words = issuer
@@ -95,10 +79,6 @@ function pascalCase(issuer: string): string {
     .filter((part) => part !== '')
     .map((part) => part[0].toUpperCase() + part.slice(1));
   return words.join('').slice(0, 60).replace(/^(\d)/, 'I$1');
-}
-
-function literal(value: unknown): string {
-  return JSON.stringify(value);
 }
 
 function indent(lines: readonly string[]): string {

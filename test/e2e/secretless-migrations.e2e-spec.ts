@@ -182,10 +182,43 @@ describe('migrations for secretless clients and trusted issuers', () => {
     expectTokenError(await exchange(API1, 'openid api2'), 400, 'invalid_request');
   });
 
+  it('changes a registered subject issuer and its trusting clients; down puts back exactly what was there', async () => {
+    const demoIdp = 'https://idp.demo.example';
+    const stranger = { clientId: uniqueName('newcomer'), secret: 'newcomer-secret' };
+    await insertClient({ ...stranger, secrets: [{ secret: stranger.secret }], grantTypes: [TOKEN_EXCHANGE], scopes: ['openid', 'email', 'api2'] });
+    const now = Math.floor(Date.now() / 1000);
+    const subjectToken = await signJwt({ iss: demoIdp, aud: ['api1', stranger.clientId], sub: 'idp|42', email: 'alice@example.com', iat: now, exp: now + 120 }, { key: demoPrivateJwk('demo-idp') });
+    const exchange = (client: { clientId: string; secret: string }, scope: string) =>
+      requestToken(server.url, client.clientId, client.secret, { grant_type: TOKEN_EXCHANGE, subject_token: subjectToken, subject_token_type: 'urn:ietf:params:oauth:token-type:jwt', scope });
+    const settings = () => sql('SELECT subject_audience, subject_user_claim, subject_identity_scopes FROM trusted_issuers WHERE issuer = $1', [demoIdp]);
+    const trustingClients = () => sql('SELECT client_id FROM client_subject_issuers WHERE issuer = $1 ORDER BY client_id', [demoIdp]);
+    const [settingsBefore, trustingBefore] = [await settings(), await trustingClients()];
+    expect(trustingBefore).toContainEqual({ client_id: 'api1' });
+    expectTokenError(await exchange(stranger, 'openid api2'), 400, 'invalid_request');
+
+    const unregistered = await generate(runIssuerMigrationCommand, '--subject', 'https://idp.nowhere.example', '--trusted-by', 'api1');
+    await expect(unregistered.migration!.up(runner)).rejects.toThrow('Subject issuer "https://idp.nowhere.example" is not registered: add it first');
+    const change = await generate(runIssuerMigrationCommand, '--subject', demoIdp, '--identity-scope', 'openid profile email', '--trusted-by', stranger.clientId, '--trusted-by', 'api1');
+    expect({ code: change.code, stdout: change.stdout }).toEqual({ code: 0, stdout: '' });
+    await change.migration!.up(runner);
+    expect(await settings()).toEqual([{ ...settingsBefore[0], subject_identity_scopes: ['openid', 'profile', 'email'] }]);
+    const exchanged = await exchange(stranger, 'openid email api2');
+    expect(exchanged.status).toBe(200);
+    expect(jwtPayload(exchanged.body.access_token)).toMatchObject({ sub: '1', scope: 'openid email api2', act: { client_id: stranger.clientId } });
+    expect((await exchange(API1, 'openid api2')).status).toBe(200);
+
+    await change.migration!.down(runner);
+    // api1 trusted the issuer before the change: down keeps it, and takes back only what up added.
+    expect([await settings(), await trustingClients()]).toEqual([settingsBefore, trustingBefore]);
+    expect(await sql('SELECT count(*)::int AS count FROM trusted_issuer_settings_before_migration')).toEqual([{ count: 0 }]);
+    expectTokenError(await exchange(stranger, 'openid api2'), 400, 'invalid_request');
+    expect((await exchange(API1, 'openid api2')).status).toBe(200);
+  });
+
   it("type-checks every migration written above with the project's compiler options", async () => {
     const files = (await readdir(outDir)).filter((name) => name.endsWith('.ts'));
-    const kinds = files.map((name) => /^\d{13}-(AddClient|AddTrustedIssuer|DisableTrustedIssuer)/.exec(name)?.[1]);
-    expect(new Set(kinds)).toEqual(new Set(['AddClient', 'AddTrustedIssuer', 'DisableTrustedIssuer']));
+    const kinds = files.map((name) => /^\d{13}-(AddClient|AddTrustedIssuer|ChangeSubjectIssuer|DisableTrustedIssuer)/.exec(name)?.[1]);
+    expect(new Set(kinds)).toEqual(new Set(['AddClient', 'AddTrustedIssuer', 'ChangeSubjectIssuer', 'DisableTrustedIssuer']));
     expect(typeCheck(files.map((name) => join(outDir, name)))).toEqual([]);
   });
 });
