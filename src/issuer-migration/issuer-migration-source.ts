@@ -1,53 +1,12 @@
 import type { GeneratedMigration } from '../client-migration/client-migration-source';
 import type { IssuerMigrationRequest } from './issuer-migration-arguments';
-import { literal, renderSubjectIssuerChange, requireKnown } from './subject-issuer-source';
+import { literal, renderSubjectIssuerChange, requireKnown, type MigrationBody } from './subject-issuer-source';
 
 /** The TypeORM migration for one request; values are JSON literals passed as query parameters. */
 export function renderIssuerMigration(request: IssuerMigrationRequest, timestamp: number): GeneratedMigration {
   const name = `${MIGRATION_NAMES[request.kind]}${pascalCase(request.issuer)}`;
   const className = `${name}${timestamp}`;
-  const issuer = literal(request.issuer);
-  const exists = `(await queryRunner.query('SELECT 1 FROM trusted_issuers WHERE issuer = $1', [${issuer}])).length > 0`;
-  const { summary, up, down } =
-    request.kind === 'change-subject'
-      ? renderSubjectIssuerChange(request, className)
-      : request.kind === 'create'
-      ? {
-          summary: `Trusts ${ISSUER_KINDS[request.issuerKind]} \`${request.issuer}\` as a ${request.subject ? 'subject' : 'workload'} issuer, with ${request.jwksUri ? `the keys at ${request.jwksUri}` : 'the JWK Set below'}.`,
-          up: [
-            `if (${exists}) throw new Error(${literal(`Trusted issuer "${request.issuer}" already exists`)});`,
-            ...(request.subject ? requireKnown(request.subject) : []),
-            'await queryRunner.query(',
-            `  "INSERT INTO trusted_issuers (issuer, role, kind, jwks, jwks_uri, description${request.subject ? ', subject_audience, subject_user_claim, subject_identity_scopes' : ''}) VALUES ($1, $2, $3, $4, $5, $6${request.subject ? ', $7, $8, $9' : ''})",`,
-            `  [${[
-              issuer,
-              literal(request.subject ? 'subject' : 'workload'),
-              literal(request.issuerKind),
-              literal(request.jwks ? JSON.stringify(request.jwks) : null),
-              literal(request.jwksUri ?? null),
-              literal(request.description ?? null),
-              ...(request.subject ? [literal(request.subject.audience), literal(request.subject.userClaim), literal(request.subject.identityScopes)] : []),
-            ].join(', ')}],`,
-            ');',
-            ...(request.subject && request.subject.trustedBy.length > 0
-              ? [`await queryRunner.query('INSERT INTO client_subject_issuers (client_id, issuer) SELECT unnest($1::text[]), $2', [${literal(request.subject.trustedBy)}, ${issuer}]);`]
-              : []),
-          ],
-          down: [
-            request.subject
-              ? '// The clients that trusted it stop: client_subject_issuers references it ON DELETE CASCADE.'
-              : '// Clients bound to its identities lose them: client_workload_identities references it ON DELETE CASCADE.',
-            `await queryRunner.query('DELETE FROM trusted_issuers WHERE issuer = $1', [${issuer}]);`,
-          ],
-        }
-      : {
-          summary: `Stops trusting \`${request.issuer}\`. \`down\` trusts it again.`,
-          up: [
-            `if (!(${exists})) throw new Error(${literal(`Trusted issuer "${request.issuer}" does not exist`)});`,
-            `await queryRunner.query('UPDATE trusted_issuers SET enabled = false WHERE issuer = $1', [${issuer}]);`,
-          ],
-          down: [`await queryRunner.query('UPDATE trusted_issuers SET enabled = true WHERE issuer = $1', [${issuer}]);`],
-        };
+  const { summary, up, down } = migrationBody(request, className);
   const source = `import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
@@ -67,6 +26,56 @@ ${indent(down)}
 }
 `;
   return { className, fileBase: `${timestamp}-${name}`, source };
+}
+
+function migrationBody(request: IssuerMigrationRequest, className: string): MigrationBody {
+  switch (request.kind) {
+    case 'create':
+      return registerIssuer(request);
+    case 'change-subject':
+      return renderSubjectIssuerChange(request, className);
+    case 'disable':
+      return {
+        summary: `Stops trusting \`${request.issuer}\`. \`down\` trusts it again.`,
+        up: [
+          `if (!(${exists(request.issuer)})) throw new Error(${literal(`Trusted issuer "${request.issuer}" does not exist`)});`,
+          `await queryRunner.query('UPDATE trusted_issuers SET enabled = false WHERE issuer = $1', [${literal(request.issuer)}]);`,
+        ],
+        down: [`await queryRunner.query('UPDATE trusted_issuers SET enabled = true WHERE issuer = $1', [${literal(request.issuer)}]);`],
+      };
+  }
+}
+
+function registerIssuer(request: Extract<IssuerMigrationRequest, { kind: 'create' }>): MigrationBody {
+  const issuer = literal(request.issuer);
+  const { subject } = request;
+  const values = [issuer, literal(subject ? 'subject' : 'workload'), literal(request.issuerKind), literal(request.jwks ? JSON.stringify(request.jwks) : null), literal(request.jwksUri ?? null), literal(request.description ?? null)];
+  const subjectColumns = subject ? ', subject_audience, subject_user_claim, subject_identity_scopes' : '';
+  const subjectValues = subject ? [literal(subject.audience), literal(subject.userClaim), literal(subject.identityScopes)] : [];
+  return {
+    summary: `Trusts ${ISSUER_KINDS[request.issuerKind]} \`${request.issuer}\` as a ${subject ? 'subject' : 'workload'} issuer, with ${request.jwksUri ? `the keys at ${request.jwksUri}` : 'the JWK Set below'}.`,
+    up: [
+      `if (${exists(request.issuer)}) throw new Error(${literal(`Trusted issuer "${request.issuer}" already exists`)});`,
+      ...(subject ? requireKnown(subject) : []),
+      'await queryRunner.query(',
+      `  "INSERT INTO trusted_issuers (issuer, role, kind, jwks, jwks_uri, description${subjectColumns}) VALUES (${[...values, ...subjectValues].map((_, index) => `$${index + 1}`).join(', ')})",`,
+      `  [${[...values, ...subjectValues].join(', ')}],`,
+      ');',
+      ...(subject && subject.trustedBy.length > 0
+        ? [`await queryRunner.query('INSERT INTO client_subject_issuers (client_id, issuer) SELECT unnest($1::text[]), $2', [${literal(subject.trustedBy)}, ${issuer}]);`]
+        : []),
+    ],
+    down: [
+      subject
+        ? '// The clients that trusted it stop: client_subject_issuers references it ON DELETE CASCADE.'
+        : '// Clients bound to its identities lose them: client_workload_identities references it ON DELETE CASCADE.',
+      `await queryRunner.query('DELETE FROM trusted_issuers WHERE issuer = $1', [${issuer}]);`,
+    ],
+  };
+}
+
+function exists(issuer: string): string {
+  return `(await queryRunner.query('SELECT 1 FROM trusted_issuers WHERE issuer = $1', [${literal(issuer)}])).length > 0`;
 }
 
 const MIGRATION_NAMES = { create: 'AddTrustedIssuer', 'change-subject': 'ChangeSubjectIssuer', disable: 'DisableTrustedIssuer' } as const;
