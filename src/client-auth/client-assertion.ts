@@ -26,11 +26,22 @@ export interface ClientAssertion {
   readonly unverified: JWTPayload | undefined;
 }
 
+// Every client authentication method asks whether the body carries an assertion: read once per body.
+const readAssertions = new WeakMap<FormBody, ClientAssertion | undefined>();
+
 /** `client_assertion` with its `client_assertion_type` (RFC 7521 §4.2), or undefined when neither is sent. */
 export function readClientAssertion(body: FormBody): ClientAssertion | undefined {
+  // Neither parameter: nothing the DTO could refuse (the usual case, client secrets).
+  if (!hasParameter(body, 'client_assertion') && !hasParameter(body, 'client_assertion_type')) return undefined;
+  if (readAssertions.has(body)) return readAssertions.get(body);
   const { client_assertion: jwt, client_assertion_type: type } = readGrantParameters(ClientAssertionParameters, body, 'invalid_request');
-  if (type === undefined || jwt === undefined) return undefined;
-  return { type, jwt, unverified: decodeUnverified(jwt) };
+  const assertion = type === undefined || jwt === undefined ? undefined : { type, jwt, unverified: decodeUnverified(jwt) };
+  readAssertions.set(body, assertion);
+  return assertion;
+}
+
+function hasParameter(body: FormBody, name: string): boolean {
+  return Object.prototype.hasOwnProperty.call(body, name);
 }
 
 function decodeUnverified(jwt: string): JWTPayload | undefined {
