@@ -69,6 +69,8 @@ export class ParameterSchema {
  */
 export function readParameters<P extends object>(dto: ParametersClass<P>, body: FormBody, refusal: ParameterRefusal): P {
   const schema = ParameterSchema.of(dto);
+  // A DTO that declares no parameter (client_credentials) has nothing to pick or check.
+  if (schema.names.size === 0) return new dto();
   const parameters = parametersOf(dto, pickRefusing(body, schema, refusal));
   const [failure] = validateSync(parameters, { stopAtFirstError: true, forbidUnknownValues: false, validationError: { target: false } });
   if (failure) throw parameterError(failure, refusal);
