@@ -13,6 +13,8 @@ const MAX_SECRET_LENGTH = 1024;
 abstract class ClientSecretMethod implements ClientAuthMethod {
   protected abstract readonly name: 'client_secret_basic' | 'client_secret_post';
   private readonly verifier = new ClientSecretVerifier();
+  // The authenticator asks for the claimed client_id before it verifies: the credentials are read once per request.
+  private readonly read = new WeakMap<ClientAuthRequest, ClientCredentials | undefined>();
 
   constructor(private readonly clients: ClientStore) {}
 
@@ -39,7 +41,10 @@ abstract class ClientSecretMethod implements ClientAuthMethod {
   }
 
   private credentials(request: ClientAuthRequest): ClientCredentials | undefined {
-    return readClientCredentials(request.authorization, request.body);
+    if (this.read.has(request)) return this.read.get(request);
+    const credentials = readClientCredentials(request.authorization, request.body);
+    this.read.set(request, credentials);
+    return credentials;
   }
 }
 
