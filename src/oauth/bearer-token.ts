@@ -14,6 +14,8 @@ const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
 // RFC 7230 §3.2.6 token (an auth-scheme), RFC 6750 §2.1 b64token, RFC 7235 §2.1 token68 and auth-param.
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 const CREDENTIALS = new RegExp(`^(${TOKEN})(?: +(.*))?$`, 's');
+// The usual header, read without running CREDENTIALS over the whole token: what follows is what CREDENTIALS would capture.
+const BEARER_SCHEME = /^bearer +/i;
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 const AUTH_PARAM = `${TOKEN}[ \\t]*=[ \\t]*(?:${TOKEN}|"(?:[^"\\\\]|\\\\.)*")`;
 const AUTH_PARAMS = new RegExp(`^${AUTH_PARAM}(?:[ \\t]*,[ \\t]*${AUTH_PARAM})*$`);
@@ -49,7 +51,10 @@ export function extractBearerToken(request: BearerTokenCarrier): string | undefi
 /** The token of an `Authorization: Bearer` header; undefined when absent or another well-formed scheme. */
 export function bearerTokenFromHeader(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
-  const match = CREDENTIALS.exec(header.trim());
+  const trimmed = header.trim();
+  const bearer = BEARER_SCHEME.exec(trimmed);
+  if (bearer) return requireB64Token(trimmed.slice(bearer[0].length));
+  const match = CREDENTIALS.exec(trimmed);
   if (!match) throw malformed('the Authorization header is malformed');
   const [, scheme, credentials] = match;
   if (scheme.toLowerCase() !== 'bearer') {
@@ -57,6 +62,10 @@ export function bearerTokenFromHeader(header: string | undefined): string | unde
     throw malformed('the Authorization header is malformed');
   }
   if (credentials === undefined || credentials.length === 0) throw malformed('the Bearer authorization header carries no token');
+  return requireB64Token(credentials);
+}
+
+function requireB64Token(credentials: string): string {
   if (!B64TOKEN.test(credentials)) throw malformed('the Bearer authorization header is malformed');
   return credentials;
 }
