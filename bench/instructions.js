@@ -15,13 +15,18 @@
  *   --warmup N                        5000      uncounted requests first
  *   --alg A         SIGNING_ALG       RS256     RS256 | PS256 | ES256
  *   --top N                           0         also list Tollgate's N costliest functions
+ *   --entry FILE                      dist/src/main.js  the Tollgate build to count (e.g. a "before" tree)
  *   --no-baseline
+ * The cold scenarios (userinfo_cold, delegation_cold) send the tokens of their pool in turn, warm-up
+ * included: with BENCH_POOL ≥ warmup + requests, no token is presented twice.
  * Tollgate runs on DATABASE_URL (required: PGlite under valgrind would take minutes to boot).
  */
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const run = require('./run');
+
+process.env.BENCH_REQUEST_TIMEOUT_MS ??= '600000';
 
 const ROOT = path.resolve(__dirname, '..');
 const CONCURRENCY = 8;
@@ -45,14 +50,17 @@ function callgrindControl(server, ...args) {
   if (result.status !== 0 || /error opening|no process/i.test(result.stderr + result.stdout)) throw new Error(`callgrind_control ${args.join(' ')} failed: ${result.stderr || result.stdout}`);
 }
 
-async function drive(baseUrl, request, count) {
+/** Sends `count` requests; a cold scenario's requests take the next entries of its pool (`cursor` carries on). */
+async function drive(baseUrl, request, count, cursor = { next: 0 }) {
   let left = count;
   let failed = 0;
   const worker = async () => {
     while (left-- > 0) {
-      const response = await fetch(baseUrl + request.path, { method: request.method, headers: request.headers, body: request.body });
-      await response.arrayBuffer();
-      if (response.status !== 200) failed++;
+      const variant = request.pool ? request.pool[cursor.next++ % request.pool.length] : {};
+      const headers = { ...request.headers, ...variant.headers };
+      const response = await fetch(baseUrl + request.path, { method: request.method, headers, body: variant.body ?? request.body });
+      const text = await response.text();
+      if (response.status !== 200 && failed++ === 0) console.error(`first failure: ${response.status} ${text.slice(0, 300)}`);
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
@@ -68,9 +76,10 @@ async function waitForFile(file, timeoutMs) {
 
 /** Instructions per counted request, and the dump file for --top. */
 async function count(server, request, settings) {
-  await drive(server.baseUrl, request, settings.warmup);
+  const cursor = { next: 0 };
+  await drive(server.baseUrl, request, settings.warmup, cursor);
   callgrindControl(server, '--instr=on');
-  await drive(server.baseUrl, request, settings.requests);
+  await drive(server.baseUrl, request, settings.requests, cursor);
   callgrindControl(server, '--instr=off');
   callgrindControl(server, '--dump');
   // Each dump gets the next number and zeroes the counters.
@@ -140,7 +149,7 @@ async function main() {
   };
   try {
     const rows = [];
-    const tollgate = await launch('tollgate', path.join(ROOT, 'dist', 'src', 'main.js'), run.serviceEnvironment({ databaseUrl }, algorithm, runDirs));
+    const tollgate = await launch('tollgate', path.resolve(option(argv, 'entry', path.join(ROOT, 'dist', 'src', 'main.js'))), run.serviceEnvironment({ databaseUrl }, algorithm, runDirs));
     const baseline = argv.includes('--no-baseline') ? undefined : await launch('baseline', run.BASELINE_ENTRY, run.baselineEnvironment(algorithm), '/health');
     for (const scenario of scenarios) {
       const row = { scenario: scenario.name };
