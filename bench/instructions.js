@@ -58,9 +58,8 @@ async function drive(baseUrl, request, count, cursor = { next: 0 }) {
     while (left-- > 0) {
       const variant = request.pool ? request.pool[cursor.next++ % request.pool.length] : {};
       const headers = { ...request.headers, ...variant.headers };
-      const response = await fetch(baseUrl + request.path, { method: request.method, headers, body: variant.body ?? request.body });
-      const text = await response.text();
-      if (response.status !== 200 && failed++ === 0) console.error(`first failure: ${response.status} ${text.slice(0, 300)}`);
+      const response = await run.send(baseUrl, { ...request, headers, body: variant.body ?? request.body });
+      if (response.status !== 200 && failed++ === 0) console.error(`first failure: ${response.status} ${response.body.slice(0, 300)}`);
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));

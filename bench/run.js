@@ -261,14 +261,21 @@ function tokenRequest(clientId, secret, form) {
   };
 }
 
-async function send(baseUrl, request) {
-  const response = await fetch(baseUrl + request.path, {
-    method: request.method,
-    headers: request.headers,
-    body: request.body,
-    // bench:instructions allows far longer: under valgrind a password grant's scrypt alone takes seconds.
-    signal: AbortSignal.timeout(Number(process.env.BENCH_REQUEST_TIMEOUT_MS) || 30_000),
-  });
+async function send(baseUrl, request, attempt = 1) {
+  let response;
+  try {
+    response = await fetch(baseUrl + request.path, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      // bench:instructions allows far longer: under valgrind a password grant's scrypt alone takes seconds.
+      signal: AbortSignal.timeout(Number(process.env.BENCH_REQUEST_TIMEOUT_MS) || 30_000),
+    });
+  } catch (error) {
+    // A pooled keep-alive connection the server closed (idle past its keep-alive timeout) just as it was reused.
+    if (attempt === 1 && error.cause?.code === 'UND_ERR_SOCKET') return send(baseUrl, request, 2);
+    throw error;
+  }
   return { status: response.status, body: await response.text() };
 }
 
@@ -665,4 +672,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { SCENARIOS, GLIBC_TUNABLES, parseOptions, combineRounds, formatTable, startServer, stopServer, prepare, serviceEnvironment, baselineEnvironment, BASELINE_ENTRY };
+module.exports = { SCENARIOS, GLIBC_TUNABLES, parseOptions, combineRounds, formatTable, startServer, stopServer, prepare, send, serviceEnvironment, baselineEnvironment, BASELINE_ENTRY };
