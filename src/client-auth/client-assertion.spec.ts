@@ -28,6 +28,14 @@ describe('readClientAssertion', () => {
     expect(readClientAssertion({ client_assertion: 'garbage', client_assertion_type: 't' })).toEqual({ type: 't', jwt: 'garbage', unverified: undefined });
     expect(readClientAssertion({ client_assertion: jwt({ sub: 'a' }), client_assertion_type: 't' })?.unverified).toEqual({ sub: 'a' });
   });
+
+  it('reads a body once: asked again, the same assertion, and a refused body refused again', () => {
+    const body = { client_assertion: jwt({ sub: 'a' }), client_assertion_type: 't' };
+    expect(readClientAssertion(body)).toBe(readClientAssertion(body));
+    const refused = { client_assertion: 'x' };
+    expect(() => readClientAssertion(refused)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    expect(() => readClientAssertion(refused)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+  });
 });
 
 describe('isWorkloadAssertion', () => {

@@ -58,4 +58,11 @@ describe('readGrantParameters', () => {
     expect(parameters).toBeInstanceOf(ExampleParameters);
     expect({ ...parameters }).toEqual({ name: 'alice', tags: ['one'] });
   });
+
+  it('returns an empty instance of a DTO that declares no parameter, whatever the body sends', () => {
+    class NoParameters {}
+    const parameters = readGrantParameters(NoParameters, { scope: 'api1', other: ['repeated', 'twice'] }, 'invalid_request');
+    expect(parameters).toBeInstanceOf(NoParameters);
+    expect({ ...parameters }).toEqual({});
+  });
 });
