@@ -17,8 +17,9 @@
  *   --top N                           0         also list Tollgate's N costliest functions
  *   --entry FILE                      dist/src/main.js  the Tollgate build to count (e.g. a "before" tree)
  *   --no-baseline
- * The cold scenarios (userinfo_cold, delegation_cold) send the tokens of their pool in turn, warm-up
- * included: with BENCH_POOL ≥ warmup + requests, no token is presented twice.
+ * The cold scenarios (userinfo_cold, delegation_cold) send the tokens of their shared pool in turn, warm-up
+ * included, each going on where the other stopped: with BENCH_POOL ≥ (warmup + requests) × cold scenarios,
+ * no token is presented twice.
  * Tollgate runs on DATABASE_URL (required: PGlite under valgrind would take minutes to boot).
  */
 const { spawnSync } = require('node:child_process');
@@ -75,7 +76,8 @@ async function waitForFile(file, timeoutMs) {
 
 /** Instructions per counted request, and the dump file for --top. */
 async function count(server, request, settings) {
-  const cursor = { next: 0 };
+  // One cursor per server: the cold scenarios share the pool, and a token one of them verified is in the cache.
+  const cursor = (server.poolCursor ??= { next: 0 });
   await drive(server.baseUrl, request, settings.warmup, cursor);
   callgrindControl(server, '--instr=on');
   await drive(server.baseUrl, request, settings.requests, cursor);
