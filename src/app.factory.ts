@@ -1,4 +1,3 @@
-import { ConsoleLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Eta } from 'eta';
@@ -14,7 +13,10 @@ import { limitConcurrentRequests } from './http/concurrency-limit';
 import { stampArrivalTime } from './http/request-arrival';
 import { OAuthExceptionFilter } from './http/oauth-exception.filter';
 import { viewsDirectory } from './interaction/views-directory';
-import { nestLogLevels, requestChildLoggerFactory, requestLoggerOptions } from './http/request-logger';
+import { requestChildLoggerFactory } from './logging/request-logger';
+import { PinoAuditSink } from './audit/pino-audit.sink';
+import { NestPinoLogger } from './logging/nest-pino.logger';
+import { createRootLogger } from './logging/root-logger';
 import { TollgateMetrics } from './metrics/metrics';
 import { MAX_BODY_BYTES } from './oauth/form';
 import { recordRequestMetrics } from './metrics/request-metrics.hook';
@@ -33,9 +35,11 @@ function trustProxySetting({ trustProxy }: AppConfig): string[] | ((address: str
 
 /** Builds the application exactly as `main.ts` serves it; tests use it too. */
 export async function createApp(config: AppConfig, options: AppOptions = {}): Promise<NestFastifyApplication> {
+  // One pino logger for Fastify's request log, Nest's messages and the audit trail.
+  const logger = options.logger ?? createRootLogger(config.logLevel);
   const adapter = new FastifyAdapter({
     bodyLimit: MAX_BODY_BYTES,
-    logger: requestLoggerOptions(config.logLevel),
+    loggerInstance: logger,
     childLoggerFactory: requestChildLoggerFactory(config.logLevel),
     routerOptions: { maxParamLength: 200 },
     requestTimeout: 30_000,
@@ -47,9 +51,9 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     http: { connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS },
   });
   const dataSources = new BootDataSources();
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options, dataSources), adapter, {
-    // One JSON line per record, like the request and audit logs.
-    logger: new ConsoleLogger({ json: true, logLevels: nestLogLevels(config.logLevel) }),
+  const auditSink = options.auditSink ?? new PinoAuditSink(logger);
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, { ...options, auditSink }, dataSources), adapter, {
+    logger: new NestPinoLogger(logger),
     abortOnError: false,
   }).catch(async (error: unknown) => {
     await dataSources.abandon();

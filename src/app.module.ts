@@ -1,6 +1,7 @@
 import { DynamicModule, Module, type Type } from '@nestjs/common';
 import type { AppConfig } from './config/app.config';
 import { ConfigModule } from './config/config.module';
+import type { Logger as PinoLogger } from 'pino';
 import type { AuditSink } from './audit/audit-event';
 import { auditSinkOption } from './audit/audit-sink.option';
 import { BootDataSources } from './database/boot-data-sources';
@@ -22,8 +23,10 @@ import { userDirectoryOption } from './users/user-directory.option';
 export interface AppOptions {
   /** Grants served besides the built-in ones (tests, embedding applications), with the modules they need. */
   readonly extraGrants?: GrantRegistration;
-  /** Where audit events go; JSON lines on stdout by default. */
+  /** Where audit events go; through `logger` by default. */
   readonly auditSink?: AuditSink;
+  /** The pino logger every log record goes through; JSON lines on stdout at LOG_LEVEL by default. */
+  readonly logger?: PinoLogger;
   /** The users to sign in, instead of Tollgate's own table (docs/users.md). */
   readonly userDirectory?: Type<UserDirectory>;
 }

@@ -1,14 +1,13 @@
-import pino, { type Logger } from 'pino';
-import type { LogLevel } from '../config/app.config';
+import type { Logger } from 'pino';
 import { AuditSink, type AuditEvent } from './audit-event';
 
-/** Audit events as JSON lines on stdout: `{"level":30,"audit":"token.issued",...}`. */
+/** Audit events as JSON lines through the root logger: `{"level":30,"kind":"audit","audit":"token.issued",...}`. */
 export class PinoAuditSink extends AuditSink {
   private readonly logger: Logger;
 
-  constructor(level: LogLevel, destination?: pino.DestinationStream) {
+  constructor(rootLogger: Logger) {
     super();
-    this.logger = pino({ level, base: { kind: 'audit' } }, destination);
+    this.logger = rootLogger.child({ kind: 'audit' });
   }
 
   emit({ name, ...fields }: AuditEvent): void {

@@ -1,4 +1,4 @@
-import { ConsoleLogger } from '@nestjs/common';
+import { NestPinoLogger } from '../../src/logging/nest-pino.logger';
 import { CuttableProxy } from '../support/cuttable-proxy';
 import { sql, startTestServer, testDatabaseUrl, type TestServer } from '../support/create-test-app';
 import { expectTokenError, insertClient, insertUser, uniqueName } from '../support/fixtures';
@@ -37,8 +37,8 @@ describe('a database that stops answering (frozen, or a network black hole)', ()
 
   it('answers 503 temporarily_unavailable with Retry-After within the timeouts, logs the outage once each way, and recovers', async () => {
     expect((await requestToken(server.url, 'frontend', 'frontend-secret', passwordGrant)).status).toBe(200);
-    const errors = jest.spyOn(ConsoleLogger.prototype, 'error');
-    const infos = jest.spyOn(ConsoleLogger.prototype, 'log');
+    const errors = jest.spyOn(NestPinoLogger.prototype, 'error');
+    const infos = jest.spyOn(NestPinoLogger.prototype, 'log');
     try {
       proxy.freeze();
       const started = Date.now();

@@ -1,26 +1,23 @@
-import type { LogLevel as NestLogLevel } from '@nestjs/common';
 import type { FastifyServerOptions } from 'fastify';
+import type { LoggerOptions } from 'pino';
 import type { LogLevel } from '../config/app.config';
 
 /**
- * Fastify's pino request log, with credentials kept out: the query string is dropped from the URL
- * (it may carry tokens), path segments that look like tokens are masked, and no header or body is
- * logged (docs/client-authentication.md).
+ * How the request log keeps credentials out: the query string is dropped from the URL (it may
+ * carry tokens), path segments that look like tokens are masked, and no header or body is logged
+ * (docs/client-authentication.md). The root logger applies it to every record, not only Fastify's.
  */
-export function requestLoggerOptions(level: LogLevel): FastifyServerOptions['logger'] {
-  return {
-    level,
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.body'], censor: '[redacted]' },
-    serializers: {
-      req: (request: { method: string; url: string; ip?: string }) => ({
-        method: request.method,
-        path: loggablePath(request.url),
-        remoteAddress: request.ip,
-      }),
-      res: (reply: { statusCode: number }) => ({ statusCode: reply.statusCode }),
-    },
-  };
-}
+export const requestLogRedaction: Pick<LoggerOptions, 'redact' | 'serializers'> = {
+  redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.body'], censor: '[redacted]' },
+  serializers: {
+    req: (request: { method: string; url: string; ip?: string }) => ({
+      method: request.method,
+      path: loggablePath(request.url),
+      remoteAddress: request.ip,
+    }),
+    res: (reply: { statusCode: number }) => ({ statusCode: reply.statusCode }),
+  },
+};
 
 // A JWT (three base64url segments) or a long opaque string: what a token or handle looks like.
 const TOKEN_LIKE_SEGMENT = /^(?:[\w-]+\.[\w-]+\.[\w-]*|[\w~.%+=-]{32,})$/;
@@ -45,12 +42,4 @@ export function loggablePath(url: string): string {
 export function requestChildLoggerFactory(level: LogLevel): FastifyServerOptions['childLoggerFactory'] {
   const requestLogVisible = level === 'info' || level === 'debug' || level === 'trace';
   return requestLogVisible ? undefined : (logger) => logger;
-}
-
-const NEST_LEVELS: NestLogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
-
-/** Nest's own log levels for a pino level. */
-export function nestLogLevels(level: LogLevel): NestLogLevel[] {
-  const visible = { fatal: 1, error: 2, warn: 3, info: 4, debug: 5, trace: 6, silent: 0 }[level];
-  return NEST_LEVELS.slice(0, visible);
 }

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { loggablePath, nestLogLevels, requestChildLoggerFactory } from './request-logger';
+import { loggablePath, requestChildLoggerFactory } from './request-logger';
 
 describe('requestChildLoggerFactory', () => {
   it.each(['info', 'debug', 'trace'] as const)('keeps Fastify\'s child logger per request at %s, where request logs are written', (level) => {
@@ -11,13 +11,6 @@ describe('requestChildLoggerFactory', () => {
     const factory = requestChildLoggerFactory(level);
     expect(factory).toBeInstanceOf(Function);
     expect(factory!.call(undefined as never, root, { reqId: 'req-1' }, {}, undefined as never)).toBe(root);
-  });
-});
-
-describe('nestLogLevels', () => {
-  it('shows Nest the levels at and above the pino level', () => {
-    expect(nestLogLevels('warn')).toEqual(['fatal', 'error', 'warn']);
-    expect(nestLogLevels('silent')).toEqual([]);
   });
 });
 
