@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { PeriodicTask } from '../scheduling/periodic-task';
 import { RevokedJwtIds, type RevokedAccessToken } from './revoked-access-token';
 import { RevokedAccessTokenRepository } from './revoked-access-token.repository';
 
@@ -23,18 +24,20 @@ export class AccessTokenDenyList implements OnModuleInit, OnModuleDestroy {
   private readonly revoked = new RevokedJwtIds(GRACE_SECONDS);
   private lastReadAt?: Date;
   private inFlight?: Promise<void>;
-  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly tasks = [
+    new PeriodicTask({ name: 'Reading revoked access tokens', periodMs: DENY_LIST_POLL_INTERVAL_MS, run: () => this.refresh(), log: this.logger }),
+    new PeriodicTask({ name: 'Purging revoked access tokens', periodMs: PURGE_INTERVAL_MS, run: () => this.purge(), log: this.logger }),
+  ];
 
   constructor(private readonly repository: RevokedAccessTokenRepository) {}
 
   async onModuleInit(): Promise<void> {
     await this.refresh();
-    this.every(DENY_LIST_POLL_INTERVAL_MS, () => this.refresh(), 'Reading revoked access tokens');
-    this.every(PURGE_INTERVAL_MS, () => this.purge(), 'Purging revoked access tokens');
+    for (const task of this.tasks) task.start();
   }
 
   onModuleDestroy(): void {
-    for (const timer of this.timers) clearInterval(timer);
+    for (const task of this.tasks) task.stop();
   }
 
   isRevoked(jwtId: string): boolean {
@@ -66,25 +69,6 @@ export class AccessTokenDenyList implements OnModuleInit, OnModuleDestroy {
     this.revoked.prune(now);
     this.revoked.add(read.tokens, now);
     this.lastReadAt = read.readAt;
-  }
-
-  /** Runs `task` periodically; a failure is logged when it starts and when it ends, not every second. */
-  private every(periodMs: number, task: () => Promise<unknown>, what: string): void {
-    let failing = false;
-    const run = () =>
-      task().then(
-        () => {
-          if (failing) this.logger.log(`${what} works again`);
-          failing = false;
-        },
-        (error: Error) => {
-          if (!failing) this.logger.warn(`${what} failed: ${error.message}`);
-          failing = true;
-        },
-      );
-    const timer = setInterval(() => void run(), periodMs);
-    timer.unref();
-    this.timers.push(timer);
   }
 }
 

@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { PeriodicTask } from '../scheduling/periodic-task';
 import { SignInSessionService } from '../sessions/sign-in-session.service';
 import { AuthorizationCodeService } from './authorization-code.service';
 
@@ -8,7 +9,7 @@ const PURGE_INTERVAL_MS = 10 * 60_000;
 @Injectable()
 export class ExpiredSignInStatePurger implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(ExpiredSignInStatePurger.name);
-  private timer?: NodeJS.Timeout;
+  private readonly purges = new PeriodicTask({ name: 'Purging expired sessions and codes', periodMs: PURGE_INTERVAL_MS, run: () => this.purge(), log: this.logger });
 
   constructor(
     private readonly sessions: SignInSessionService,
@@ -16,12 +17,11 @@ export class ExpiredSignInStatePurger implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   onModuleInit(): void {
-    this.timer = setInterval(() => void this.purge().catch((error: Error) => this.logger.warn(`Purging expired sessions and codes failed: ${error.message}`)), PURGE_INTERVAL_MS);
-    this.timer.unref();
+    this.purges.start();
   }
 
   onModuleDestroy(): void {
-    clearInterval(this.timer);
+    this.purges.stop();
   }
 
   /** Returns how many sessions and codes were deleted. */

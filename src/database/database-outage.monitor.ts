@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { PeriodicTask } from '../scheduling/periodic-task';
 
 const PROBE_INTERVAL_MS = 1000;
 
@@ -12,8 +13,7 @@ const PROBE_INTERVAL_MS = 1000;
 export class DatabaseOutageMonitor implements OnModuleDestroy {
   private readonly logger = new Logger('Database');
   private outage?: { readonly since: number; refused: number };
-  private probe?: NodeJS.Timeout;
-  private probing = false;
+  private readonly probe = new PeriodicTask({ name: 'Probing the database', periodMs: PROBE_INTERVAL_MS, run: () => this.checkRecovery() });
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -29,26 +29,22 @@ export class DatabaseOutageMonitor implements OnModuleDestroy {
     }
     this.outage = { since: Date.now(), refused: 1 };
     this.logger.error(`Database unavailable (${describe(cause)}): answering 503 temporarily_unavailable until it returns`);
-    this.probe = setInterval(() => void this.checkRecovery(), PROBE_INTERVAL_MS);
-    this.probe.unref();
+    this.probe.start();
   }
 
   onModuleDestroy(): void {
-    clearInterval(this.probe);
+    this.probe.stop();
   }
 
   private async checkRecovery(): Promise<void> {
-    if (this.probing || !this.outage) return;
-    this.probing = true;
+    if (!this.outage) return;
     try {
       await this.dataSource.query('SELECT 1');
     } catch {
       return;
-    } finally {
-      this.probing = false;
     }
     const { since, refused } = this.outage;
-    clearInterval(this.probe);
+    this.probe.stop();
     this.outage = undefined;
     this.logger.log(`Database available again after ${((Date.now() - since) / 1000).toFixed(1)} s; ${refused} requests were answered 503`);
   }

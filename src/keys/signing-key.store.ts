@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { ConfigType } from '../config/config-slice';
 import { signingKeysConfig } from '../config/config.slices';
+import { PeriodicTask } from '../scheduling/periodic-task';
 import { KEY_ENCRYPTION_KEYRING } from './key-encryption-key';
 import { byActivationDescending } from './key-rotation-plan';
 import type { KeyEncryptionKeyring } from './private-key-sealing';
@@ -25,7 +26,7 @@ export class SigningKeyStore implements OnModuleInit, OnModuleDestroy {
   /** Keys this instance cannot open, reported once each. */
   private unusable = new Map<string, string>();
   private active?: SigningKey;
-  private timers: NodeJS.Timeout[] = [];
+  private tasks: PeriodicTask[] = [];
   private unknownKidReload?: Promise<void>;
   private lastUnknownKidReload = 0;
 
@@ -44,15 +45,23 @@ export class SigningKeyStore implements OnModuleInit, OnModuleDestroy {
       throw new Error(`No usable ${this.config.signingAlgorithm} signing key${reasons ? `: ${reasons}` : ''}`);
     }
     this.logger.log(`Signing with key ${this.active.kid} (${this.active.algorithm})`);
-    this.every(Math.max(this.config.cacheTtlSeconds, 1), () => this.reload());
-    this.every(this.config.keyRotation.checkIntervalSeconds, async () => {
-      await this.rotator.rotateIfDue();
-      await this.reload();
-    });
+    this.tasks = [
+      new PeriodicTask({ name: 'Reloading signing keys', periodMs: Math.max(this.config.cacheTtlSeconds, 1) * 1000, run: () => this.reload(), log: this.logger }),
+      new PeriodicTask({
+        name: 'Checking signing-key rotation',
+        periodMs: this.config.keyRotation.checkIntervalSeconds * 1000,
+        run: async () => {
+          await this.rotator.rotateIfDue();
+          await this.reload();
+        },
+        log: this.logger,
+      }),
+    ];
+    for (const task of this.tasks) task.start();
   }
 
   onModuleDestroy(): void {
-    for (const timer of this.timers) clearInterval(timer);
+    for (const task of this.tasks) task.stop();
   }
 
   /** The key new tokens are signed with. */
@@ -131,11 +140,5 @@ export class SigningKeyStore implements OnModuleInit, OnModuleDestroy {
       this.logger.error(`Cannot use ${reason}`);
       return undefined;
     }
-  }
-
-  private every(seconds: number, task: () => Promise<void>): void {
-    const timer = setInterval(() => void task().catch((error: Error) => this.logger.warn(`Signing keys: ${error.message}`)), seconds * 1000);
-    timer.unref();
-    this.timers.push(timer);
   }
 }

@@ -1,3 +1,4 @@
+import { PeriodicTask } from '../scheduling/periodic-task';
 import { CounterStore, type CounterOp, type CounterReading } from './counter-store';
 
 /** The shared store, which can fail; it says when it answers again. */
@@ -18,20 +19,20 @@ export interface FallbackObserver {
  * probes the shared store in the background until it answers again (docs/throttling.md).
  */
 export class FailOpenCounterStore extends CounterStore {
-  private probe: NodeJS.Timeout | undefined;
-  private probing = false;
+  private readonly probe: PeriodicTask;
 
   constructor(
     private readonly shared: SharedCounterStore,
     private readonly fallback: CounterStore,
     private readonly observer: FallbackObserver,
-    private readonly probeIntervalMs = 1000,
+    probeIntervalMs = 1000,
   ) {
     super();
+    this.probe = new PeriodicTask({ name: 'Probing the shared counter store', periodMs: probeIntervalMs, run: () => this.tryShared() });
   }
 
   get usingFallback(): boolean {
-    return this.probe !== undefined;
+    return this.probe.started;
   }
 
   async apply(ops: readonly CounterOp[], nowMs: number): Promise<CounterReading[]> {
@@ -45,34 +46,24 @@ export class FailOpenCounterStore extends CounterStore {
   }
 
   close(): void {
-    this.stopProbing();
+    this.probe.stop();
     this.shared.close();
-  }
-
-  private stopProbing(): void {
-    clearInterval(this.probe);
-    this.probe = undefined;
   }
 
   private switchToFallback(error: unknown): void {
     if (this.usingFallback) return;
-    this.probe = setInterval(() => void this.tryShared(), this.probeIntervalMs);
-    this.probe.unref();
+    this.probe.start();
     this.observer.sharedStoreLost(error instanceof Error ? error.message : String(error));
   }
 
   private async tryShared(): Promise<void> {
-    if (this.probing) return;
-    this.probing = true;
     try {
       await this.shared.ping();
-      if (!this.usingFallback) return;
-      this.stopProbing();
-      this.observer.sharedStoreRestored();
     } catch {
-      // still unavailable: keep counting in memory
-    } finally {
-      this.probing = false;
+      return; // still unavailable: keep counting in memory
     }
+    if (!this.usingFallback) return;
+    this.probe.stop();
+    this.observer.sharedStoreRestored();
   }
 }

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { PeriodicTask } from '../scheduling/periodic-task';
 import { RefreshTokenRepository } from './refresh-token.repository';
 
 const PURGE_INTERVAL_MS = 15 * 60_000;
@@ -11,20 +12,16 @@ const MAX_BATCHES = 100;
 @Injectable()
 export class RefreshTokenPurger implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(RefreshTokenPurger.name);
-  private timer?: NodeJS.Timeout;
+  private readonly purges = new PeriodicTask({ name: 'Purging expired refresh tokens', periodMs: PURGE_INTERVAL_MS, run: () => this.purge(), log: this.logger });
 
   constructor(@Inject(RefreshTokenRepository) private readonly repository: Pick<RefreshTokenRepository, 'deleteExpiredBefore'>) {}
 
   onModuleInit(): void {
-    this.timer = setInterval(
-      () => void this.purge().catch((error: Error) => this.logger.warn(`Purging expired refresh tokens failed: ${error.message}`)),
-      PURGE_INTERVAL_MS,
-    );
-    this.timer.unref();
+    this.purges.start();
   }
 
   onModuleDestroy(): void {
-    clearInterval(this.timer);
+    this.purges.stop();
   }
 
   /** Deletes, in batches that keep each statement short, the tokens expired over a day ago. */

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { ConfigType } from '../config/config-slice';
 import { cacheConfig } from '../config/config.slices';
+import { PeriodicTask } from '../scheduling/periodic-task';
 import { ResourceCatalog } from './resource-catalog';
 import { ResourceRepository } from './resource.repository';
 
@@ -9,7 +10,7 @@ import { ResourceRepository } from './resource.repository';
 export class ResourceStore implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(ResourceStore.name);
   private current = new ResourceCatalog({ identityResources: [], apiResources: [] });
-  private timer?: NodeJS.Timeout;
+  private reloads?: PeriodicTask;
 
   constructor(
     private readonly repository: ResourceRepository,
@@ -22,13 +23,13 @@ export class ResourceStore implements OnModuleInit, OnModuleDestroy {
 
   async onModuleInit(): Promise<void> {
     await this.reload();
-    const period = Math.max(this.cache.ttlSeconds, 1) * 1000;
-    this.timer = setInterval(() => void this.reload().catch((error: Error) => this.logger.warn(`Reloading resources failed: ${error.message}`)), period);
-    this.timer.unref();
+    const periodMs = Math.max(this.cache.ttlSeconds, 1) * 1000;
+    this.reloads = new PeriodicTask({ name: 'Reloading resources', periodMs, run: () => this.reload(), log: this.logger });
+    this.reloads.start();
   }
 
   onModuleDestroy(): void {
-    clearInterval(this.timer);
+    this.reloads?.stop();
   }
 
   async reload(): Promise<void> {
