@@ -56,11 +56,24 @@ const IDENTITY_CLAIMS = {
 const API_SCOPES = new Set(['api1', 'api2']);
 const users = [
   {
-    sub: '1', username: 'alice', password: 'alice',
-    claims: { name: 'Alice Smith', given_name: 'Alice', family_name: 'Smith', preferred_username: 'alice', email: 'alice@example.com', email_verified: true, role: ['admin', 'user'], updated_at: 1700000000 },
+    sub: '1',
+    username: 'alice',
+    password: 'alice',
+    claims: {
+      name: 'Alice Smith',
+      given_name: 'Alice',
+      family_name: 'Smith',
+      preferred_username: 'alice',
+      email: 'alice@example.com',
+      email_verified: true,
+      role: ['admin', 'user'],
+      updated_at: 1700000000,
+    },
   },
   {
-    sub: '2', username: 'bob', password: 'bob',
+    sub: '2',
+    username: 'bob',
+    password: 'bob',
     claims: { name: 'Bob Jones', given_name: 'Bob', family_name: 'Jones', preferred_username: 'bob', role: ['user'], updated_at: 1700000000 },
   },
 ].map((user) => {
@@ -151,11 +164,14 @@ async function grant(client, form) {
       const granted = subject.scope.split(' ');
       if (scopes.some((scope) => IDENTITY_CLAIMS[scope] && !granted.includes(scope))) return [400, { error: 'invalid_scope' }];
       const act = subject.act ? { client_id: client.clientId, act: subject.act } : { client_id: client.clientId };
-      return [200, tokenClaims(client, scopes, {
-        subject: { sub: subject.sub },
-        user: { auth_time: subject.auth_time, amr: ['delegation'], act },
-        expiresAtMost: subject.exp,
-      })];
+      return [
+        200,
+        tokenClaims(client, scopes, {
+          subject: { sub: subject.sub },
+          user: { auth_time: subject.auth_time, amr: ['delegation'], act },
+          expiresAtMost: subject.exp,
+        }),
+      ];
     }
     default:
       return [400, { error: 'unsupported_grant_type' }];

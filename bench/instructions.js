@@ -48,7 +48,8 @@ function callgrindControl(server, ...args) {
     env: { ...process.env, HOST: '127.0.0.1' },
     encoding: 'utf8',
   });
-  if (result.status !== 0 || /error opening|no process/i.test(result.stderr + result.stdout)) throw new Error(`callgrind_control ${args.join(' ')} failed: ${result.stderr || result.stdout}`);
+  if (result.status !== 0 || /error opening|no process/i.test(result.stderr + result.stdout))
+    throw new Error(`callgrind_control ${args.join(' ')} failed: ${result.stderr || result.stdout}`);
 }
 
 /** Sends `count` requests; a cold scenario's requests take the next entries of its pool (`cursor` carries on). */
@@ -96,10 +97,15 @@ async function count(server, request, settings) {
 /** Self instructions per request by function; V8's compiled JavaScript is named from its perf map. */
 function topFunctions(dump, perfMap, requests, top) {
   const symbols = fs.existsSync(perfMap)
-    ? fs.readFileSync(perfMap, 'utf8').trim().split('\n').map((line) => {
-        const [start, size, ...name] = line.split(' ');
-        return { start: parseInt(start, 16), end: parseInt(start, 16) + parseInt(size, 16), name: name.join(' ') };
-      }).sort((a, b) => a.start - b.start)
+    ? fs
+        .readFileSync(perfMap, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => {
+          const [start, size, ...name] = line.split(' ');
+          return { start: parseInt(start, 16), end: parseInt(start, 16) + parseInt(size, 16), name: name.join(' ') };
+        })
+        .sort((a, b) => a.start - b.start)
     : [];
   const nameAt = (address) => {
     let low = 0;
@@ -121,7 +127,10 @@ function topFunctions(dump, perfMap, requests, top) {
     const name = jit ? nameAt(parseInt(jit[1], 16)) : match[2].replace(/^\?\?\?:/, '').replace(/ \[[^\]]*\]$/, '');
     costs.set(name, (costs.get(name) ?? 0) + Number(match[1].replace(/,/g, '')));
   }
-  return [...costs].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, cost]) => ({ name: name.replace(ROOT + '/', ''), perRequest: Math.round(cost / requests) }));
+  return [...costs]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([name, cost]) => ({ name: name.replace(ROOT + '/', ''), perRequest: Math.round(cost / requests) }));
 }
 
 async function main() {
@@ -131,7 +140,12 @@ async function main() {
   if (!databaseUrl) fail('set DATABASE_URL: Tollgate is measured on PostgreSQL (see the top of this file)');
   const names = option(argv, 'scenarios', process.env.BENCH_SCENARIOS ?? 'userinfo,delegation,client_credentials').split(',');
   const scenarios = run.SCENARIOS.filter((scenario) => names.includes(scenario.name) && scenario.name !== 'password');
-  if (scenarios.length !== names.length) fail(`scenarios are ${run.SCENARIOS.map((s) => s.name).filter((n) => n !== 'password').join(', ')}`);
+  if (scenarios.length !== names.length)
+    fail(
+      `scenarios are ${run.SCENARIOS.map((s) => s.name)
+        .filter((n) => n !== 'password')
+        .join(', ')}`,
+    );
   const settings = { requests: Number(option(argv, 'requests', 2000)), warmup: Number(option(argv, 'warmup', 5000)), top: Number(option(argv, 'top', 0)) };
   const algorithm = option(argv, 'alg', process.env.SIGNING_ALG ?? 'RS256');
   const resultsDir = path.join(__dirname, 'results');
@@ -150,7 +164,11 @@ async function main() {
   };
   try {
     const rows = [];
-    const tollgate = await launch('tollgate', path.resolve(option(argv, 'entry', path.join(ROOT, 'dist', 'src', 'main.js'))), run.serviceEnvironment({ databaseUrl }, algorithm, runDirs));
+    const tollgate = await launch(
+      'tollgate',
+      path.resolve(option(argv, 'entry', path.join(ROOT, 'dist', 'src', 'main.js'))),
+      run.serviceEnvironment({ databaseUrl }, algorithm, runDirs),
+    );
     const baseline = argv.includes('--no-baseline') ? undefined : await launch('baseline', run.BASELINE_ENTRY, run.baselineEnvironment(algorithm), '/health');
     for (const scenario of scenarios) {
       const row = { scenario: scenario.name };
@@ -177,7 +195,8 @@ async function main() {
   } finally {
     for (const server of servers) {
       await run.stopServer(server);
-      for (const file of fs.readdirSync(resultsDir)) if (file.startsWith(path.basename(server.outFile))) fs.rmSync(path.join(resultsDir, file), { force: true });
+      for (const file of fs.readdirSync(resultsDir))
+        if (file.startsWith(path.basename(server.outFile))) fs.rmSync(path.join(resultsDir, file), { force: true });
       fs.rmSync(`/tmp/perf-${server.child.pid}.map`, { force: true });
     }
     for (const dir of runDirs) fs.rmSync(dir, { recursive: true, force: true });

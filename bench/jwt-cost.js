@@ -23,7 +23,19 @@ async function verifyMany(way, count) {
   const privateKey = crypto.createPrivateKey(process.env.JWT_COST_KEY);
   const publicKey = crypto.createPublicKey(privateKey);
   const now = Math.floor(Date.now() / 1000);
-  const claims = { iss: 'http://localhost:5000', sub: '1', aud: 'http://localhost:5000/resources', client_id: 'frontend', scope: 'openid profile email role', iat: now, nbf: now, exp: now + 3600, jti: 'AAAAAAAAAAAAAAAAAAAAAA', auth_time: now, amr: ['pwd'] };
+  const claims = {
+    iss: 'http://localhost:5000',
+    sub: '1',
+    aud: 'http://localhost:5000/resources',
+    client_id: 'frontend',
+    scope: 'openid profile email role',
+    iat: now,
+    nbf: now,
+    exp: now + 3600,
+    jti: 'AAAAAAAAAAAAAAAAAAAAAA',
+    auth_time: now,
+    amr: ['pwd'],
+  };
   const encode = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const input = `${encode({ alg: 'RS256', typ: 'at+jwt', kid: 'k1' })}.${encode(claims)}`;
   const token = `${input}.${crypto.sign('sha256', Buffer.from(input), privateKey).toString('base64url')}`;

@@ -78,7 +78,12 @@ async function main() {
   const names = option(argv, 'scenarios', 'userinfo,delegation,client_credentials').split(',');
   const entry = path.resolve(option(argv, 'entry', path.join(__dirname, '..', 'dist', 'src', 'main.js')));
   const runDirs = [];
-  const server = await run.startServer('tollgate-per-request', { pin: false, profile: false }, ['--trace-gc-nvp', entry], run.serviceEnvironment({ databaseUrl: url }, 'RS256', runDirs));
+  const server = await run.startServer(
+    'tollgate-per-request',
+    { pin: false, profile: false },
+    ['--trace-gc-nvp', entry],
+    run.serviceEnvironment({ databaseUrl: url }, 'RS256', runDirs),
+  );
   try {
     for (const name of names) {
       const scenario = run.SCENARIOS.find((candidate) => candidate.name === name);

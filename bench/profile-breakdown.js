@@ -9,13 +9,25 @@
 const fs = require('node:fs');
 
 const BUCKETS = [
-  ['signing (native crypto)', (leaf, stack) => (leaf.functionName === 'sign' || leaf.functionName === 'run') && !leaf.url && stack.some((f) => /crypto\/sig/.test(f.url))],
+  [
+    'signing (native crypto)',
+    (leaf, stack) => (leaf.functionName === 'sign' || leaf.functionName === 'run') && !leaf.url && stack.some((f) => /crypto\/sig/.test(f.url)),
+  ],
   ['signature verification (native crypto)', (leaf, stack) => leaf.functionName === 'verify' && !leaf.url && stack.some((f) => /crypto\/sig/.test(f.url))],
-  ['JWT library (@nestjs/jwt, jsonwebtoken, jws, jwa) around the crypto', (_, stack) => stack.some((f) => /node_modules\/(@nestjs\/jwt|jsonwebtoken|jws|jwa|lodash\.)/.test(f.url))],
-  ['database (TypeORM, pg, PGlite)', (_, stack) => stack.some((f) => /node_modules\/(typeorm|pg|pg-protocol|pg-pool|@electric-sql)\/|^wasm|pglite-session-queue|persistence\//.test(f.url))],
+  [
+    'JWT library (@nestjs/jwt, jsonwebtoken, jws, jwa) around the crypto',
+    (_, stack) => stack.some((f) => /node_modules\/(@nestjs\/jwt|jsonwebtoken|jws|jwa|lodash\.)/.test(f.url)),
+  ],
+  [
+    'database (TypeORM, pg, PGlite)',
+    (_, stack) => stack.some((f) => /node_modules\/(typeorm|pg|pg-protocol|pg-pool|@electric-sql)\/|^wasm|pglite-session-queue|persistence\//.test(f.url)),
+  ],
   ['JWT duplicate-member check (json-object.ts)', (_, stack) => stack.some((f) => /json-object/.test(f.url))],
   ['rate limiter (client-auth.throttle, lru-cache)', (_, stack) => stack.some((f) => /rate-limit\//.test(f.url))],
-  ['client authentication (Basic parse, client cache, SHA-256 compare)', (_, stack) => stack.some((f) => /client-authenticator|client-secret\.verifier|basic-credentials|client-credentials\.reader|client\.store/.test(f.url))],
+  [
+    'client authentication (Basic parse, client cache, SHA-256 compare)',
+    (_, stack) => stack.some((f) => /client-authenticator|client-secret\.verifier|basic-credentials|client-credentials\.reader|client\.store/.test(f.url)),
+  ],
   ['request metrics (prom-client hook)', (_, stack) => stack.some((f) => /request-metrics|prom-client/.test(f.url))],
   ['concurrency-limit hook', (_, stack) => stack.some((f) => /concurrency-limit/.test(f.url))],
   ['socket write (writev syscall)', (leaf) => leaf.functionName === 'writev' && !leaf.url],
@@ -40,7 +52,10 @@ function breakdown(profile, requests) {
   }
   const rows = [...totals].map(([name, micros]) => ({ name, microsPerRequest: Math.round((10 * micros) / requests) / 10 }));
   const busy = rows.filter((row) => row.name !== 'idle').reduce((sum, row) => sum + row.microsPerRequest, 0);
-  return { busyMicrosPerRequest: Math.round(busy), rows: rows.map((row) => ({ ...row, percentOfBusy: row.name === 'idle' ? undefined : Math.round((1000 * row.microsPerRequest) / busy) / 10 })) };
+  return {
+    busyMicrosPerRequest: Math.round(busy),
+    rows: rows.map((row) => ({ ...row, percentOfBusy: row.name === 'idle' ? undefined : Math.round((1000 * row.microsPerRequest) / busy) / 10 })),
+  };
 }
 
 module.exports = { breakdown };
@@ -53,5 +68,8 @@ if (require.main === module) {
   }
   const result = breakdown(JSON.parse(fs.readFileSync(file, 'utf8')), Number(requests));
   console.log(`busy CPU per request: ${result.busyMicrosPerRequest} µs (profiler overhead included)`);
-  for (const row of result.rows) console.log(`${String(row.microsPerRequest).padStart(8)} µs ${row.percentOfBusy === undefined ? '      ' : `${String(row.percentOfBusy).padStart(5)}%`}  ${row.name}`);
+  for (const row of result.rows)
+    console.log(
+      `${String(row.microsPerRequest).padStart(8)} µs ${row.percentOfBusy === undefined ? '      ' : `${String(row.percentOfBusy).padStart(5)}%`}  ${row.name}`,
+    );
 }

@@ -152,9 +152,7 @@ function hasTaskset() {
 /** Spawns `node args` pinned to `cpu` when pinning, under `options.launcher` (e.g. valgrind) when set. */
 function spawnNode(options, cpu, args, spawnOptions) {
   if (options.launcher) return spawn(options.launcher[0], [...options.launcher.slice(1), process.execPath, ...args], spawnOptions);
-  return options.pin
-    ? spawn('taskset', ['-c', String(cpu), process.execPath, ...args], spawnOptions)
-    : spawn(process.execPath, args, spawnOptions);
+  return options.pin ? spawn('taskset', ['-c', String(cpu), process.execPath, ...args], spawnOptions) : spawn(process.execPath, args, spawnOptions);
 }
 
 async function freePort() {
@@ -531,7 +529,12 @@ async function benchAlgorithm(options, algorithm) {
       compare('tollgate', 'against');
       rows.push(row);
     }
-    return { algorithm, servers: servers.map(({ name, label }) => ({ name, label })), serviceRssAfterAllMb: rssMegabytes(servers[0].child.pid), scenarios: rows };
+    return {
+      algorithm,
+      servers: servers.map(({ name, label }) => ({ name, label })),
+      serviceRssAfterAllMb: rssMegabytes(servers[0].child.pid),
+      scenarios: rows,
+    };
   } finally {
     for (const server of servers) await stopServer(server);
     for (const runDir of runDirs) fs.rmSync(runDir, { recursive: true, force: true });
@@ -540,7 +543,20 @@ async function benchAlgorithm(options, algorithm) {
 
 function formatTable(run) {
   const reference = run.servers.some((s) => s.name === 'baseline') ? 'baseline' : undefined;
-  const header = ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'non-2xx', 'errors', 'RSS MB', 'CPU µs/req', 'vs baseline req/s', 'vs baseline CPU'];
+  const header = [
+    'scenario',
+    'server',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'max ms',
+    'non-2xx',
+    'errors',
+    'RSS MB',
+    'CPU µs/req',
+    'vs baseline req/s',
+    'vs baseline CPU',
+  ];
   const lines = [];
   const notes = [];
   for (const row of run.scenarios) {
@@ -568,11 +584,14 @@ function formatTable(run) {
       ]);
     });
     const versus = row.ratios['tollgate/against'];
-    if (versus) notes.push(`${row.scenario}: tollgate vs against ${versus.requestsPerSecond.toFixed(2)}x req/s, ${versus.cpuPerRequest.toFixed(2)}x CPU per request`);
+    if (versus)
+      notes.push(`${row.scenario}: tollgate vs against ${versus.requestsPerSecond.toFixed(2)}x req/s, ${versus.cpuPerRequest.toFixed(2)}x CPU per request`);
   }
   const widths = header.map((title, i) => Math.max(title.length, ...lines.filter((l) => l.length > 3).map((l) => (l[i] ?? '').length)));
   const render = (cells) =>
-    cells.length === 3 ? `${cells[0].padEnd(widths[0])}  ${cells[1].padEnd(widths[1])}  ${cells[2]}` : cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+    cells.length === 3
+      ? `${cells[0].padEnd(widths[0])}  ${cells[1].padEnd(widths[1])}  ${cells[2]}`
+      : cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [render(header), ...lines.map(render), ...notes].join('\n');
 }
 
@@ -635,11 +654,15 @@ async function main() {
     },
     runs: [],
   };
-  log(`bench: ${options.connections} connections, ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s per scenario and server; ${pinning}; ${report.settings.database}`);
+  log(
+    `bench: ${options.connections} connections, ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s per scenario and server; ${pinning}; ${report.settings.database}`,
+  );
   for (const algorithm of options.algorithms) {
     const run = await benchAlgorithm(options, algorithm);
     report.runs.push(run);
-    process.stdout.write(`\n${algorithm} — ${options.connections} connections, ${options.durationSeconds} s after ${options.warmupSeconds} s warm-up; ${pinning}\n`);
+    process.stdout.write(
+      `\n${algorithm} — ${options.connections} connections, ${options.durationSeconds} s after ${options.warmupSeconds} s warm-up; ${pinning}\n`,
+    );
     process.stdout.write(formatTable(run) + '\n');
     process.stdout.write(`Tollgate RSS after all ${algorithm} runs: ${run.serviceRssAfterAllMb} MB\n`);
     for (const row of run.scenarios) {
@@ -658,7 +681,9 @@ async function main() {
   const latest = path.join(RESULTS_DIR, 'latest.json');
   fs.writeFileSync(latest, JSON.stringify(report, null, 2) + '\n');
   process.stdout.write(`\n${JSON.stringify(report)}\n\nwritten to ${path.relative(ROOT, latest)}\n`);
-  const withErrors = report.runs.flatMap((run) => run.scenarios).filter((row) => ['tollgate', 'against', 'baseline'].some((name) => row[name]?.status === 'errors'));
+  const withErrors = report.runs
+    .flatMap((run) => run.scenarios)
+    .filter((row) => ['tollgate', 'against', 'baseline'].some((name) => row[name]?.status === 'errors'));
   if (withErrors.length > 0) {
     log(`bench: non-2xx responses or connection errors in: ${withErrors.map((row) => row.scenario).join(', ')}`);
     process.exitCode = 1;
@@ -672,4 +697,17 @@ if (require.main === module) {
   });
 }
 
-module.exports = { SCENARIOS, GLIBC_TUNABLES, parseOptions, combineRounds, formatTable, startServer, stopServer, prepare, send, serviceEnvironment, baselineEnvironment, BASELINE_ENTRY };
+module.exports = {
+  SCENARIOS,
+  GLIBC_TUNABLES,
+  parseOptions,
+  combineRounds,
+  formatTable,
+  startServer,
+  stopServer,
+  prepare,
+  send,
+  serviceEnvironment,
+  baselineEnvironment,
+  BASELINE_ENTRY,
+};

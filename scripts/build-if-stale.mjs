@@ -18,7 +18,10 @@ function newest(path) {
 }
 
 const built = existsSync(stamp) ? statSync(stamp).mtimeMs : -1;
-const latest = Math.max(...['src', 'migrations', 'scripts'].map((dir) => newest(join(root, dir))), ...inputs.filter((file) => existsSync(join(root, file))).map((file) => newest(join(root, file))));
+const latest = Math.max(
+  ...['src', 'migrations', 'scripts'].map((dir) => newest(join(root, dir))),
+  ...inputs.filter((file) => existsSync(join(root, file))).map((file) => newest(join(root, file))),
+);
 if (latest > built) {
   execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
   // tsc leaves the build info untouched when nothing it emits changed: mark this build as the latest.

@@ -39,7 +39,12 @@ function closeOnSignals(app: NestFastifyApplication, drainSeconds: number): void
     await app.close();
   };
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => shutdown(signal).then(() => process.exit(0), () => process.exit(1)));
+    process.once(signal, () =>
+      shutdown(signal).then(
+        () => process.exit(0),
+        () => process.exit(1),
+      ),
+    );
   }
 }
 

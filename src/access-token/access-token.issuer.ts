@@ -76,4 +76,3 @@ export class AccessTokenIssuer {
     return { token, jwtId, expiresIn: Math.max(exp - now, 0), scopes: request.scopes };
   }
 }
-

@@ -41,12 +41,16 @@ describe('actorDepth', () => {
 });
 
 describe('readMayActClaim', () => {
-  it.each([['a string', 'api1'], ['an array', [{ client_id: 'api1' }]], ['null', null], ['an empty object', {}], ['a numeric client_id', { client_id: 1 }], ['a numeric sub', { sub: 2 }]])(
-    'refuses %s',
-    (_, value) => {
-      expect(readMayActClaim(value)).toBeUndefined();
-    },
-  );
+  it.each([
+    ['a string', 'api1'],
+    ['an array', [{ client_id: 'api1' }]],
+    ['null', null],
+    ['an empty object', {}],
+    ['a numeric client_id', { client_id: 1 }],
+    ['a numeric sub', { sub: 2 }],
+  ])('refuses %s', (_, value) => {
+    expect(readMayActClaim(value)).toBeUndefined();
+  });
 
   it('reads client_id and sub, dropping other members', () => {
     expect(readMayActClaim({ client_id: 'api1', sub: 'svc', iss: 'x' })).toEqual({ client_id: 'api1', sub: 'svc' });

@@ -26,17 +26,13 @@ function validator(revoked: readonly string[] = [], published: ReadonlySet<strin
     verificationKeyAfterReload: async (kid: string) => (reloads.push(kid), kid === lateKey.kid ? lateKey : undefined),
   };
   const denyList: Pick<AccessTokenDenyList, 'isRevoked'> = { isRevoked: (jwtId: string) => revoked.includes(jwtId) };
-  return new AccessTokenValidator(
-    new JwtService({}),
-    keys,
-    { issuer: ISSUER },
-    { maxEntries: 100, maxAgeSeconds: 60 },
-    denyList,
-  );
+  return new AccessTokenValidator(new JwtService({}), keys, { issuer: ISSUER }, { maxEntries: 100, maxAgeSeconds: 60 }, denyList);
 }
 
 function signed(claims: Record<string, unknown>, header: Record<string, unknown> = {}): string {
-  const input = [{ alg: 'RS256', typ: 'at+jwt', kid: key.kid, ...header }, claims].map((part) => Buffer.from(JSON.stringify(part)).toString('base64url')).join('.');
+  const input = [{ alg: 'RS256', typ: 'at+jwt', kid: key.kid, ...header }, claims]
+    .map((part) => Buffer.from(JSON.stringify(part)).toString('base64url'))
+    .join('.');
   return `${input}.${sign('sha256', Buffer.from(input), key.privateKey).toString('base64url')}`;
 }
 
@@ -66,7 +62,9 @@ describe('AccessTokenValidator.validate', () => {
   it('refuses a token signed by a key that is no longer published', async () => {
     const retired = signingKey('kid-retired');
     const input = `${Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'at+jwt', kid: retired.kid })).toString('base64url')}.${Buffer.from(JSON.stringify(userTokenClaims(ISSUER))).toString('base64url')}`;
-    await expect(validator().validate(`${input}.${sign('sha256', Buffer.from(input), retired.privateKey).toString('base64url')}`)).rejects.toThrow(invalidToken);
+    await expect(validator().validate(`${input}.${sign('sha256', Buffer.from(input), retired.privateKey).toString('base64url')}`)).rejects.toThrow(
+      invalidToken,
+    );
   });
 
   it('names a repeated claim as the reason', async () => {
@@ -141,7 +139,9 @@ describe('AccessTokenValidator.validate', () => {
 
   it('reloads the published keys for an unknown kid of a token that claims our issuer, and accepts it', async () => {
     const reloads: string[] = [];
-    const input = [{ alg: 'RS256', typ: 'at+jwt', kid: lateKey.kid }, userTokenClaims(ISSUER)].map((part) => Buffer.from(JSON.stringify(part)).toString('base64url')).join('.');
+    const input = [{ alg: 'RS256', typ: 'at+jwt', kid: lateKey.kid }, userTokenClaims(ISSUER)]
+      .map((part) => Buffer.from(JSON.stringify(part)).toString('base64url'))
+      .join('.');
     const token = `${input}.${sign('sha256', Buffer.from(input), lateKey.privateKey).toString('base64url')}`;
     await expect(validator([], undefined, reloads).validate(token)).resolves.toMatchObject({ subject: '1' });
     expect(reloads).toEqual([lateKey.kid]);
@@ -149,8 +149,12 @@ describe('AccessTokenValidator.validate', () => {
 
   it('does not reload keys for a token of another issuer or a kid no key of ours could have', async () => {
     const reloads: string[] = [];
-    await expect(validator([], undefined, reloads).validate(signed(userTokenClaims('https://attacker.example'), { kid: 'kid-3' }))).rejects.toMatchObject({ code: 'invalid_token' });
-    await expect(validator([], undefined, reloads).validate(signed(userTokenClaims(ISSUER), { kid: '../../etc/passwd' }))).rejects.toMatchObject({ code: 'invalid_token' });
+    await expect(validator([], undefined, reloads).validate(signed(userTokenClaims('https://attacker.example'), { kid: 'kid-3' }))).rejects.toMatchObject({
+      code: 'invalid_token',
+    });
+    await expect(validator([], undefined, reloads).validate(signed(userTokenClaims(ISSUER), { kid: '../../etc/passwd' }))).rejects.toMatchObject({
+      code: 'invalid_token',
+    });
     expect(reloads).toEqual([]);
   });
 
@@ -210,8 +214,32 @@ describe('AccessTokenValidator.validate, a token presented again (verified-token
 
 describe('the forged-token corpus', () => {
   it('holds the forgeries issue 5 lists', () => {
-    const names = forgedTokenCorpus({ key, issuer: ISSUER, claims: userTokenClaims(ISSUER) }).forgeries.map(({ name }) => name).join('\n');
-    for (const pattern of [/alg "nOnE"/, /HS256 .*SPKI PEM/, /HS384 .*SPKI DER/, /HS512 .*JWK JSON/, /foreign key under our kid/, /embedded jwk/, /jku/, /x5u/, /crit/, /typ "JWT"/, /iss of another issuer/, /exp 90 s ago/, /nbf 5 minutes ahead/, /payload that is an array/, /payload that is a string/, /payload that is a number/, /two sub claims/, /two alg header/, /over 16 KiB/, /JWE/, /act nested 9 levels/]) {
+    const names = forgedTokenCorpus({ key, issuer: ISSUER, claims: userTokenClaims(ISSUER) })
+      .forgeries.map(({ name }) => name)
+      .join('\n');
+    for (const pattern of [
+      /alg "nOnE"/,
+      /HS256 .*SPKI PEM/,
+      /HS384 .*SPKI DER/,
+      /HS512 .*JWK JSON/,
+      /foreign key under our kid/,
+      /embedded jwk/,
+      /jku/,
+      /x5u/,
+      /crit/,
+      /typ "JWT"/,
+      /iss of another issuer/,
+      /exp 90 s ago/,
+      /nbf 5 minutes ahead/,
+      /payload that is an array/,
+      /payload that is a string/,
+      /payload that is a number/,
+      /two sub claims/,
+      /two alg header/,
+      /over 16 KiB/,
+      /JWE/,
+      /act nested 9 levels/,
+    ]) {
       expect(names).toMatch(pattern);
     }
     expect(createPublicKey(key.privateKey).asymmetricKeyType).toBe('rsa');

@@ -18,7 +18,13 @@ export async function signJws(jwt: JwtService, claims: Record<string, unknown>, 
  * The verified payload; throws when the signature, `iss`, `exp` or `nbf` (60 s skew) fails.
  * `ignoreExpiration` is for ID tokens presented as logout hints (OpenID Connect RP-Initiated Logout 1.0 §2).
  */
-export async function verifyJws(jwt: JwtService, token: string, key: PublishedKey, issuer: string, options: { ignoreExpiration?: boolean } = {}): Promise<unknown> {
+export async function verifyJws(
+  jwt: JwtService,
+  token: string,
+  key: PublishedKey,
+  issuer: string,
+  options: { ignoreExpiration?: boolean } = {},
+): Promise<unknown> {
   if (key.algorithm === 'EdDSA') {
     const currentDate = options.ignoreExpiration ? new Date(0) : undefined;
     return (await jwtVerify(token, key.publicKey, { algorithms: ['EdDSA'], issuer, clockTolerance: CLOCK_SKEW_SECONDS, currentDate })).payload;

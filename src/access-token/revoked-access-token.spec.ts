@@ -19,7 +19,13 @@ describe('RevokedJwtIds', () => {
 
   it('answers only for the jti values added', () => {
     const revoked = new RevokedJwtIds(0);
-    revoked.add([{ jwtId: 'a', expiresAt: 2000 }, { jwtId: 'b', expiresAt: 2000 }], 1000);
+    revoked.add(
+      [
+        { jwtId: 'a', expiresAt: 2000 },
+        { jwtId: 'b', expiresAt: 2000 },
+      ],
+      1000,
+    );
     expect([revoked.has('a'), revoked.has('b'), revoked.has('c')]).toEqual([true, true, false]);
   });
 

@@ -19,7 +19,10 @@ interface Entry {
 export class VerifiedTokenCache {
   private readonly entries?: LRUCache<string, Entry>;
 
-  constructor(maxEntries: number, private readonly maxAgeSeconds: number) {
+  constructor(
+    maxEntries: number,
+    private readonly maxAgeSeconds: number,
+  ) {
     if (maxEntries > 0 && maxAgeSeconds > 0) this.entries = new LRUCache<string, Entry>({ max: maxEntries });
   }
 

@@ -18,10 +18,22 @@ export type AuditEvent =
       readonly subjectIssuer?: string;
     }
   | { readonly name: 'token.request_failed'; readonly grantType?: string; readonly clientId?: string; readonly error: string }
-  | { readonly name: 'user.sign_in_failed'; readonly username: string; readonly clientId: string; readonly address: string; readonly reason: 'invalid_credentials' | 'back_off' }
+  | {
+      readonly name: 'user.sign_in_failed';
+      readonly username: string;
+      readonly clientId: string;
+      readonly address: string;
+      readonly reason: 'invalid_credentials' | 'back_off';
+    }
   | { readonly name: 'client.authentication_failed'; readonly clientId?: string; readonly method?: string; readonly address: string; readonly error: string }
   | { readonly name: 'refresh_token.reuse_detected'; readonly clientId: string; readonly subject: string; readonly familyId: string }
-  | { readonly name: 'token.revoked'; readonly clientId: string; readonly tokenType: 'access_token' | 'refresh_token'; readonly jwtId?: string; readonly familyId?: string }
+  | {
+      readonly name: 'token.revoked';
+      readonly clientId: string;
+      readonly tokenType: 'access_token' | 'refresh_token';
+      readonly jwtId?: string;
+      readonly familyId?: string;
+    }
   | { readonly name: 'authorization_code.reuse_detected'; readonly clientId: string; readonly subject: string }
   | { readonly name: 'user.signed_in'; readonly clientId: string; readonly subject: string; readonly address: string }
   | { readonly name: 'user.signed_out'; readonly subject?: string }

@@ -39,8 +39,16 @@ describe('resolveRedirectUri', () => {
 
 describe('responseTarget', () => {
   it('keeps state as sent and falls back to query for an unknown or repeated response_mode', () => {
-    expect(responseTarget(read({ state: 'a b', response_mode: 'form_post' }), 'https://x/cb')).toEqual({ redirectUri: 'https://x/cb', responseMode: 'form_post', state: 'a b' });
-    expect(responseTarget(read({ state: ['1', '2'], response_mode: 'fragment' }), 'https://x/cb')).toEqual({ redirectUri: 'https://x/cb', responseMode: 'query', state: undefined });
+    expect(responseTarget(read({ state: 'a b', response_mode: 'form_post' }), 'https://x/cb')).toEqual({
+      redirectUri: 'https://x/cb',
+      responseMode: 'form_post',
+      state: 'a b',
+    });
+    expect(responseTarget(read({ state: ['1', '2'], response_mode: 'fragment' }), 'https://x/cb')).toEqual({
+      redirectUri: 'https://x/cb',
+      responseMode: 'query',
+      state: undefined,
+    });
   });
 });
 
@@ -67,7 +75,9 @@ describe('validateAuthorizationRequest', () => {
   });
 
   it('refuses an overlong parameter only when it is read', () => {
-    expect(() => validate({ ...valid, response_type: 'token', nonce: 'n'.repeat(2049) })).toThrow(expect.objectContaining({ code: 'unsupported_response_type' }));
+    expect(() => validate({ ...valid, response_type: 'token', nonce: 'n'.repeat(2049) })).toThrow(
+      expect.objectContaining({ code: 'unsupported_response_type' }),
+    );
   });
 
   it('refuses a client without the authorization_code grant', () => {

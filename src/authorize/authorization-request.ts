@@ -27,8 +27,20 @@ export interface AuthorizationRequest extends ResponseTarget {
 
 /** The parameters this endpoint reads (`AuthorizationParameters`); others are ignored (and not carried through the pages). */
 export const AUTHORIZATION_PARAMETERS = [
-  'client_id', 'redirect_uri', 'response_type', 'response_mode', 'scope', 'state', 'nonce', 'code_challenge',
-  'code_challenge_method', 'prompt', 'max_age', 'login_hint', 'request', 'request_uri',
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'response_mode',
+  'scope',
+  'state',
+  'nonce',
+  'code_challenge',
+  'code_challenge_method',
+  'prompt',
+  'max_age',
+  'login_hint',
+  'request',
+  'request_uri',
 ] as const satisfies readonly (keyof AuthorizationParameters)[];
 
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;

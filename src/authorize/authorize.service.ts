@@ -96,7 +96,13 @@ export class AuthorizeService {
       return { kind: 'consent', request, carried, session };
     }
     const code = await this.codes.issue(
-      { clientId: request.client.clientId, redirectUri: request.redirectUri, codeChallenge: request.codeChallenge, nonce: request.nonce, scopes: request.scopes },
+      {
+        clientId: request.client.clientId,
+        redirectUri: request.redirectUri,
+        codeChallenge: request.codeChallenge,
+        nonce: request.nonce,
+        scopes: request.scopes,
+      },
       session,
     );
     return respond(request, { code }, this.config.issuer);

@@ -9,7 +9,12 @@ const PURGE_INTERVAL_MS = 10 * 60_000;
 @Injectable()
 export class ExpiredSignInStatePurger implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(ExpiredSignInStatePurger.name);
-  private readonly purges = new PeriodicTask({ name: 'Purging expired sessions and codes', periodMs: PURGE_INTERVAL_MS, run: () => this.purge(), log: this.logger });
+  private readonly purges = new PeriodicTask({
+    name: 'Purging expired sessions and codes',
+    periodMs: PURGE_INTERVAL_MS,
+    run: () => this.purge(),
+    log: this.logger,
+  });
 
   constructor(
     private readonly sessions: SignInSessionService,

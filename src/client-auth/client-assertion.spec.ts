@@ -5,7 +5,11 @@ const jwt = (claims: object) => `${Buffer.from('{"alg":"ES256"}').toString('base
 
 describe('readClientAssertion', () => {
   it('refuses one parameter without the other, or either empty', () => {
-    for (const body of [{ client_assertion: 'x' }, { client_assertion_type: JWT_BEARER_ASSERTION }, { client_assertion: '', client_assertion_type: JWT_BEARER_ASSERTION }]) {
+    for (const body of [
+      { client_assertion: 'x' },
+      { client_assertion_type: JWT_BEARER_ASSERTION },
+      { client_assertion: '', client_assertion_type: JWT_BEARER_ASSERTION },
+    ]) {
       expect(() => readClientAssertion(body)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
     }
   });

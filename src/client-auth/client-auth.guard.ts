@@ -45,7 +45,13 @@ export class ClientAuthGuard implements CanActivate {
     } catch (error) {
       if (error instanceof OAuthError && error.code === 'invalid_client') {
         this.metrics.clientAuthentications.inc({ method: metricLabel(attempt.method), outcome: 'failure' });
-        this.audit.emit({ name: 'client.authentication_failed', clientId, method: attempt.method, address: request.ip, error: error.description ?? error.code });
+        this.audit.emit({
+          name: 'client.authentication_failed',
+          clientId,
+          method: attempt.method,
+          address: request.ip,
+          error: error.description ?? error.code,
+        });
         await this.throttle.failed(request.ip, clientId);
       }
       throw error;

@@ -21,7 +21,21 @@ class FakeMethod implements ClientAuthMethod {
   }
   async authenticate(request: ClientAuthRequest): Promise<AuthenticatedClient> {
     this.verified.push(request.endpoint);
-    return { client: { clientId: 'c', enabled: true, allowedGrantTypes: [], allowedScopes: [], accessTokenLifetimeSeconds: 1, refreshTokenLifetimeSeconds: 1, secrets: [], redirectUris: [], postLogoutRedirectUris: [], requireConsent: false }, method: this.name };
+    return {
+      client: {
+        clientId: 'c',
+        enabled: true,
+        allowedGrantTypes: [],
+        allowedScopes: [],
+        accessTokenLifetimeSeconds: 1,
+        refreshTokenLifetimeSeconds: 1,
+        secrets: [],
+        redirectUris: [],
+        postLogoutRedirectUris: [],
+        requireConsent: false,
+      },
+      method: this.name,
+    };
   }
 }
 

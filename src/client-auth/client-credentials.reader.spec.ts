@@ -11,9 +11,7 @@ describe('readClientCredentials', () => {
   });
 
   it('refuses Basic with a posted client_id naming another client', () => {
-    expect(() => readClientCredentials(basic('api1', 's'), { client_id: 'm2m' })).toThrow(
-      invalidRequest('client_id does not match the Authorization header'),
-    );
+    expect(() => readClientCredentials(basic('api1', 's'), { client_id: 'm2m' })).toThrow(invalidRequest('client_id does not match the Authorization header'));
   });
 
   it('refuses a repeated client_id', () => {

@@ -67,9 +67,11 @@ export class PrivateKeyJwtMethod implements ClientAuthMethod {
       });
     const now = Math.floor(Date.now() / 1000);
     const exp = claims.exp as number;
-    if (exp > now + MAX_ASSERTION_LIFETIME_SECONDS + FOREIGN_JWT_CLOCK_SKEW_SECONDS) throw clientAuthFailed('invalid client assertion: "exp" is more than 5 minutes ahead');
+    if (exp > now + MAX_ASSERTION_LIFETIME_SECONDS + FOREIGN_JWT_CLOCK_SKEW_SECONDS)
+      throw clientAuthFailed('invalid client assertion: "exp" is more than 5 minutes ahead');
     const jti = claims.jti;
-    if (typeof jti !== 'string' || jti.length === 0 || jti.length > MAX_JTI_LENGTH) throw clientAuthFailed('invalid client assertion: "jti" is missing or too long');
+    if (typeof jti !== 'string' || jti.length === 0 || jti.length > MAX_JTI_LENGTH)
+      throw clientAuthFailed('invalid client assertion: "jti" is missing or too long');
     // Remembered until it could no longer verify (exp plus the clock skew).
     const rememberUntil = new Date((exp + FOREIGN_JWT_CLOCK_SKEW_SECONDS) * 1000);
     if (!(await this.replays.firstUse(clientId, jti, rememberUntil))) throw clientAuthFailed('invalid client assertion: it was used before');

@@ -49,9 +49,7 @@ export class WorkloadIdentityMethod implements ClientAuthMethod {
     const clientId = this.claimedClientId(request);
     if (clientId !== undefined && clientId.length > MAX_CLIENT_ID_LENGTH) throw clientAuthFailed();
     const audience = acceptedAudiences(this.config.issuer, endpointUrl(this.config.issuer, request.endpoint));
-    return assertion.type === JWT_SPIFFE_ASSERTION
-      ? this.spiffe(assertion, clientId, audience)
-      : this.kubernetes(assertion, clientId, audience);
+    return assertion.type === JWT_SPIFFE_ASSERTION ? this.spiffe(assertion, clientId, audience) : this.kubernetes(assertion, clientId, audience);
   }
 
   /** `iss` is the cluster's issuer; `sub` the service account, which must be bound to the named client. */

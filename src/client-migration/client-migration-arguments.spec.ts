@@ -16,33 +16,109 @@ function problemOf(...argv: string[]): string {
 describe('parseClientMigrationArguments', () => {
   it.each([
     [['--grant', 'delegation', '--scope', 'api2'], '--client-id is required'],
-    [['--client-id=-api3', '--grant', 'delegation', '--scope', 'api2'], '--client-id "-api3" must be 1 to 100 characters: letters, digits and . _ ~ -, starting with a letter or digit'],
-    [['--client-id', 'api 3', '--grant', 'delegation', '--scope', 'api2'], '--client-id "api 3" must be 1 to 100 characters: letters, digits and . _ ~ -, starting with a letter or digit'],
+    [
+      ['--client-id=-api3', '--grant', 'delegation', '--scope', 'api2'],
+      '--client-id "-api3" must be 1 to 100 characters: letters, digits and . _ ~ -, starting with a letter or digit',
+    ],
+    [
+      ['--client-id', 'api 3', '--grant', 'delegation', '--scope', 'api2'],
+      '--client-id "api 3" must be 1 to 100 characters: letters, digits and . _ ~ -, starting with a letter or digit',
+    ],
     [['--client-id', 'api3', '--scope', 'api2'], '--grant is required when creating a client (at least one grant type)'],
-    [['--client-id', 'api3', '--grant', 'implicit', '--scope', 'api2'], expect.stringMatching(/^--grant "implicit" is not a grant type Tollgate serves \(authorization_code, client_credentials, password, refresh_token, delegation, urn:ietf:params:oauth:grant-type:token-exchange\)/)],
-    [['--client-id', 'spa2', '--grant', 'authorization_code', '--scope', 'openid'], '--redirect-uri is required with the authorization_code grant (at least one)'],
-    [['--client-id', 'spa2', '--public', '--grant', 'authorization_code,client_credentials', '--scope', 'openid', '--redirect-uri', 'https://app.example/cb'], '--public clients may use only authorization_code and refresh_token, not client_credentials'],
-    [['--client-id', 'spa2', '--public', '--grant', 'authorization_code', '--scope', 'openid', '--redirect-uri', 'https://app.example/cb', '--expires', '2027-01-01'], '--expires does not apply to --public: a public client has no secret'],
-    [['--client-id', 'api3', '--grant', 'client_credentials', '--scope', 'api2', '--redirect-uri', 'https://app.example/cb'], '--redirect-uri applies only with --grant authorization_code'],
+    [
+      ['--client-id', 'api3', '--grant', 'implicit', '--scope', 'api2'],
+      expect.stringMatching(
+        /^--grant "implicit" is not a grant type Tollgate serves \(authorization_code, client_credentials, password, refresh_token, delegation, urn:ietf:params:oauth:grant-type:token-exchange\)/,
+      ),
+    ],
+    [
+      ['--client-id', 'spa2', '--grant', 'authorization_code', '--scope', 'openid'],
+      '--redirect-uri is required with the authorization_code grant (at least one)',
+    ],
+    [
+      ['--client-id', 'spa2', '--public', '--grant', 'authorization_code,client_credentials', '--scope', 'openid', '--redirect-uri', 'https://app.example/cb'],
+      '--public clients may use only authorization_code and refresh_token, not client_credentials',
+    ],
+    [
+      [
+        '--client-id',
+        'spa2',
+        '--public',
+        '--grant',
+        'authorization_code',
+        '--scope',
+        'openid',
+        '--redirect-uri',
+        'https://app.example/cb',
+        '--expires',
+        '2027-01-01',
+      ],
+      '--expires does not apply to --public: a public client has no secret',
+    ],
+    [
+      ['--client-id', 'api3', '--grant', 'client_credentials', '--scope', 'api2', '--redirect-uri', 'https://app.example/cb'],
+      '--redirect-uri applies only with --grant authorization_code',
+    ],
     [['--client-id', 'api3', '--grant', 'client_credentials', '--scope', 'api2', '--consent'], '--consent applies only with --grant authorization_code'],
-    [['--client-id', 'spa2', '--grant', 'authorization_code', '--scope', 'openid', '--redirect-uri', 'http://app.example/cb'], expect.stringMatching(/^--redirect-uri "http:\/\/app.example\/cb" must be an absolute https URI \(http only for 127\.0\.0\.1/)],
-    [['--client-id', 'spa2', '--grant', 'authorization_code', '--scope', 'openid', '--redirect-uri', 'https://app.example/cb#x'], expect.stringMatching(/^--redirect-uri "https:\/\/app.example\/cb#x" must be/)],
-    [['--client-id', 'spa2', '--grant', 'authorization_code', '--scope', 'openid', '--redirect-uri', '/callback'], expect.stringMatching(/^--redirect-uri "\/callback" must be/)],
-    [['--client-id', 'spa2', '--grant', 'authorization_code', '--scope', 'openid', '--redirect-uri', 'https://a.example/cb', '--post-logout-redirect-uri', 'javascript:alert(1)'], expect.stringMatching(/^--post-logout-redirect-uri "javascript:alert\(1\)" must be/)],
+    [
+      ['--client-id', 'spa2', '--grant', 'authorization_code', '--scope', 'openid', '--redirect-uri', 'http://app.example/cb'],
+      expect.stringMatching(/^--redirect-uri "http:\/\/app.example\/cb" must be an absolute https URI \(http only for 127\.0\.0\.1/),
+    ],
+    [
+      ['--client-id', 'spa2', '--grant', 'authorization_code', '--scope', 'openid', '--redirect-uri', 'https://app.example/cb#x'],
+      expect.stringMatching(/^--redirect-uri "https:\/\/app.example\/cb#x" must be/),
+    ],
+    [
+      ['--client-id', 'spa2', '--grant', 'authorization_code', '--scope', 'openid', '--redirect-uri', '/callback'],
+      expect.stringMatching(/^--redirect-uri "\/callback" must be/),
+    ],
+    [
+      [
+        '--client-id',
+        'spa2',
+        '--grant',
+        'authorization_code',
+        '--scope',
+        'openid',
+        '--redirect-uri',
+        'https://a.example/cb',
+        '--post-logout-redirect-uri',
+        'javascript:alert(1)',
+      ],
+      expect.stringMatching(/^--post-logout-redirect-uri "javascript:alert\(1\)" must be/),
+    ],
     [['--client-id', 'api3', '--add-secret', '--public'], '--public applies only when creating a client'],
     [['--client-id', 'api3', '--grant', 'delegation'], '--scope is required when creating a client (at least one scope)'],
     [['--client-id', 'api3', '--grant', 'delegation', '--scope', 'api"2'], '--scope "api"2" is not a valid scope token (RFC 6749 §3.3)'],
-    [['--client-id', 'api3', '--grant', 'delegation', '--scope', 'api2', '--access-token-lifetime', '0'], '--access-token-lifetime must be a number of seconds from 1 to 31536000'],
-    [['--client-id', 'api3', '--grant', 'delegation', '--scope', 'api2', '--refresh-token-lifetime', '1h'], '--refresh-token-lifetime must be a number of seconds from 1 to 31536000'],
-    [['--client-id', 'api3', '--grant', 'delegation', '--scope', 'api2', '--expires', 'next week'], '--expires "next week" must be an ISO 8601 date or date-time, e.g. 2027-01-31 or 2027-01-31T12:00:00Z'],
+    [
+      ['--client-id', 'api3', '--grant', 'delegation', '--scope', 'api2', '--access-token-lifetime', '0'],
+      '--access-token-lifetime must be a number of seconds from 1 to 31536000',
+    ],
+    [
+      ['--client-id', 'api3', '--grant', 'delegation', '--scope', 'api2', '--refresh-token-lifetime', '1h'],
+      '--refresh-token-lifetime must be a number of seconds from 1 to 31536000',
+    ],
+    [
+      ['--client-id', 'api3', '--grant', 'delegation', '--scope', 'api2', '--expires', 'next week'],
+      '--expires "next week" must be an ISO 8601 date or date-time, e.g. 2027-01-31 or 2027-01-31T12:00:00Z',
+    ],
     [['--client-id', 'api3', '--grant', 'delegation', '--scope', 'api2', '--expires', '2026-10-31'], '--expires 2026-10-31T00:00:00.000Z is not in the future'],
     [['--client-id', 'api3', '--add-secret', '--disable'], '--add-secret and --disable cannot be combined: write one migration for each'],
     [['--client-id', 'api3', '--add-secret', '--scope', 'api2'], '--scope applies only when creating a client'],
     [['--client-id', 'api3', '--disable', '--expires', '2027-01-01'], '--expires does not apply to --disable'],
-    [['--client-id', 'api3', '--add-secret', '--remove-secret', 'deadbeef'], '--add-secret and --remove-secret cannot be combined: write one migration for each'],
+    [
+      ['--client-id', 'api3', '--add-secret', '--remove-secret', 'deadbeef'],
+      '--add-secret and --remove-secret cannot be combined: write one migration for each',
+    ],
     [['--client-id', 'api3', '--expire-secrets-before', '2026-10-01', '--expires', '2027-01-01'], '--expires does not apply to --expire-secrets-before'],
-    [['--client-id', 'api3', '--expire-secrets-before', 'yesterday'], '--expire-secrets-before "yesterday" must be an ISO 8601 date or date-time, e.g. 2027-01-31T12:00:00Z'],
-    [['--client-id', 'api3', '--expire-secrets-before', '2026-11-02'], '--expire-secrets-before 2026-11-02T00:00:00.000Z is in the future: it would end secrets not yet handed over'],
+    [
+      ['--client-id', 'api3', '--expire-secrets-before', 'yesterday'],
+      '--expire-secrets-before "yesterday" must be an ISO 8601 date or date-time, e.g. 2027-01-31T12:00:00Z',
+    ],
+    [
+      ['--client-id', 'api3', '--expire-secrets-before', '2026-11-02'],
+      '--expire-secrets-before 2026-11-02T00:00:00.000Z is in the future: it would end secrets not yet handed over',
+    ],
     [['--client-id', 'api3', '--remove-secret', 'dead'], '--remove-secret "dead" must be a secret id (a UUID) or its first 8 or more characters'],
     [['--client-id', 'api3', '--remove-secret', "deadbeef'"], `--remove-secret "deadbeef'" must be a secret id (a UUID) or its first 8 or more characters`],
     [['--client-id', 'api3', '--grant', 'delegation', '--scope', 'api2', '--secret', 'mine'], expect.stringContaining("Unknown option '--secret'")],
@@ -53,18 +129,27 @@ describe('parseClientMigrationArguments', () => {
 
   it.each([
     [['--client-id', 'frontend', '--may-act', 'api 1'], '--may-act "api 1" must be a client id: 1 to 100 characters, letters, digits and . _ ~ -'],
-    [['--client-id', 'frontend', '--add-secret', '--may-act', 'api1'], '--may-act and --transaction-tokens apply when creating or changing a client, not with --add-secret, --expire-secrets-before, --remove-secret or --disable'],
+    [
+      ['--client-id', 'frontend', '--add-secret', '--may-act', 'api1'],
+      '--may-act and --transaction-tokens apply when creating or changing a client, not with --add-secret, --expire-secrets-before, --remove-secret or --disable',
+    ],
     [['--client-id', 'frontend', '--transaction-tokens', '--expires', '2027-01-01'], '--expires does not apply to changing an existing client'],
   ])('refuses the delegation policy flags in %j', (argv, problem) => {
     expect(problemOf(...argv)).toEqual(problem);
   });
 
   it('reads --may-act and --transaction-tokens when creating a client, and alone as a change of an existing one', () => {
-    expect(parse('--client-id', 'gw', '--grant', 'urn:ietf:params:oauth:grant-type:token-exchange', '--scope', 'api1', '--transaction-tokens')?.request).toMatchObject({
+    expect(
+      parse('--client-id', 'gw', '--grant', 'urn:ietf:params:oauth:grant-type:token-exchange', '--scope', 'api1', '--transaction-tokens')?.request,
+    ).toMatchObject({
       kind: 'create',
       delegation: { transactionTokens: true },
     });
-    expect(parse('--client-id', 'frontend', '--may-act', 'api1')?.request).toEqual({ kind: 'delegation-policy', clientId: 'frontend', delegation: { mayActClientId: 'api1' } });
+    expect(parse('--client-id', 'frontend', '--may-act', 'api1')?.request).toEqual({
+      kind: 'delegation-policy',
+      clientId: 'frontend',
+      delegation: { mayActClientId: 'api1' },
+    });
   });
 
   it('reports every problem at once', () => {
@@ -76,7 +161,9 @@ describe('parseClientMigrationArguments', () => {
   });
 
   it('reads a new client with repeated or listed grants and scopes, defaulting the lifetimes and the output', () => {
-    expect(parse('--client-id', 'api3', '--grant', 'delegation', '--grant', 'client_credentials,delegation', '--scope', 'api2 openid', '--scope', 'api1')).toEqual({
+    expect(
+      parse('--client-id', 'api3', '--grant', 'delegation', '--grant', 'client_credentials,delegation', '--scope', 'api2 openid', '--scope', 'api1'),
+    ).toEqual({
       request: {
         kind: 'create',
         clientId: 'api3',
@@ -95,22 +182,68 @@ describe('parseClientMigrationArguments', () => {
 
   it('reads a public browser client with its redirect URIs, and a confidential one that requires consent', () => {
     const spa = parse(
-      '--client-id', 'spa2', '--public', '--grant', 'authorization_code', '--grant', 'refresh_token', '--scope', 'openid offline_access',
-      '--redirect-uri', 'https://app.example/cb', '--redirect-uri', 'http://127.0.0.1:8080/cb', '--redirect-uri', 'com.example.app:/cb',
-      '--post-logout-redirect-uri', 'https://app.example/',
+      '--client-id',
+      'spa2',
+      '--public',
+      '--grant',
+      'authorization_code',
+      '--grant',
+      'refresh_token',
+      '--scope',
+      'openid offline_access',
+      '--redirect-uri',
+      'https://app.example/cb',
+      '--redirect-uri',
+      'http://127.0.0.1:8080/cb',
+      '--redirect-uri',
+      'com.example.app:/cb',
+      '--post-logout-redirect-uri',
+      'https://app.example/',
     );
     expect(spa?.request).toMatchObject({
       grantTypes: ['authorization_code', 'refresh_token'],
-      browser: { public: true, redirectUris: ['https://app.example/cb', 'http://127.0.0.1:8080/cb', 'com.example.app:/cb'], postLogoutRedirectUris: ['https://app.example/'], requireConsent: false },
+      browser: {
+        public: true,
+        redirectUris: ['https://app.example/cb', 'http://127.0.0.1:8080/cb', 'com.example.app:/cb'],
+        postLogoutRedirectUris: ['https://app.example/'],
+        requireConsent: false,
+      },
     });
-    const partner = parse('--client-id', 'partner', '--grant', 'authorization_code', '--scope', 'openid', '--redirect-uri', 'https://partner.example/cb', '--consent');
-    expect(partner?.request).toMatchObject({ browser: { public: false, redirectUris: ['https://partner.example/cb'], postLogoutRedirectUris: [], requireConsent: true } });
+    const partner = parse(
+      '--client-id',
+      'partner',
+      '--grant',
+      'authorization_code',
+      '--scope',
+      'openid',
+      '--redirect-uri',
+      'https://partner.example/cb',
+      '--consent',
+    );
+    expect(partner?.request).toMatchObject({
+      browser: { public: false, redirectUris: ['https://partner.example/cb'], postLogoutRedirectUris: [], requireConsent: true },
+    });
   });
 
   it('accepts an extension grant by its absolute URI, and every option', () => {
     const command = parse(
-      '--client-id', 'svc.reports_2', '--grant', 'urn:example:grant:custom', '--scope', 'api1', '--access-token-lifetime', '600',
-      '--refresh-token-lifetime', '86400', '--expires', '2027-01-31', '--description', 'reporting service', '--out-dir', '/tmp/m', '--no-index',
+      '--client-id',
+      'svc.reports_2',
+      '--grant',
+      'urn:example:grant:custom',
+      '--scope',
+      'api1',
+      '--access-token-lifetime',
+      '600',
+      '--refresh-token-lifetime',
+      '86400',
+      '--expires',
+      '2027-01-31',
+      '--description',
+      'reporting service',
+      '--out-dir',
+      '/tmp/m',
+      '--no-index',
     );
     expect(command).toEqual({
       request: {
@@ -145,7 +278,11 @@ describe('parseClientMigrationArguments', () => {
       clientId: 'api3',
       before: new Date('2026-10-31T12:00:00Z'),
     });
-    expect(parse('--client-id', 'api3', '--remove-secret', '3F2A9C10-77')?.request).toEqual({ kind: 'remove-secret', clientId: 'api3', secretId: '3f2a9c10-77' });
+    expect(parse('--client-id', 'api3', '--remove-secret', '3F2A9C10-77')?.request).toEqual({
+      kind: 'remove-secret',
+      clientId: 'api3',
+      secretId: '3f2a9c10-77',
+    });
   });
 
   it('writes to the default directory it is given (MIGRATIONS_OUT_DIR of the tollgate command) unless --out-dir', () => {

@@ -3,7 +3,14 @@ import { isScopeToken } from '../oauth/scope';
 import { checkWorkloadIdentity, jwksUriArgumentProblem, type WorkloadIdentityArgument } from './secretless-client-arguments';
 
 /** The grant types Tollgate serves (docs/endpoints.md#token-endpoint); any absolute URI names an extension grant (RFC 6749 §4.5). */
-export const KNOWN_GRANT_TYPES = ['authorization_code', 'client_credentials', 'password', 'refresh_token', 'delegation', 'urn:ietf:params:oauth:grant-type:token-exchange'] as const;
+export const KNOWN_GRANT_TYPES = [
+  'authorization_code',
+  'client_credentials',
+  'password',
+  'refresh_token',
+  'delegation',
+  'urn:ietf:params:oauth:grant-type:token-exchange',
+] as const;
 
 const DEFAULT_ACCESS_TOKEN_LIFETIME = 3600;
 const DEFAULT_REFRESH_TOKEN_LIFETIME = 2_592_000;
@@ -118,7 +125,11 @@ const OPTIONS = {
 } as const;
 
 /** Reads the command line; every mistake is a `ClientMigrationUsageError` naming the option. `undefined` for --help. */
-export function parseClientMigrationArguments(argv: readonly string[], now: Date = new Date(), defaultOutDir = 'migrations'): ClientMigrationCommand | undefined {
+export function parseClientMigrationArguments(
+  argv: readonly string[],
+  now: Date = new Date(),
+  defaultOutDir = 'migrations',
+): ClientMigrationCommand | undefined {
   let values;
   try {
     ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }));
@@ -133,12 +144,31 @@ export function parseClientMigrationArguments(argv: readonly string[], now: Date
   // --may-act and --transaction-tokens alone change an existing client; with --grant and --scope they go with a new one.
   const kind = changed === 'create' && delegation !== undefined && values.grant === undefined && values.scope === undefined ? 'delegation-policy' : changed;
   if (kind !== undefined && kind !== 'create' && kind !== 'delegation-policy' && delegation) {
-    problems.push('--may-act and --transaction-tokens apply when creating or changing a client, not with --add-secret, --expire-secrets-before, --remove-secret or --disable');
+    problems.push(
+      '--may-act and --transaction-tokens apply when creating or changing a client, not with --add-secret, --expire-secrets-before, --remove-secret or --disable',
+    );
   }
-  const creating = ['grant', 'scope', 'access-token-lifetime', 'refresh-token-lifetime', 'jwks-file', 'jwks-uri', 'workload', 'workload-issuer', 'public', 'redirect-uri', 'post-logout-redirect-uri', 'consent'] as const;
+  const creating = [
+    'grant',
+    'scope',
+    'access-token-lifetime',
+    'refresh-token-lifetime',
+    'jwks-file',
+    'jwks-uri',
+    'workload',
+    'workload-issuer',
+    'public',
+    'redirect-uri',
+    'post-logout-redirect-uri',
+    'consent',
+  ] as const;
   if (kind !== 'create') for (const name of creating) if (values[name] !== undefined) problems.push(`--${name} applies only when creating a client`);
   if (kind !== undefined && kind !== 'create' && kind !== 'add-secret') {
-    for (const name of ['expires', 'description'] as const) if (values[name] !== undefined) problems.push(`--${name} does not apply to ${kind === 'delegation-policy' ? 'changing an existing client' : `--${kind === 'expire-secrets' ? 'expire-secrets-before' : kind}`}`);
+    for (const name of ['expires', 'description'] as const)
+      if (values[name] !== undefined)
+        problems.push(
+          `--${name} does not apply to ${kind === 'delegation-policy' ? 'changing an existing client' : `--${kind === 'expire-secrets' ? 'expire-secrets-before' : kind}`}`,
+        );
   }
   const secret = { secretExpiresAt: checkExpiry(values.expires, now, problems), secretDescription: checkDescription(values.description, problems) };
   let request: ClientMigrationRequest | undefined;
@@ -197,7 +227,8 @@ function kindOf(values: Record<string, unknown>, problems: string[]): ClientMigr
 function checkCutoff(raw: string, now: Date, problems: string[]): Date {
   const date = parseDate(raw);
   if (!date) problems.push(`--expire-secrets-before "${raw}" must be an ISO 8601 date or date-time, e.g. 2027-01-31T12:00:00Z`);
-  else if (date.getTime() > now.getTime()) problems.push(`--expire-secrets-before ${date.toISOString()} is in the future: it would end secrets not yet handed over`);
+  else if (date.getTime() > now.getTime())
+    problems.push(`--expire-secrets-before ${date.toISOString()} is in the future: it would end secrets not yet handed over`);
   return date ?? now;
 }
 
@@ -223,7 +254,8 @@ function secretlessOptions(values: SecretlessValues, problems: string[]): { jwks
   const { 'jwks-file': jwksFile, 'jwks-uri': jwksUri, workload, 'workload-issuer': workloadIssuer } = values;
   const chosen = [jwksFile, jwksUri, workload].filter((value) => value !== undefined).length;
   if (chosen > 1) problems.push('--jwks-file, --jwks-uri and --workload cannot be combined: a client authenticates one way');
-  if (chosen > 0 && (values.expires !== undefined || values.description !== undefined)) problems.push('--expires and --description apply to secrets, and this client has none');
+  if (chosen > 0 && (values.expires !== undefined || values.description !== undefined))
+    problems.push('--expires and --description apply to secrets, and this client has none');
   if (workloadIssuer !== undefined && workload === undefined) problems.push('--workload-issuer applies only with --workload');
   const uriProblem = jwksUri === undefined ? undefined : jwksUriArgumentProblem(jwksUri);
   if (uriProblem) problems.push(uriProblem);
@@ -243,12 +275,14 @@ function checkBrowserRegistration(
   if (isPublic) {
     const others = grantTypes.filter((grantType) => !PUBLIC_CLIENT_GRANTS.includes(grantType));
     if (others.length > 0) problems.push(`--public clients may use only authorization_code and refresh_token, not ${others.join(', ')}`);
-    for (const name of ['expires', 'description'] as const) if (values[name] !== undefined) problems.push(`--${name} does not apply to --public: a public client has no secret`);
+    for (const name of ['expires', 'description'] as const)
+      if (values[name] !== undefined) problems.push(`--${name} does not apply to --public: a public client has no secret`);
   }
   const usesCode = grantTypes.includes('authorization_code');
   if (usesCode && redirectUris.length === 0) problems.push('--redirect-uri is required with the authorization_code grant (at least one)');
   if (!usesCode) {
-    for (const name of ['redirect-uri', 'post-logout-redirect-uri', 'consent'] as const) if (values[name] !== undefined) problems.push(`--${name} applies only with --grant authorization_code`);
+    for (const name of ['redirect-uri', 'post-logout-redirect-uri', 'consent'] as const)
+      if (values[name] !== undefined) problems.push(`--${name} applies only with --grant authorization_code`);
   }
   for (const uri of redirectUris) checkRedirectUri('redirect-uri', uri, problems);
   for (const uri of postLogoutRedirectUris) checkRedirectUri('post-logout-redirect-uri', uri, problems);
@@ -269,9 +303,12 @@ function checkRedirectUri(option: string, uri: string, problems: string[]): void
     url = undefined;
   }
   const scheme = url?.protocol.slice(0, -1);
-  const allowed = scheme === 'https' || (scheme === 'http' && LOOPBACK_HOSTS.has(url!.hostname)) || (scheme !== undefined && scheme !== 'http' && scheme.includes('.'));
+  const allowed =
+    scheme === 'https' || (scheme === 'http' && LOOPBACK_HOSTS.has(url!.hostname)) || (scheme !== undefined && scheme !== 'http' && scheme.includes('.'));
   if (!url || uri.length > 2000 || uri.includes('#') || /\s/.test(uri) || !allowed) {
-    problems.push(`--${option} "${uri}" must be an absolute https URI (http only for 127.0.0.1, [::1] or localhost, or an app's reverse-domain scheme) without fragment`);
+    problems.push(
+      `--${option} "${uri}" must be an absolute https URI (http only for 127.0.0.1, [::1] or localhost, or an app's reverse-domain scheme) without fragment`,
+    );
   }
 }
 
@@ -280,13 +317,15 @@ export const CLIENT_ID = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,99}$/;
 
 function checkClientId(clientId: string | undefined, problems: string[]): string {
   if (clientId === undefined) problems.push('--client-id is required');
-  else if (!CLIENT_ID.test(clientId)) problems.push(`--client-id "${clientId}" must be 1 to 100 characters: letters, digits and . _ ~ -, starting with a letter or digit`);
+  else if (!CLIENT_ID.test(clientId))
+    problems.push(`--client-id "${clientId}" must be 1 to 100 characters: letters, digits and . _ ~ -, starting with a letter or digit`);
   return clientId ?? '';
 }
 
 function checkDelegationPolicy(mayAct: string | undefined, transactionTokens: boolean | undefined, problems: string[]): DelegationPolicy | undefined {
   if (mayAct === undefined && !transactionTokens) return undefined;
-  if (mayAct !== undefined && !CLIENT_ID.test(mayAct)) problems.push(`--may-act "${mayAct}" must be a client id: 1 to 100 characters, letters, digits and . _ ~ -`);
+  if (mayAct !== undefined && !CLIENT_ID.test(mayAct))
+    problems.push(`--may-act "${mayAct}" must be a client id: 1 to 100 characters, letters, digits and . _ ~ -`);
   return { ...(mayAct === undefined ? {} : { mayActClientId: mayAct }), ...(transactionTokens ? { transactionTokens: true } : {}) };
 }
 

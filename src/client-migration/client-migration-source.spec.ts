@@ -28,8 +28,12 @@ describe('renderClientMigration', () => {
     );
     expect(source).toContain(`["api3", ["delegation"], ["api2"], 600, 86400, false, [], [], false]`);
     expect(source).toContain(`["api3", "${HASH}", "say \\"hi\\" */", "2027-01-31T00:00:00.000Z"]`);
-    expect(source).toContain(`if ((await queryRunner.query('SELECT 1 FROM clients WHERE client_id = $1', ["api3"])).length > 0) throw new Error("Client \\"api3\\" already exists`);
-    expect(source).toMatch(/async down\(queryRunner: QueryRunner\): Promise<void> \{\n {4}\/\/ Its secrets go with it: client_secrets references clients ON DELETE CASCADE\.\n {4}await queryRunner\.query\('DELETE FROM clients WHERE client_id = \$1', \["api3"\]\);\n {2}\}/);
+    expect(source).toContain(
+      `if ((await queryRunner.query('SELECT 1 FROM clients WHERE client_id = $1', ["api3"])).length > 0) throw new Error("Client \\"api3\\" already exists`,
+    );
+    expect(source).toMatch(
+      /async down\(queryRunner: QueryRunner\): Promise<void> \{\n {4}\/\/ Its secrets go with it: client_secrets references clients ON DELETE CASCADE\.\n {4}await queryRunner\.query\('DELETE FROM clients WHERE client_id = \$1', \["api3"\]\);\n {2}\}/,
+    );
   });
 
   it('adds a secret to an existing client; down removes only that secret', () => {
@@ -40,23 +44,35 @@ describe('renderClientMigration', () => {
   });
 
   it('gives the new secret the id it was told, so the operator can name it later', () => {
-    const { source } = renderClientMigration({ kind: 'add-secret', clientId: 'api3' }, { timestamp: TIMESTAMP, secretHash: HASH, secretId: '3f2a9c10-7777-4000-8000-000000000001' });
+    const { source } = renderClientMigration(
+      { kind: 'add-secret', clientId: 'api3' },
+      { timestamp: TIMESTAMP, secretHash: HASH, secretId: '3f2a9c10-7777-4000-8000-000000000001' },
+    );
     expect(source).toContain(`'INSERT INTO client_secrets (id, client_id, value_hash, description, expires_at) VALUES ($1, $2, $3, $4, $5)',`);
     expect(source).toContain(`["3f2a9c10-7777-4000-8000-000000000001", "api3", "${HASH}", null, null]`);
   });
 
   it('ends the secrets created before the cutoff when applied, refusing to leave none; down refuses', () => {
-    const { className, source } = renderClientMigration({ kind: 'expire-secrets', clientId: 'api3', before: new Date('2026-11-20T08:00:00Z') }, { timestamp: TIMESTAMP });
+    const { className, source } = renderClientMigration(
+      { kind: 'expire-secrets', clientId: 'api3', before: new Date('2026-11-20T08:00:00Z') },
+      { timestamp: TIMESTAMP },
+    );
     expect(className).toBe(`ExpireClientSecretsApi3${TIMESTAMP}`);
-    expect(source).toContain(`'UPDATE client_secrets SET expires_at = now() WHERE client_id = $1 AND created_at < $2 AND (expires_at IS NULL OR expires_at > now())',\n      ["api3", "2026-11-20T08:00:00.000Z"],`);
-    expect(source).toContain('if (valid.length === 0) throw new Error("This would leave client \\"api3\\" without a valid secret: add one with --add-secret first");');
+    expect(source).toContain(
+      `'UPDATE client_secrets SET expires_at = now() WHERE client_id = $1 AND created_at < $2 AND (expires_at IS NULL OR expires_at > now())',\n      ["api3", "2026-11-20T08:00:00.000Z"],`,
+    );
+    expect(source).toContain(
+      'if (valid.length === 0) throw new Error("This would leave client \\"api3\\" without a valid secret: add one with --add-secret first");',
+    );
     expect(source).toContain('throw new Error("Ending secrets cannot be undone by reverting: give client \\"api3\\" a new secret with --add-secret");');
   });
 
   it('removes exactly one secret by id prefix; down refuses', () => {
     const { source } = renderClientMigration({ kind: 'remove-secret', clientId: 'api3', secretId: '3f2a9c10' }, { timestamp: TIMESTAMP });
     expect(source).toContain(`'SELECT id FROM client_secrets WHERE client_id = $1 AND starts_with(id::text, $2)', ["api3", "3f2a9c10"]`);
-    expect(source).toContain('if (matching.length !== 1) throw new Error("Client \\"api3\\" has " + matching.length + " secrets whose id starts with \\"3f2a9c10\\": expected exactly one");');
+    expect(source).toContain(
+      'if (matching.length !== 1) throw new Error("Client \\"api3\\" has " + matching.length + " secrets whose id starts with \\"3f2a9c10\\": expected exactly one");',
+    );
     expect(source).toContain('Removing a secret cannot be undone by reverting');
   });
 
@@ -75,7 +91,10 @@ describe('renderClientMigration', () => {
   });
 
   it('sets a delegation policy, recording only the settings it changes', () => {
-    const { source } = renderClientMigration({ kind: 'delegation-policy', clientId: 'frontend', delegation: { mayActClientId: 'api1', transactionTokens: false } }, { timestamp: TIMESTAMP });
+    const { source } = renderClientMigration(
+      { kind: 'delegation-policy', clientId: 'frontend', delegation: { mayActClientId: 'api1', transactionTokens: false } },
+      { timestamp: TIMESTAMP },
+    );
     expect(source).toContain("jsonb_build_object('may_act_client_id', may_act_client_id)");
     expect(source).toContain(`'UPDATE clients SET may_act_client_id = $2 WHERE client_id = $1', ["frontend", before.settings.may_act_client_id]`);
     expect(source).not.toContain('transaction_tokens');

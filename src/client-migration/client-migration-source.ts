@@ -65,7 +65,9 @@ function body(request: ClientMigrationRequest, facts: MigrationFacts, className:
     `const valid = await queryRunner.query('SELECT 1 FROM client_secrets WHERE client_id = $1 AND (expires_at IS NULL OR expires_at > now())', [${clientId}]);`,
     `if (valid.length === 0) throw new Error(${literal(`This would leave client "${request.clientId}" without a valid secret: add one with --add-secret first`)});`,
   ];
-  const irreversible = (what: string) => [`throw new Error(${literal(`${what} cannot be undone by reverting: give client "${request.clientId}" a new secret with --add-secret`)});`];
+  const irreversible = (what: string) => [
+    `throw new Error(${literal(`${what} cannot be undone by reverting: give client "${request.clientId}" a new secret with --add-secret`)});`,
+  ];
   const { secretHash, secretId } = facts;
   const insertSecret = (description: string | undefined, expiresAt: Date | undefined) => [
     'await queryRunner.query(',
@@ -90,7 +92,10 @@ function body(request: ClientMigrationRequest, facts: MigrationFacts, className:
           ...secretlessCredentials(request),
           ...(request.delegation ? setDelegationPolicy(clientId, request.delegation) : []),
         ],
-        down: [`// Its ${request.workload ? 'workload identity' : 'secrets'} go${request.workload ? 'es' : ''} with it: ${request.workload ? 'client_workload_identities' : 'client_secrets'} references clients ON DELETE CASCADE.`, `await queryRunner.query('DELETE FROM clients WHERE client_id = $1', [${clientId}]);`],
+        down: [
+          `// Its ${request.workload ? 'workload identity' : 'secrets'} go${request.workload ? 'es' : ''} with it: ${request.workload ? 'client_workload_identities' : 'client_secrets'} references clients ON DELETE CASCADE.`,
+          `await queryRunner.query('DELETE FROM clients WHERE client_id = $1', [${clientId}]);`,
+        ],
       };
     case 'add-secret':
       return {
@@ -124,7 +129,10 @@ function body(request: ClientMigrationRequest, facts: MigrationFacts, className:
         down: irreversible('Removing a secret'),
       };
     case 'delegation-policy': {
-      const columns = [...(request.delegation.mayActClientId !== undefined ? ['may_act_client_id'] : []), ...(request.delegation.transactionTokens ? ['transaction_tokens'] : [])];
+      const columns = [
+        ...(request.delegation.mayActClientId !== undefined ? ['may_act_client_id'] : []),
+        ...(request.delegation.transactionTokens ? ['transaction_tokens'] : []),
+      ];
       return {
         summary: `Sets the delegation policy of client \`${request.clientId}\`${describePolicy(request.delegation)}. \`down\` puts back the settings it replaced.`,
         up: [...mustExist, ...settings.record(columns), ...setDelegationPolicy(clientId, request.delegation)],
@@ -134,7 +142,11 @@ function body(request: ClientMigrationRequest, facts: MigrationFacts, className:
     case 'disable':
       return {
         summary: `Disables client \`${request.clientId}\`: it can no longer authenticate. \`down\` puts back whether it was enabled.`,
-        up: [...mustExist, ...settings.record(['enabled']), `await queryRunner.query('UPDATE clients SET enabled = false WHERE client_id = $1', [${clientId}]);`],
+        up: [
+          ...mustExist,
+          ...settings.record(['enabled']),
+          `await queryRunner.query('UPDATE clients SET enabled = false WHERE client_id = $1', [${clientId}]);`,
+        ],
         down: settings.restore(['enabled']),
       };
   }
@@ -183,7 +195,8 @@ function authenticatesWith(request: CreateRequest): string {
 /** private_key_jwt keys, or the binding to a workload identity (docs/workload-identity.md). */
 function secretlessCredentials(request: CreateRequest): string[] {
   const clientId = literal(request.clientId);
-  if (request.jwks) return [`await queryRunner.query('UPDATE clients SET jwks = $2 WHERE client_id = $1', [${clientId}, ${literal(JSON.stringify(request.jwks))}]);`];
+  if (request.jwks)
+    return [`await queryRunner.query('UPDATE clients SET jwks = $2 WHERE client_id = $1', [${clientId}, ${literal(JSON.stringify(request.jwks))}]);`];
   if (request.jwksUri) return [`await queryRunner.query('UPDATE clients SET jwks_uri = $2 WHERE client_id = $1', [${clientId}, ${literal(request.jwksUri)}]);`];
   if (!request.workload) return [];
   const issuer = literal(request.workload.issuer);
@@ -205,7 +218,9 @@ export function appendToMigrationIndex(index: string, migration: Pick<GeneratedM
   const [whole, opening, items, trailing, closing] = list;
   const multiline = items.includes('\n');
   const trimmed = items.replace(/,\s*$/, '');
-  const entries = multiline ? `${trimmed},\n  ${migration.className},${trailing.replace(/^,/, '')}` : `${trimmed}${trimmed.trim() ? ', ' : ''}${migration.className}${trailing}`;
+  const entries = multiline
+    ? `${trimmed},\n  ${migration.className},${trailing.replace(/^,/, '')}`
+    : `${trimmed}${trimmed.trim() ? ', ' : ''}${migration.className}${trailing}`;
   const withEntry = index.replace(whole, `${opening}${entries}${closing}`);
   const importLine = `import { ${migration.className} } from './${migration.fileBase}';`;
   const imports = [...withEntry.matchAll(/^import .*;$/gm)];

@@ -51,7 +51,10 @@ export async function runClientMigrationCommand(argv: readonly string[], io: Com
   const withSecret = request.kind === 'create' || request.kind === 'add-secret' ? request : undefined;
   const secret = addsSecret ? randomBytes(32).toString('base64url') : undefined;
   const secretId = addsSecret ? randomUUID() : undefined;
-  const withDescription = addsSecret && withSecret ? { ...withSecret, secretDescription: withSecret.secretDescription ?? `client:migration ${now.toISOString().slice(0, 10)}` } : request;
+  const withDescription =
+    addsSecret && withSecret
+      ? { ...withSecret, secretDescription: withSecret.secretDescription ?? `client:migration ${now.toISOString().slice(0, 10)}` }
+      : request;
   const migration = renderClientMigration(withDescription, { timestamp: now.getTime(), secretHash: secret && hashClientSecret(secret), secretId });
   await writeGeneratedMigration(migration, command, io);
   if (secret) {
@@ -61,7 +64,9 @@ export async function runClientMigrationCommand(argv: readonly string[], io: Com
   }
   if (request.kind === 'add-secret') {
     // Written before this migration is applied, so the new secret is created after this instant.
-    io.stderr(`Once every holder uses the new secret, end the older ones with:\n  npm run client:migration -- --client-id ${request.clientId} --expire-secrets-before ${now.toISOString()}\n`);
+    io.stderr(
+      `Once every holder uses the new secret, end the older ones with:\n  npm run client:migration -- --client-id ${request.clientId} --expire-secrets-before ${now.toISOString()}\n`,
+    );
   }
   return 0;
 }
@@ -76,7 +81,8 @@ export async function writeGeneratedMigration(
   const file = join(outDir, `${migration.fileBase}.ts`);
   const indexFile = join(outDir, 'index.ts');
   const existing = command.updateIndex ? await readFile(indexFile, 'utf8').catch(missingAsUndefined) : undefined;
-  if (command.updateIndex && existing === undefined) io.stderr(`${shown(io.cwd, indexFile)} does not exist: add ${migration.className} to your migrations/index.ts.\n`);
+  if (command.updateIndex && existing === undefined)
+    io.stderr(`${shown(io.cwd, indexFile)} does not exist: add ${migration.className} to your migrations/index.ts.\n`);
   const index = existing === undefined ? undefined : appendToMigrationIndex(existing, migration);
   await mkdir(outDir, { recursive: true });
   await writeFile(file, migration.source, { flag: 'wx' });

@@ -39,14 +39,15 @@ export function checkWorkloadIdentity(identity: string, issuer: string | undefin
  * Private or symmetric key material is refused: the file is copied into a migration.
  */
 export function checkJwksDocument(document: unknown, problems: string[]): { keys: object[] } | undefined {
-  const keys = Array.isArray((document as { keys?: unknown })?.keys) ? ((document as { keys: unknown[] }).keys) : [document];
+  const keys = Array.isArray((document as { keys?: unknown })?.keys) ? (document as { keys: unknown[] }).keys : [document];
   const problem = (text: string) => {
     problems.push(`--jwks-file: ${text}`);
     return undefined;
   };
   if (keys.length === 0 || keys.length > MAX_JWKS_KEYS) return problem(`the JWK Set must hold 1 to ${MAX_JWKS_KEYS} keys`);
   for (const key of keys) {
-    if (typeof key !== 'object' || key === null || typeof (key as { kty?: unknown }).kty !== 'string') return problem('every key must be a JWK object with "kty"');
+    if (typeof key !== 'object' || key === null || typeof (key as { kty?: unknown }).kty !== 'string')
+      return problem('every key must be a JWK object with "kty"');
     if (['d', 'k', 'p', 'q'].some((member) => member in key)) return problem('the file holds private or symmetric key material: register only the public keys');
   }
   return { keys: keys as object[] };

@@ -41,13 +41,7 @@ export interface WorkloadIdentity {
 }
 
 /** How a client authenticated, as audit events and metrics name it. */
-export type ClientAuthMethodName =
-  | 'client_secret_basic'
-  | 'client_secret_post'
-  | 'private_key_jwt'
-  | 'kubernetes_service_account'
-  | 'spiffe_jwt_svid'
-  | 'none';
+export type ClientAuthMethodName = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'kubernetes_service_account' | 'spiffe_jwt_svid' | 'none';
 
 /** A client that proved its identity on this request, and how. */
 export interface AuthenticatedClient {

@@ -51,7 +51,12 @@ describe('configuration slices', () => {
     expect(interactionViews(config)).toEqual({ viewsDir: undefined });
     expect(metricsListenerConfig(config)).toEqual({ host: '127.0.0.1', port: undefined });
     expect(loggingConfig(config)).toEqual({ logLevel: 'warn' });
-    expect(databaseConfig(config)).toEqual({ databaseUrl: 'postgresql://tollgate@db.internal:5432/tollgate', databasePoolSize: 10, dataDir: './.data', seedDemo: false });
+    expect(databaseConfig(config)).toEqual({
+      databaseUrl: 'postgresql://tollgate@db.internal:5432/tollgate',
+      databasePoolSize: 10,
+      dataDir: './.data',
+      seedDemo: false,
+    });
     expect(signingKeysConfig(config)).toEqual({ signingAlgorithm: 'ES256', keyRotation: config.keyRotation, cacheTtlSeconds: 0 });
     expect(keyEncryptionConfig(config)).toEqual({
       keyEncryptionKey: undefined,

@@ -27,20 +27,38 @@ describe('loadConfig: signing keys', () => {
   it.each([
     ['KEY_ENCRYPTION_KEY', 'c2hvcnQ=', 'KEY_ENCRYPTION_KEY must be 32 random bytes, base64-encoded (openssl rand -base64 32)'],
     ['KEY_ENCRYPTION_KEY', randomBytes(33).toString('base64'), 'KEY_ENCRYPTION_KEY must be 32 random bytes, base64-encoded (openssl rand -base64 32)'],
-    ['KEY_ENCRYPTION_KEY', `${KEY.toString('base64').slice(0, 40)}!!!=`, 'KEY_ENCRYPTION_KEY must be 32 random bytes, base64-encoded (openssl rand -base64 32)'],
-    ['KEY_ENCRYPTION_KEY_PREVIOUS', `${KEY.toString('base64')},nope`, 'KEY_ENCRYPTION_KEY_PREVIOUS must be a comma-separated list of 32 random bytes, base64-encoded (openssl rand -base64 32)'],
+    [
+      'KEY_ENCRYPTION_KEY',
+      `${KEY.toString('base64').slice(0, 40)}!!!=`,
+      'KEY_ENCRYPTION_KEY must be 32 random bytes, base64-encoded (openssl rand -base64 32)',
+    ],
+    [
+      'KEY_ENCRYPTION_KEY_PREVIOUS',
+      `${KEY.toString('base64')},nope`,
+      'KEY_ENCRYPTION_KEY_PREVIOUS must be a comma-separated list of 32 random bytes, base64-encoded (openssl rand -base64 32)',
+    ],
     ['KEY_ROTATION_INTERVAL', '0', 'KEY_ROTATION_INTERVAL must be a duration: an integer with an optional unit s, m, h or d (e.g. 90d), above 0'],
     ['KEY_ROTATION_INTERVAL', '90 days', 'KEY_ROTATION_INTERVAL must be a duration: an integer with an optional unit s, m, h or d (e.g. 90d), above 0'],
     ['KEY_PROPAGATION_TIME', '-1', 'KEY_PROPAGATION_TIME must be a duration: an integer with an optional unit s, m, h or d (e.g. 90d)'],
     ['KEY_RETENTION_TIME', '2w', 'KEY_RETENTION_TIME must be a duration: an integer with an optional unit s, m, h or d (e.g. 90d)'],
-    ['KEY_ROTATION_CHECK_INTERVAL', '2d', 'KEY_ROTATION_CHECK_INTERVAL must be a duration: an integer with an optional unit s, m, h or d (e.g. 90d), from 1s to 1d'],
-    ['KEY_ROTATION_CHECK_INTERVAL', '0', 'KEY_ROTATION_CHECK_INTERVAL must be a duration: an integer with an optional unit s, m, h or d (e.g. 90d), from 1s to 1d'],
+    [
+      'KEY_ROTATION_CHECK_INTERVAL',
+      '2d',
+      'KEY_ROTATION_CHECK_INTERVAL must be a duration: an integer with an optional unit s, m, h or d (e.g. 90d), from 1s to 1d',
+    ],
+    [
+      'KEY_ROTATION_CHECK_INTERVAL',
+      '0',
+      'KEY_ROTATION_CHECK_INTERVAL must be a duration: an integer with an optional unit s, m, h or d (e.g. 90d), from 1s to 1d',
+    ],
   ])('refuses %s=%j', (name, value, problem) => {
     expect(problemsOf({ [name]: value })).toEqual([problem]);
   });
 
   it('refuses a propagation time that is not shorter than the rotation interval', () => {
-    expect(problemsOf({ KEY_ROTATION_INTERVAL: '14d', KEY_PROPAGATION_TIME: '14d' })).toEqual(['KEY_PROPAGATION_TIME must be shorter than KEY_ROTATION_INTERVAL']);
+    expect(problemsOf({ KEY_ROTATION_INTERVAL: '14d', KEY_PROPAGATION_TIME: '14d' })).toEqual([
+      'KEY_PROPAGATION_TIME must be shorter than KEY_ROTATION_INTERVAL',
+    ]);
   });
 
   it("applies Duende's defaults and leaves the key-encryption key to the boot", () => {
@@ -72,7 +90,9 @@ describe('loadConfig: signing keys', () => {
   it('lets the embedded default and development boot without KEY_ENCRYPTION_KEY', () => {
     expect(problemsOf({})).toEqual([]);
     // In production the embedded database is refused for itself, not for a missing key-encryption key.
-    expect(problemsOf({ NODE_ENV: 'production', ISSUER, SEED_DEMO: 'false' })).toEqual([expect.stringMatching(/^DATABASE_URL must be set when NODE_ENV=production/)]);
+    expect(problemsOf({ NODE_ENV: 'production', ISSUER, SEED_DEMO: 'false' })).toEqual([
+      expect.stringMatching(/^DATABASE_URL must be set when NODE_ENV=production/),
+    ]);
     expect(problemsOf({ DATABASE_URL: POSTGRES })).toEqual([]);
   });
 });

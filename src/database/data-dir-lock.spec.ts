@@ -11,7 +11,8 @@ describe('lockDataDir', () => {
   });
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  const holder = (pid: number, host = hostname()) => writeFileSync(join(dataDir, LOCK_FILE), JSON.stringify({ pid, host, startedAt: '2026-11-23T10:00:00.000Z' }));
+  const holder = (pid: number, host = hostname()) =>
+    writeFileSync(join(dataDir, LOCK_FILE), JSON.stringify({ pid, host, startedAt: '2026-11-23T10:00:00.000Z' }));
 
   it('refuses a directory held by a running process, naming it, what to do, and the file', () => {
     const parent = process.ppid;

@@ -23,7 +23,16 @@ export async function seedDemoData(dataSource: DataSource): Promise<void> {
       await manager.query(
         `INSERT INTO trusted_issuers (issuer, role, kind, jwks, description, subject_audience, subject_user_claim, subject_identity_scopes)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
-        [trusted.issuer, trusted.role, trusted.kind, JSON.stringify(trusted.jwks), `demo ${trusted.role} issuer`, subject?.audience ?? null, subject?.userClaim ?? null, subject?.identityScopes ?? []],
+        [
+          trusted.issuer,
+          trusted.role,
+          trusted.kind,
+          JSON.stringify(trusted.jwks),
+          `demo ${trusted.role} issuer`,
+          subject?.audience ?? null,
+          subject?.userClaim ?? null,
+          subject?.identityScopes ?? [],
+        ],
       );
     }
     for (const client of DEMO_CLIENTS) {
@@ -43,10 +52,10 @@ export async function seedDemoData(dataSource: DataSource): Promise<void> {
         ],
       );
       if (client.secret) {
-        await manager.query(
-          `INSERT INTO client_secrets (client_id, value_hash, description) VALUES ($1, $2, 'demo secret') ON CONFLICT DO NOTHING`,
-          [client.clientId, hashClientSecret(client.secret)],
-        );
+        await manager.query(`INSERT INTO client_secrets (client_id, value_hash, description) VALUES ($1, $2, 'demo secret') ON CONFLICT DO NOTHING`, [
+          client.clientId,
+          hashClientSecret(client.secret),
+        ]);
       }
       if (client.workloadIdentity) {
         await manager.query('INSERT INTO client_workload_identities (issuer, subject, client_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [

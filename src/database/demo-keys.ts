@@ -10,7 +10,7 @@ export const DEMO_PUBLIC_KEYS = {
     crv: 'P-256',
     kid: 'demo-idp-1',
     alg: 'ES256',
-    use: 'sig'
+    use: 'sig',
   },
   'demo-workloads': {
     kty: 'EC',
@@ -19,7 +19,7 @@ export const DEMO_PUBLIC_KEYS = {
     crv: 'P-256',
     kid: 'demo-workloads-1',
     alg: 'ES256',
-    use: 'sig'
+    use: 'sig',
   },
   batch: {
     kty: 'EC',
@@ -28,6 +28,6 @@ export const DEMO_PUBLIC_KEYS = {
     crv: 'P-256',
     kid: 'batch-1',
     alg: 'ES256',
-    use: 'sig'
-  }
+    use: 'sig',
+  },
 } as const;

@@ -19,10 +19,12 @@ export class EmbeddedPostgres implements OnApplicationShutdown {
 
   /** Starts PGlite in `dataDir` (or in memory for `memory://`) and returns a connection URL. */
   async start(dataDir: string): Promise<string> {
-    const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite-socket')]).catch((error: unknown) => {
-      if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND' && (error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
-      throw new Error('The embedded database (PGlite) is not installed here (the container image leaves it out): set DATABASE_URL');
-    });
+    const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite-socket')]).catch(
+      (error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND' && (error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
+        throw new Error('The embedded database (PGlite) is not installed here (the container image leaves it out): set DATABASE_URL');
+      },
+    );
     const location = dataDir.startsWith('memory://') ? dataDir : resolve(dataDir, 'pg');
     if (!dataDir.startsWith('memory://')) {
       await mkdir(location, { recursive: true });

@@ -51,7 +51,7 @@ async function send(queue: SessionAffineQueryQueue, handlerId: number, types: st
 }
 
 describe('SessionAffineQueryQueue', () => {
-  it('serves one connection\'s extended-query exchange before another\'s', async () => {
+  it("serves one connection's extended-query exchange before another's", async () => {
     const backend = new FakeBackend();
     const queue = new SessionAffineQueryQueue(backend);
     await Promise.all([send(queue, 1, 'PBDES'), send(queue, 2, 'PBDES'), send(queue, 3, 'PBDES')]);

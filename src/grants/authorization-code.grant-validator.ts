@@ -49,7 +49,10 @@ export class AuthorizationCodeGrantValidator implements GrantValidator<Authoriza
     private readonly audit: AuditSink,
   ) {}
 
-  async validate({ code: handle, redirect_uri: redirectUri, code_verifier: verifier }: AuthorizationCodeParameters, { client }: GrantContext): Promise<GrantSuccess> {
+  async validate(
+    { code: handle, redirect_uri: redirectUri, code_verifier: verifier }: AuthorizationCodeParameters,
+    { client }: GrantContext,
+  ): Promise<GrantSuccess> {
     const redemption = await this.codes.redeem(handle, client.clientId);
     if (redemption.outcome === 'unknown') throw OAuthError.invalidGrant('the authorization code is invalid');
     if (redemption.outcome === 'replayed') return this.revokeReplayed(redemption.code, redemption.issued);

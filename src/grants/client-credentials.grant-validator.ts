@@ -15,9 +15,7 @@ export class ClientCredentialsGrantValidator implements GrantValidator<ClientCre
   async validate(_parameters: ClientCredentialsParameters, { scopes, resources }: GrantContext): Promise<GrantSuccess> {
     return {
       scopes: carriedScopes(scopes, (scope) =>
-        resources.isIdentityScope(scope) || scope === OFFLINE_ACCESS
-          ? `scope ${scope} needs a user and cannot be granted to a client alone`
-          : undefined,
+        resources.isIdentityScope(scope) || scope === OFFLINE_ACCESS ? `scope ${scope} needs a user and cannot be granted to a client alone` : undefined,
       ),
     };
   }

@@ -50,9 +50,7 @@ describe('DelegationGrantValidator', () => {
   });
 
   it('refuses a valid token without sub as invalid_grant', async () => {
-    await expect(submit(validatorWith().validator, context({ token: 'no-sub' }))).rejects.toEqual(
-      invalidGrant('the subject token does not represent a user'),
-    );
+    await expect(submit(validatorWith().validator, context({ token: 'no-sub' }))).rejects.toEqual(invalidGrant('the subject token does not represent a user'));
   });
 
   it('refuses a token whose may_act names another client as invalid_grant (RFC 8693 §4.4)', async () => {

@@ -32,7 +32,7 @@ describe('readGrantParameters', () => {
   it.each([
     ['a missing member', {}],
     ['an empty member', { name: '' }],
-  ])('refuses %s with the grant\'s error code and the constraint\'s message', (_, body) => {
+  ])("refuses %s with the grant's error code and the constraint's message", (_, body) => {
     expect(() => readGrantParameters(ExampleParameters, body, 'invalid_grant')).toThrow(failure('invalid_grant', 'name is required'));
     expect(() => readGrantParameters(ExampleParameters, body, 'invalid_request')).toThrow(failure('invalid_request', 'name is required'));
   });
@@ -41,7 +41,7 @@ describe('readGrantParameters', () => {
     expect(() => readGrantParameters(ExampleParameters, { name: 'x'.repeat(9) }, 'invalid_request')).toThrow(failure('invalid_grant', 'name is too long'));
   });
 
-  it('refuses a repeated single-valued member as invalid_request whatever the grant\'s code', () => {
+  it("refuses a repeated single-valued member as invalid_request whatever the grant's code", () => {
     expect(() => readGrantParameters(ExampleParameters, { name: ['a', 'b'] }, 'invalid_grant')).toThrow(
       failure('invalid_request', 'parameter name must not be repeated'),
     );

@@ -53,12 +53,15 @@ describe('PasswordGrantValidator', () => {
 
   beforeAll(async () => {
     const user = (subjectId: string, username: string, enabled: boolean, passwordHash: string): User => ({
-      subjectId, username, enabled, passwordHash, claims: {}, roles: [], updatedAt: new Date(0),
+      subjectId,
+      username,
+      enabled,
+      passwordHash,
+      claims: {},
+      roles: [],
+      updatedAt: new Date(0),
     });
-    users = new FakeUserRepository([
-      user('1', 'alice', true, await hasher.hash('alice')),
-      user('3', 'carol', false, await hasher.hash('carol')),
-    ]);
+    users = new FakeUserRepository([user('1', 'alice', true, await hasher.hash('alice')), user('3', 'carol', false, await hasher.hash('carol'))]);
   });
 
   beforeEach(() => {
@@ -111,7 +114,8 @@ describe('PasswordGrantValidator', () => {
 
   describe('sign-in back-off', () => {
     const failThreeTimes = async (address = '192.0.2.1') => {
-      for (let i = 0; i < 3; i++) await expect(submit(validator, context({ username: 'alice', password: `guess-${i}` }, address))).rejects.toEqual(invalidGrant);
+      for (let i = 0; i < 3; i++)
+        await expect(submit(validator, context({ username: 'alice', password: `guess-${i}` }, address))).rejects.toEqual(invalidGrant);
     };
 
     it('refuses even the right password during back-off, with the wrong-password answer, without looking the user up', async () => {

@@ -41,7 +41,13 @@ export class PasswordGrantValidator implements GrantValidator<PasswordParameters
 
   async validate({ username, password }: PasswordParameters, { scopes, client, clientAddress }: GrantContext): Promise<GrantSuccess> {
     const refuse = (reason: 'invalid_credentials' | 'back_off') => {
-      this.audit.emit({ name: 'user.sign_in_failed', username: username.slice(0, MAX_AUDITED_USERNAME_LENGTH), clientId: client.clientId, address: clientAddress, reason });
+      this.audit.emit({
+        name: 'user.sign_in_failed',
+        username: username.slice(0, MAX_AUDITED_USERNAME_LENGTH),
+        clientId: client.clientId,
+        address: clientAddress,
+        reason,
+      });
       // A back-off is answered exactly like a wrong password (RFC 6749 §5.2 invalid_grant): it tells nothing.
       return OAuthError.invalidGrant(INVALID_CREDENTIALS);
     };

@@ -81,9 +81,7 @@ describe('RefreshTokenGrantValidator', () => {
 
   it('refuses a consumed token and revokes its whole family (reuse detection)', async () => {
     const { validator, calls } = setup({ token: { ...stored, consumedAt: new Date(Date.now() - 1000) } });
-    await expect(submit(validator, context({ refresh_token: HANDLE }))).rejects.toEqual(
-      rejection('invalid_grant', 'the refresh token has already been used'),
-    );
+    await expect(submit(validator, context({ refresh_token: HANDLE }))).rejects.toEqual(rejection('invalid_grant', 'the refresh token has already been used'));
     expect(calls).toEqual(['revokeFamily family-1']);
   });
 

@@ -52,7 +52,10 @@ export class RefreshTokenGrantValidator implements GrantValidator<RefreshTokenPa
    * The token endpoint calls this instead of `validate`: the successor joins the family, and the
    * presented token is used up in the same transaction that stores it (RefreshTokenService.issueFor).
    */
-  async rotate({ refresh_token: handle }: RefreshTokenParameters, { client, scopes, resources, receivedAt = Date.now() }: GrantContext): Promise<RefreshTokenRotation> {
+  async rotate(
+    { refresh_token: handle }: RefreshTokenParameters,
+    { client, scopes, resources, receivedAt = Date.now() }: GrantContext,
+  ): Promise<RefreshTokenRotation> {
     const token = await this.refreshTokens.find(handle);
     // Bound to its client (RFC 6749 §6); another client learns nothing and changes nothing.
     if (!token || token.clientId !== client.clientId) throw invalidGrant('the refresh token is invalid');

@@ -29,9 +29,7 @@ describe('delegateSubjectToken', () => {
   ])('refuses a subject token with %s through the grant-specific error', (_, subject) => {
     expect(() => delegate(subjectToken({ subject }))).toThrow(error('invalid_grant', 'the subject token does not represent a user'));
     expect(() =>
-      delegateSubjectToken(subjectToken({ subject }), context({ names: [], explicit: false }), (description) =>
-        OAuthError.invalidRequest(description),
-      ),
+      delegateSubjectToken(subjectToken({ subject }), context({ names: [], explicit: false }), (description) => OAuthError.invalidRequest(description)),
     ).toThrow(error('invalid_request', 'the subject token does not represent a user'));
   });
 
@@ -74,10 +72,6 @@ describe('delegateSubjectToken', () => {
   });
 
   it('leaves identity scopes the subject token lacks out of the default set', () => {
-    expect(delegate(subjectToken(), { names: ['openid', 'profile', 'role', 'api2'], explicit: false }).scopes).toEqual([
-      'openid',
-      'profile',
-      'api2',
-    ]);
+    expect(delegate(subjectToken(), { names: ['openid', 'profile', 'role', 'api2'], explicit: false }).scopes).toEqual(['openid', 'profile', 'api2']);
   });
 });

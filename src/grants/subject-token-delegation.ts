@@ -10,11 +10,7 @@ import type { GrantContext, GrantSuccess } from './grant-validator';
  * outlives the subject token, keeps its `auth_time`, and reads no more about the user than it did.
  * `invalid` builds the grant's own error for a subject token it cannot accept.
  */
-export function delegateSubjectToken(
-  subjectToken: ValidatedAccessToken,
-  context: GrantContext,
-  invalid: (description: string) => OAuthError,
-): GrantSuccess {
+export function delegateSubjectToken(subjectToken: ValidatedAccessToken, context: GrantContext, invalid: (description: string) => OAuthError): GrantSuccess {
   if (!subjectToken.subject) throw invalid('the subject token does not represent a user');
   // RFC 8693 §4.4: a subject token naming who may act for the user admits no other actor.
   if (!mayActFor(subjectToken.mayAct, context.client.clientId)) throw invalid('the subject token does not allow this client to act for its subject (may_act)');

@@ -3,7 +3,14 @@ import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../database/demo-da
 import type { RequestParameters } from '../oauth/form';
 import { ResourceCatalog } from '../resources/resource-catalog';
 import { readGrantParameters } from './grant-parameters';
-import { ACCESS_TOKEN_TYPE, JWT_TOKEN_TYPE, readTokenExchangeRequest, scopesForTargets, TokenExchangeParameters, TXN_TOKEN_TYPE } from './token-exchange-request';
+import {
+  ACCESS_TOKEN_TYPE,
+  JWT_TOKEN_TYPE,
+  readTokenExchangeRequest,
+  scopesForTargets,
+  TokenExchangeParameters,
+  TXN_TOKEN_TYPE,
+} from './token-exchange-request';
 
 const resources = new ResourceCatalog({
   identityResources: DEMO_IDENTITY_RESOURCES,
@@ -38,9 +45,17 @@ describe('TokenExchangeParameters and readTokenExchangeRequest', () => {
       { ...valid, subject_token_type: 'urn:ietf:params:oauth:token-type:refresh_token' },
       `subject_token_type must be one of ${ACCESS_TOKEN_TYPE}, ${JWT_TOKEN_TYPE}, ${TXN_TOKEN_TYPE}`,
     ],
-    ['an id_token type', { ...valid, subject_token_type: 'urn:ietf:params:oauth:token-type:id_token' }, `subject_token_type must be one of ${ACCESS_TOKEN_TYPE}, ${JWT_TOKEN_TYPE}, ${TXN_TOKEN_TYPE}`],
+    [
+      'an id_token type',
+      { ...valid, subject_token_type: 'urn:ietf:params:oauth:token-type:id_token' },
+      `subject_token_type must be one of ${ACCESS_TOKEN_TYPE}, ${JWT_TOKEN_TYPE}, ${TXN_TOKEN_TYPE}`,
+    ],
     ['actor_token without actor_token_type', { ...valid, actor_token: 'jwt' }, 'actor_token_type is required'],
-    ['an unsupported actor_token_type', { ...valid, actor_token: 'jwt', actor_token_type: 'saml2' }, `actor_token_type must be ${ACCESS_TOKEN_TYPE} or ${JWT_TOKEN_TYPE}`],
+    [
+      'an unsupported actor_token_type',
+      { ...valid, actor_token: 'jwt', actor_token_type: 'saml2' },
+      `actor_token_type must be ${ACCESS_TOKEN_TYPE} or ${JWT_TOKEN_TYPE}`,
+    ],
     ['actor_token_type without actor_token', { ...valid, actor_token_type: ACCESS_TOKEN_TYPE }, 'actor_token_type must not be sent without actor_token'],
     ['an empty actor_token', { ...valid, actor_token: '', actor_token_type: ACCESS_TOKEN_TYPE }, 'actor_token is empty'],
     ['an empty audience', { ...valid, audience: ['api2', ''] }, 'audience and resource must not be empty'],
@@ -84,9 +99,7 @@ describe('scopesForTargets', () => {
     ['an API none of whose scopes the client may have', 'api1'],
     ['an identity resource', 'openid'],
   ])('refuses %s as invalid_target', (_, target) => {
-    expect(() => scopesForTargets([target], defaults, client, resources)).toThrow(
-      invalid('invalid_target', `the client may not obtain a token for ${target}`),
-    );
+    expect(() => scopesForTargets([target], defaults, client, resources)).toThrow(invalid('invalid_target', `the client may not obtain a token for ${target}`));
   });
 
   it('refuses an explicit API scope of another API as invalid_target', () => {

@@ -112,12 +112,7 @@ export function readTokenExchangeRequest(parameters: TokenExchangeParameters): T
  * names another API, or none of a target's scopes, is `invalid_target`. Identity scopes pass
  * through for the delegation rules to judge.
  */
-export function scopesForTargets(
-  targets: readonly string[],
-  requested: RequestedScopes,
-  client: Client,
-  resources: ResourceCatalog,
-): RequestedScopes {
+export function scopesForTargets(targets: readonly string[], requested: RequestedScopes, client: Client, resources: ResourceCatalog): RequestedScopes {
   if (targets.length === 0) return requested;
   const targetScopes = new Map<string, readonly string[]>();
   for (const target of targets) {

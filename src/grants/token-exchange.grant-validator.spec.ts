@@ -39,7 +39,10 @@ function validatorWith(fault?: Error): { validator: TokenExchangeGrantValidator;
       throw new Error('not expected in this spec');
     },
   };
-  return { validator: new TokenExchangeGrantValidator(new AccessTokenExchangeHandler(accessTokens, { validate: async () => undefined }), transactionTokens), seen };
+  return {
+    validator: new TokenExchangeGrantValidator(new AccessTokenExchangeHandler(accessTokens, { validate: async () => undefined }), transactionTokens),
+    seen,
+  };
 }
 
 function context(parameters: RequestParameters, scopes: RequestedScopes = { names: ['api2'], explicit: true }): GrantRequest {

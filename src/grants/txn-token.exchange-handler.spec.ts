@@ -11,7 +11,12 @@ import type { TransactionTokenIssuer, TransactionTokenRequest } from '../txn-tok
 import type { TransactionTokenValidator } from '../txn-tokens/txn-token.validator';
 
 const TRUST_DOMAIN = 'https://mesh.example';
-const gateway = testClient({ clientId: 'gateway', allowedGrantTypes: [TOKEN_EXCHANGE_GRANT_TYPE], allowedScopes: ['openid', 'api1', 'api2'], transactionTokens: true });
+const gateway = testClient({
+  clientId: 'gateway',
+  allowedGrantTypes: [TOKEN_EXCHANGE_GRANT_TYPE],
+  allowedScopes: ['openid', 'api1', 'api2'],
+  transactionTokens: true,
+});
 const alice = aliceAccessToken({ scopes: ['openid', 'profile', 'api1'] });
 const replaced: ValidatedTransactionToken = {
   transactionId: 'txn-1',
@@ -45,7 +50,10 @@ function handlerWith(): { handler: TransactionTokenExchangeHandler; issued: Tran
       return { token: 'signed', transactionId: request.transactionId ?? 'txn-new', expiresIn: 60 };
     },
   };
-  return { handler: new TransactionTokenExchangeHandler(accessTokens, transactionTokens, issuer, { trustDomain: TRUST_DOMAIN }, { validate: async () => undefined }), issued };
+  return {
+    handler: new TransactionTokenExchangeHandler(accessTokens, transactionTokens, issuer, { trustDomain: TRUST_DOMAIN }, { validate: async () => undefined }),
+    issued,
+  };
 }
 
 function request(overrides: Partial<TokenExchangeRequest> = {}): TokenExchangeRequest {
@@ -75,7 +83,9 @@ describe('TransactionTokenExchangeHandler', () => {
     ['request_context', { requestContext: '[1]' }],
     ['request_details', { requestDetails: `{"a":"${'x'.repeat(4096)}"}` }],
   ])('refuses a %s that is not a JSON object of at most 4 KiB as invalid_request', async (name, overrides) => {
-    await expect(handlerWith().handler.exchange(request(overrides), context())).rejects.toEqual(expect.objectContaining({ code: 'invalid_request', description: expect.stringContaining(name) }));
+    await expect(handlerWith().handler.exchange(request(overrides), context())).rejects.toEqual(
+      expect.objectContaining({ code: 'invalid_request', description: expect.stringContaining(name) }),
+    );
   });
 
   it.each([
@@ -120,7 +130,10 @@ describe('TransactionTokenExchangeHandler', () => {
 
   it('replaces a transaction token: same txn, sub and contexts, req_wl extended, no cap from the old exp', async () => {
     const { handler, issued } = handlerWith();
-    await handler.exchange(request({ subjectToken: 'txn', subjectTokenType: TXN_TOKEN_TYPE, requestContext: '{"x":1}' }), context({ names: ['api1'], explicit: true }));
+    await handler.exchange(
+      request({ subjectToken: 'txn', subjectTokenType: TXN_TOKEN_TYPE, requestContext: '{"x":1}' }),
+      context({ names: ['api1'], explicit: true }),
+    );
     expect(issued).toEqual([
       {
         transactionId: 'txn-1',

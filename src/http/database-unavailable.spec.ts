@@ -22,12 +22,9 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(error)).toBe(false);
   });
 
-  it.each(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN'])(
-    'is true for the network error %s',
-    (code) => {
-      expect(isDatabaseUnavailable(withCode(code))).toBe(true);
-    },
-  );
+  it.each(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN'])('is true for the network error %s', (code) => {
+    expect(isDatabaseUnavailable(withCode(code))).toBe(true);
+  });
 
   it.each([
     ['08006 (connection failure)', '08006'],
@@ -59,8 +56,11 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(refused)).toBe(true);
   });
 
-  it.each(['Query read timeout', 'Client was closed and is not queryable', 'Connection terminated unexpectedly'])('is true for pg\'s "%s", a database that stopped answering', (message) => {
-    expect(isDatabaseUnavailable(new Error(message))).toBe(true);
-    expect(isDatabaseUnavailable(Object.assign(new Error('query failed'), { driverError: new Error(message) }))).toBe(true);
-  });
+  it.each(['Query read timeout', 'Client was closed and is not queryable', 'Connection terminated unexpectedly'])(
+    'is true for pg\'s "%s", a database that stopped answering',
+    (message) => {
+      expect(isDatabaseUnavailable(new Error(message))).toBe(true);
+      expect(isDatabaseUnavailable(Object.assign(new Error('query failed'), { driverError: new Error(message) }))).toBe(true);
+    },
+  );
 });

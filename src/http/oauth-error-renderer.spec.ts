@@ -16,9 +16,7 @@ describe('toOAuthError', () => {
   });
 
   it('turns an unsupported content type (Fastify 415) into invalid_request with 400', () => {
-    expect(toOAuthError(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE('text/plain'))).toEqual(
-      oauth('invalid_request', 400, 'Unsupported content type'),
-    );
+    expect(toOAuthError(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE('text/plain'))).toEqual(oauth('invalid_request', 400, 'Unsupported content type'));
   });
 
   it('turns other client errors, from Fastify or Nest, into invalid_request with 400', () => {

@@ -16,4 +16,6 @@ export function stampArrivalTime(fastify: FastifyInstance): void {
 }
 
 /** Epoch milliseconds at which the request arrived (now, for a request that was not stamped). */
-export const ArrivedAt = createParamDecorator((_: unknown, context: ExecutionContext) => context.switchToHttp().getRequest<StampedRequest>()[ARRIVED_AT] ?? Date.now());
+export const ArrivedAt = createParamDecorator(
+  (_: unknown, context: ExecutionContext) => context.switchToHttp().getRequest<StampedRequest>()[ARRIVED_AT] ?? Date.now(),
+);

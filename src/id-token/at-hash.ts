@@ -6,6 +6,8 @@ import { createHash } from 'node:crypto';
  * as OpenID Connect implementations agree), base64url.
  */
 export function accessTokenHash(accessToken: string, algorithm: string): string {
-  const digest = createHash(algorithm === 'EdDSA' ? 'sha512' : 'sha256').update(accessToken, 'ascii').digest();
+  const digest = createHash(algorithm === 'EdDSA' ? 'sha512' : 'sha256')
+    .update(accessToken, 'ascii')
+    .digest();
   return digest.subarray(0, digest.length / 2).toString('base64url');
 }

@@ -24,7 +24,7 @@ describe('isCsrfTokenValid', () => {
     expect(isCsrfTokenValid(`tollgate.csrf=${token}`, 'B'.repeat(43))).toBe(false);
   });
 
-  it('accepts the cookie\'s value', () => {
+  it("accepts the cookie's value", () => {
     expect(isCsrfTokenValid(`tollgate.csrf=${token}`, token)).toBe(true);
   });
 });

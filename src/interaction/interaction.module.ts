@@ -17,12 +17,6 @@ import { StylesheetSource } from './stylesheet.source';
 @Module({
   imports: [AuthorizeModule, ClientsModule, IdTokenModule, SessionsModule, UsersModule, AuditModule, RateLimitModule],
   controllers: [InteractionController],
-  providers: [
-    InteractionService,
-    EndSessionService,
-    PageRenderer,
-    PasswordSignIn,
-    StylesheetSource,
-  ],
+  providers: [InteractionService, EndSessionService, PageRenderer, PasswordSignIn, StylesheetSource],
 })
 export class InteractionModule {}

@@ -7,13 +7,7 @@ import type { TokenParameters } from '../oauth/token-parameters';
 import { isRefreshTokenHandle, refreshTokenState } from '../refresh-tokens/refresh-token';
 import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
 import { UserStore } from '../users/user.store';
-import {
-  INACTIVE,
-  accessTokenIntrospection,
-  isAccessTokenVisibleTo,
-  refreshTokenIntrospection,
-  type IntrospectionResponse,
-} from './introspection-response';
+import { INACTIVE, accessTokenIntrospection, isAccessTokenVisibleTo, refreshTokenIntrospection, type IntrospectionResponse } from './introspection-response';
 
 /**
  * RFC 7662 for an authenticated client. Access tokens are validated as everywhere else
@@ -54,4 +48,3 @@ export class IntrospectionService {
     return (await this.users.findBySubjectId(subject))?.enabled === true;
   }
 }
-

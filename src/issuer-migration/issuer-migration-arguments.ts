@@ -1,7 +1,13 @@
 import { parseArgs } from 'node:util';
 import { jwksUriProblem } from '../trusted-issuers/jwks-uri';
 import { SPIFFE_TRUST_DOMAIN } from '../trusted-issuers/trusted-issuer';
-import { checkSubjectIssuerChanges, checkSubjectIssuerSettings, SUBJECT_FLAGS, type SubjectIssuerChanges, type SubjectIssuerSettings } from './subject-issuer-arguments';
+import {
+  checkSubjectIssuerChanges,
+  checkSubjectIssuerSettings,
+  SUBJECT_FLAGS,
+  type SubjectIssuerChanges,
+  type SubjectIssuerSettings,
+} from './subject-issuer-arguments';
 
 export type IssuerMigrationRequest =
   | {
@@ -81,26 +87,35 @@ export function parseIssuerMigrationArguments(argv: readonly string[]): IssuerMi
   if (values.subject === undefined) for (const name of SUBJECT_FLAGS) if (values[name] !== undefined) problems.push(`--${name} goes only with --subject`);
   let request: IssuerMigrationRequest | undefined;
   if (values.disable !== undefined) {
-    for (const name of ['jwks-file', 'jwks-uri', 'description'] as const) if (values[name] !== undefined) problems.push(`--${name} does not apply to --disable`);
+    for (const name of ['jwks-file', 'jwks-uri', 'description'] as const)
+      if (values[name] !== undefined) problems.push(`--${name} does not apply to --disable`);
     request = { kind: 'disable', issuer: values.disable };
   } else if (values.subject !== undefined && values['jwks-file'] === undefined && values['jwks-uri'] === undefined) {
     if (values.description !== undefined) problems.push('--description goes only with a new issuer (with --jwks-file or --jwks-uri)');
-    if (SUBJECT_FLAGS.every((name) => values[name] === undefined)) problems.push('give --jwks-file or --jwks-uri to register the issuer, or at least one of --audience, --user-claim, --identity-scope and --trusted-by to change it');
-    if (!HTTPS_ISSUER.test(values.subject)) problems.push(`--subject "${values.subject.slice(0, 500)}" must be the https issuer URL of your identity provider (its tokens' iss)`);
+    if (SUBJECT_FLAGS.every((name) => values[name] === undefined))
+      problems.push(
+        'give --jwks-file or --jwks-uri to register the issuer, or at least one of --audience, --user-claim, --identity-scope and --trusted-by to change it',
+      );
+    if (!HTTPS_ISSUER.test(values.subject))
+      problems.push(`--subject "${values.subject.slice(0, 500)}" must be the https issuer URL of your identity provider (its tokens' iss)`);
     request = { kind: 'change-subject', issuer: values.subject, changes: checkSubjectIssuerChanges(values, problems) };
   } else {
     const issuerKind = values.spiffe !== undefined ? 'spiffe' : values.subject !== undefined ? 'jwt' : 'kubernetes';
     const issuer = values.spiffe ?? values.subject ?? values.kubernetes ?? '';
-    if (issuerKind === 'spiffe' && !SPIFFE_TRUST_DOMAIN.test(issuer)) problems.push(`--spiffe "${issuer}" must be a trust domain ID: spiffe://<lowercase name>, no path`);
-    if (issuerKind === 'kubernetes' && !HTTPS_ISSUER.test(issuer)) problems.push(`--kubernetes "${issuer}" must be the https issuer URL of the cluster's service-account tokens`);
-    if (issuerKind === 'jwt' && !HTTPS_ISSUER.test(issuer)) problems.push(`--subject "${issuer.slice(0, 500)}" must be the https issuer URL of your identity provider (its tokens' iss)`);
+    if (issuerKind === 'spiffe' && !SPIFFE_TRUST_DOMAIN.test(issuer))
+      problems.push(`--spiffe "${issuer}" must be a trust domain ID: spiffe://<lowercase name>, no path`);
+    if (issuerKind === 'kubernetes' && !HTTPS_ISSUER.test(issuer))
+      problems.push(`--kubernetes "${issuer}" must be the https issuer URL of the cluster's service-account tokens`);
+    if (issuerKind === 'jwt' && !HTTPS_ISSUER.test(issuer))
+      problems.push(`--subject "${issuer.slice(0, 500)}" must be the https issuer URL of your identity provider (its tokens' iss)`);
     const subject = issuerKind === 'jwt' ? checkSubjectIssuerSettings(values, problems) : undefined;
     if ((values['jwks-file'] === undefined) === (values['jwks-uri'] === undefined)) problems.push('give exactly one of --jwks-file and --jwks-uri');
     const uriProblem = values['jwks-uri'] === undefined ? undefined : jwksUriProblem(values['jwks-uri']);
     if (uriProblem) problems.push(`--jwks-uri: ${uriProblem}`);
     const description = values.description;
     // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
-    if (description !== undefined && (description.length > 200 || /[\x00-\x1f]/.test(description))) problems.push('--description must be one line of at most 200 characters');
+    if (description !== undefined && (description.length > 200 || /[\x00-\x1f]/.test(description)))
+      problems.push('--description must be one line of at most 200 characters');
     request = { kind: 'create', issuer, issuerKind, jwksFile: values['jwks-file'], jwksUri: values['jwks-uri'], description, ...(subject ? { subject } : {}) };
   }
   if (request.issuer.length === 0 || request.issuer.length > 500) problems.push('the issuer must be 1 to 500 characters');

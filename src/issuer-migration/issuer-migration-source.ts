@@ -49,7 +49,14 @@ function migrationBody(request: IssuerMigrationRequest, className: string): Migr
 function registerIssuer(request: Extract<IssuerMigrationRequest, { kind: 'create' }>): MigrationBody {
   const issuer = literal(request.issuer);
   const { subject } = request;
-  const values = [issuer, literal(subject ? 'subject' : 'workload'), literal(request.issuerKind), literal(request.jwks ? JSON.stringify(request.jwks) : null), literal(request.jwksUri ?? null), literal(request.description ?? null)];
+  const values = [
+    issuer,
+    literal(subject ? 'subject' : 'workload'),
+    literal(request.issuerKind),
+    literal(request.jwks ? JSON.stringify(request.jwks) : null),
+    literal(request.jwksUri ?? null),
+    literal(request.description ?? null),
+  ];
   const subjectColumns = subject ? ', subject_audience, subject_user_claim, subject_identity_scopes' : '';
   const subjectValues = subject ? [literal(subject.audience), literal(subject.userClaim), literal(subject.identityScopes)] : [];
   return {
@@ -62,7 +69,9 @@ function registerIssuer(request: Extract<IssuerMigrationRequest, { kind: 'create
       `  [${[...values, ...subjectValues].join(', ')}],`,
       ');',
       ...(subject && subject.trustedBy.length > 0
-        ? [`await queryRunner.query('INSERT INTO client_subject_issuers (client_id, issuer) SELECT unnest($1::text[]), $2', [${literal(subject.trustedBy)}, ${issuer}]);`]
+        ? [
+            `await queryRunner.query('INSERT INTO client_subject_issuers (client_id, issuer) SELECT unnest($1::text[]), $2', [${literal(subject.trustedBy)}, ${issuer}]);`,
+          ]
         : []),
     ],
     down: [

@@ -34,7 +34,25 @@ const AUDIENCE = /^[\x21-\x7e]{1,200}$/;
 // A JSON member name usable as a claim on both sides: no spaces, quotes or control characters.
 const CLAIM_NAME = /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/;
 // Claims about the token or Tollgate's own subject id, never a property of the user both sides share.
-const NOT_USER_CLAIMS = new Set(['iss', 'sub', 'aud', 'exp', 'nbf', 'iat', 'jti', 'act', 'may_act', 'scope', 'client_id', 'azp', 'cnf', 'nonce', 'auth_time', 'amr', 'acr']);
+const NOT_USER_CLAIMS = new Set([
+  'iss',
+  'sub',
+  'aud',
+  'exp',
+  'nbf',
+  'iat',
+  'jti',
+  'act',
+  'may_act',
+  'scope',
+  'client_id',
+  'azp',
+  'cnf',
+  'nonce',
+  'auth_time',
+  'amr',
+  'acr',
+]);
 
 /** Checks the subject-issuer flags of `--subject` registering an issuer; each mistake is pushed to `problems`. */
 export function checkSubjectIssuerSettings(flags: SubjectIssuerFlags, problems: string[]): SubjectIssuerSettings {
@@ -47,15 +65,21 @@ export function checkSubjectIssuerSettings(flags: SubjectIssuerFlags, problems: 
 /** Checks the subject-issuer flags of `--subject` changing a registered issuer (no keys given). */
 export function checkSubjectIssuerChanges(flags: SubjectIssuerFlags, problems: string[]): SubjectIssuerChanges {
   const { audience, 'user-claim': userClaim } = flags;
-  if (audience !== undefined && !AUDIENCE.test(audience)) problems.push(`--audience "${audience.slice(0, 200)}" must be 1 to 200 printable characters without spaces`);
-  if (userClaim !== undefined && !CLAIM_NAME.test(userClaim)) problems.push(`--user-claim "${userClaim.slice(0, 64)}" must be a claim name: 1 to 64 letters, digits and _ . : -, starting with a letter or _`);
-  else if (userClaim !== undefined && NOT_USER_CLAIMS.has(userClaim)) problems.push(`--user-claim "${userClaim}" describes the token, not the user: use a claim both sides hold, e.g. email`);
+  if (audience !== undefined && !AUDIENCE.test(audience))
+    problems.push(`--audience "${audience.slice(0, 200)}" must be 1 to 200 printable characters without spaces`);
+  if (userClaim !== undefined && !CLAIM_NAME.test(userClaim))
+    problems.push(`--user-claim "${userClaim.slice(0, 64)}" must be a claim name: 1 to 64 letters, digits and _ . : -, starting with a letter or _`);
+  else if (userClaim !== undefined && NOT_USER_CLAIMS.has(userClaim))
+    problems.push(`--user-claim "${userClaim}" describes the token, not the user: use a claim both sides hold, e.g. email`);
   // A space-separated list is accepted too (`--identity-scope "openid profile"`), as `scope` is written.
   const identityScopes = distinct((flags['identity-scope'] ?? []).flatMap((value) => value.split(' ')));
-  for (const scope of identityScopes) if (!isScopeToken(scope)) problems.push(`--identity-scope "${scope.slice(0, 100)}" is not a valid scope token (RFC 6749 §3.3)`);
+  for (const scope of identityScopes)
+    if (!isScopeToken(scope)) problems.push(`--identity-scope "${scope.slice(0, 100)}" is not a valid scope token (RFC 6749 §3.3)`);
   if (identityScopes.length > MAX_IDENTITY_SCOPES) problems.push(`at most ${MAX_IDENTITY_SCOPES} --identity-scope`);
   const trustedBy = distinct(flags['trusted-by'] ?? []);
-  for (const clientId of trustedBy) if (!CLIENT_ID.test(clientId)) problems.push(`--trusted-by "${clientId.slice(0, 100)}" must be a client id: 1 to 100 characters, letters, digits and . _ ~ -`);
+  for (const clientId of trustedBy)
+    if (!CLIENT_ID.test(clientId))
+      problems.push(`--trusted-by "${clientId.slice(0, 100)}" must be a client id: 1 to 100 characters, letters, digits and . _ ~ -`);
   if (trustedBy.length > MAX_TRUSTING_CLIENTS) problems.push(`at most ${MAX_TRUSTING_CLIENTS} --trusted-by`);
   return { audience, userClaim, ...(flags['identity-scope'] === undefined ? {} : { identityScopes }), trustedBy };
 }

@@ -36,7 +36,11 @@ export function renderSubjectIssuerChange(request: Extract<IssuerMigrationReques
       `  "INSERT INTO trusted_issuer_settings_before_migration (migration, issuer, settings) SELECT $1, issuer, jsonb_build_object(${recorded || "'added_trusted_by', '[]'::jsonb"}) FROM trusted_issuers WHERE issuer = $2",`,
       `  [${key}, ${issuer}],`,
       ');',
-      ...(columns.length > 0 ? [`await queryRunner.query('UPDATE trusted_issuers SET ${assignments} WHERE issuer = $1', [${[issuer, ...settings.map((setting) => literal(changes[setting]))].join(', ')}]);`] : []),
+      ...(columns.length > 0
+        ? [
+            `await queryRunner.query('UPDATE trusted_issuers SET ${assignments} WHERE issuer = $1', [${[issuer, ...settings.map((setting) => literal(changes[setting]))].join(', ')}]);`,
+          ]
+        : []),
       ...(trusting
         ? [
             'const added = await queryRunner.query(',
@@ -53,8 +57,16 @@ export function renderSubjectIssuerChange(request: Extract<IssuerMigrationReques
     down: [
       `const [before] = await queryRunner.query('SELECT settings FROM trusted_issuer_settings_before_migration WHERE migration = $1', [${key}]);`,
       `if (!before) throw new Error(${literal(`No record of subject issuer "${request.issuer}" before ${migration}: restore its settings by hand`)});`,
-      ...(columns.length > 0 ? [`await queryRunner.query('UPDATE trusted_issuers SET ${assignments} WHERE issuer = $1', [${[issuer, ...columns.map((column) => `before.settings.${column}`)].join(', ')}]);`] : []),
-      ...(trusting ? [`await queryRunner.query('DELETE FROM client_subject_issuers WHERE issuer = $1 AND client_id = ANY($2::text[])', [${issuer}, before.settings.added_trusted_by ?? []]);`] : []),
+      ...(columns.length > 0
+        ? [
+            `await queryRunner.query('UPDATE trusted_issuers SET ${assignments} WHERE issuer = $1', [${[issuer, ...columns.map((column) => `before.settings.${column}`)].join(', ')}]);`,
+          ]
+        : []),
+      ...(trusting
+        ? [
+            `await queryRunner.query('DELETE FROM client_subject_issuers WHERE issuer = $1 AND client_id = ANY($2::text[])', [${issuer}, before.settings.added_trusted_by ?? []]);`,
+          ]
+        : []),
       `await queryRunner.query('DELETE FROM trusted_issuer_settings_before_migration WHERE migration = $1', [${key}]);`,
     ],
   };
@@ -78,7 +90,6 @@ export function requireKnown({ identityScopes = [], trustedBy }: Pick<SubjectIss
     ...check(trustedBy, 'Clients', 'SELECT client_id AS name FROM clients WHERE client_id', 'No such clients to trust the issuer'),
   ];
 }
-
 
 /** A value as a TypeScript literal in generated code. */
 export function literal(value: unknown): string {

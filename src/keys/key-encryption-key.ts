@@ -34,7 +34,10 @@ export async function resolveKeyEncryptionKeyring(config: KeyConfig, warn: Warn)
         'nothing from anyone who knows that URL. Set KEY_ENCRYPTION_KEY (openssl rand -base64 32) on every instance; ' +
         'it is required with NODE_ENV=production.',
     );
-    return new KeyEncryptionKeyring(derived[0], config.previousKeyEncryptionKeys.map((bytes) => new KeyEncryptionKey(bytes)));
+    return new KeyEncryptionKeyring(
+      derived[0],
+      config.previousKeyEncryptionKeys.map((bytes) => new KeyEncryptionKey(bytes)),
+    );
   }
   return new KeyEncryptionKeyring(new KeyEncryptionKey(await embeddedKey(config.dataDir, warn)), previous);
 }

@@ -39,9 +39,7 @@ export function byActivationDescending(a: KeyTimeline, b: KeyTimeline): number {
 
 /** The key that signs at `now`: the newest of the algorithm whose activation has come. */
 export function selectSigningKey<T extends KeyTimeline>(keys: readonly T[], algorithm: SigningAlgorithm, now: Date): T | undefined {
-  return keys
-    .filter((key) => key.algorithm === algorithm && key.activatesAt.getTime() <= now.getTime())
-    .sort(byActivationDescending)[0];
+  return keys.filter((key) => key.algorithm === algorithm && key.activatesAt.getTime() <= now.getTime()).sort(byActivationDescending)[0];
 }
 
 /**

@@ -46,7 +46,12 @@ export class SigningKeyStore implements OnModuleInit, OnModuleDestroy {
     }
     this.logger.log(`Signing with key ${this.active.kid} (${this.active.algorithm})`);
     this.tasks = [
-      new PeriodicTask({ name: 'Reloading signing keys', periodMs: Math.max(this.config.cacheTtlSeconds, 1) * 1000, run: () => this.reload(), log: this.logger }),
+      new PeriodicTask({
+        name: 'Reloading signing keys',
+        periodMs: Math.max(this.config.cacheTtlSeconds, 1) * 1000,
+        run: () => this.reload(),
+        log: this.logger,
+      }),
       new PeriodicTask({
         name: 'Checking signing-key rotation',
         periodMs: this.config.keyRotation.checkIntervalSeconds * 1000,

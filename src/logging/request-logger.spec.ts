@@ -2,11 +2,11 @@ import pino from 'pino';
 import { loggablePath, requestChildLoggerFactory } from './request-logger';
 
 describe('requestChildLoggerFactory', () => {
-  it.each(['info', 'debug', 'trace'] as const)('keeps Fastify\'s child logger per request at %s, where request logs are written', (level) => {
+  it.each(['info', 'debug', 'trace'] as const)("keeps Fastify's child logger per request at %s, where request logs are written", (level) => {
     expect(requestChildLoggerFactory(level)).toBeUndefined();
   });
 
-  it.each(['warn', 'error', 'fatal', 'silent'] as const)('logs a request\'s records through the root logger at %s', (level) => {
+  it.each(['warn', 'error', 'fatal', 'silent'] as const)("logs a request's records through the root logger at %s", (level) => {
     const root = pino({ level });
     const factory = requestChildLoggerFactory(level);
     expect(factory).toBeInstanceOf(Function);

@@ -32,7 +32,7 @@ export class TollgateMetrics {
 
   readonly throttleStoreFallbacks = new Counter({
     name: 'tollgate_throttle_redis_fallbacks_total',
-    help: 'Times throttling lost Redis and fell back to counting in this instance\'s memory',
+    help: "Times throttling lost Redis and fell back to counting in this instance's memory",
     registers: [this.registry],
   });
 

@@ -34,9 +34,7 @@ describe('pickParameters', () => {
   });
 
   it('refuses a too long value of a repeatable parameter', () => {
-    expect(() => pickParameters({ audience: ['ok', tooLong] }, ['audience'], new Set(['audience']))).toThrow(
-      invalidRequest('parameter audience is too long'),
-    );
+    expect(() => pickParameters({ audience: ['ok', tooLong] }, ['audience'], new Set(['audience']))).toThrow(invalidRequest('parameter audience is too long'));
   });
 
   it('allows a parameter named in longer up to its length, and no further', () => {

@@ -39,11 +39,18 @@ describe('parseJsonObject', () => {
 
 describe('hasDuplicateKeys', () => {
   it('finds no duplicate in anything JSON.stringify writes', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => !hasDuplicateKeys(JSON.stringify(value))), { seed: 42, numRuns: 500 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => !hasDuplicateKeys(JSON.stringify(value))),
+      { seed: 42, numRuns: 500 },
+    );
   });
 
   it('finds a member written twice anywhere in an object, however its name is escaped', () => {
-    const escapedName = (name: string) => `"${name.split('').map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"`;
+    const escapedName = (name: string) =>
+      `"${name
+        .split('')
+        .map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+        .join('')}"`;
     fc.assert(
       fc.property(fc.dictionary(fc.string({ unit: 'binary' }), fc.jsonValue(), { minKeys: 1 }), fc.nat(), fc.boolean(), (object, pick, escape) => {
         const members = Object.entries(object).map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`);

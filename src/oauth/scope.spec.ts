@@ -30,7 +30,7 @@ describe('parseScope', () => {
   });
 
   it('accepts every printable ASCII character the grammar allows', () => {
-    const token = 'urn:x-api!#$%&\'()*+,-./;<=>?@[]^_`{|}~';
+    const token = "urn:x-api!#$%&'()*+,-./;<=>?@[]^_`{|}~";
     expect(parseScope(token)).toEqual([token]);
   });
 
@@ -49,9 +49,7 @@ describe('resolveRequestedScopes', () => {
   });
 
   it('refuses known scopes the client is not allowed, naming them', () => {
-    expect(() => resolveRequestedScopes('openid api2 profile', allowed, isKnown)).toThrow(
-      invalidScope('scope not allowed for this client: api2 profile'),
-    );
+    expect(() => resolveRequestedScopes('openid api2 profile', allowed, isKnown)).toThrow(invalidScope('scope not allowed for this client: api2 profile'));
   });
 
   it('refuses an empty scope parameter rather than defaulting it', () => {

@@ -2,12 +2,14 @@ import { ClientAuthThrottle, type ClientAuthLimits } from './client-auth.throttl
 import { MemoryCounterStore } from './memory-counter-store';
 
 const defaults: ClientAuthLimits = { windowSeconds: 60, failuresPerClient: 20, failuresWithoutClient: 100, perClient: 0, perAddress: 0 };
-const tooManyRequests = (retryAfterSeconds: number) => expect.objectContaining({ code: 'temporarily_unavailable', status: 429, options: expect.objectContaining({ retryAfterSeconds }) });
+const tooManyRequests = (retryAfterSeconds: number) =>
+  expect.objectContaining({ code: 'temporarily_unavailable', status: 429, options: expect.objectContaining({ retryAfterSeconds }) });
 
 describe('ClientAuthThrottle', () => {
   let now: number;
   let throttle: ClientAuthThrottle;
-  const create = (limits: Partial<ClientAuthLimits> = {}) => (throttle = new ClientAuthThrottle(new MemoryCounterStore(), { ...defaults, ...limits }, () => now));
+  const create = (limits: Partial<ClientAuthLimits> = {}) =>
+    (throttle = new ClientAuthThrottle(new MemoryCounterStore(), { ...defaults, ...limits }, () => now));
   beforeEach(() => {
     now = 1_900_000_000_000;
     create();
@@ -65,7 +67,9 @@ describe('ClientAuthThrottle', () => {
     it('applies the per-client quota when turned on', async () => {
       create({ perClient: 3 });
       for (let i = 0; i < 3; i++) await throttle.succeeded(`192.0.2.${i}`, 'm2m');
-      await expect(throttle.succeeded('192.0.2.9', 'm2m')).rejects.toEqual(expect.objectContaining({ status: 429, description: 'too many requests for this client' }));
+      await expect(throttle.succeeded('192.0.2.9', 'm2m')).rejects.toEqual(
+        expect.objectContaining({ status: 429, description: 'too many requests for this client' }),
+      );
       await expect(throttle.succeeded('192.0.2.9', 'frontend')).resolves.toBeUndefined();
     });
 
@@ -73,7 +77,9 @@ describe('ClientAuthThrottle', () => {
       create({ perAddress: 2 });
       await throttle.succeeded('192.0.2.1', 'm2m');
       await throttle.succeeded('192.0.2.1', 'frontend');
-      await expect(throttle.succeeded('192.0.2.1', 'api1')).rejects.toEqual(expect.objectContaining({ status: 429, description: 'too many requests from this address' }));
+      await expect(throttle.succeeded('192.0.2.1', 'api1')).rejects.toEqual(
+        expect.objectContaining({ status: 429, description: 'too many requests from this address' }),
+      );
     });
   });
 });

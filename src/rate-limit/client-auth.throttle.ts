@@ -46,14 +46,25 @@ export class ClientAuthThrottle {
     const windowMs = this.limits.windowSeconds * 1000;
     const quotas: { op: CounterOp; limit: number; description: string }[] = [];
     if (this.limits.perClient > 0) {
-      quotas.push({ op: { kind: 'hit', key: `quota-client|${clientId}`, limit: this.limits.perClient, windowMs }, limit: this.limits.perClient, description: 'too many requests for this client' });
+      quotas.push({
+        op: { kind: 'hit', key: `quota-client|${clientId}`, limit: this.limits.perClient, windowMs },
+        limit: this.limits.perClient,
+        description: 'too many requests for this client',
+      });
     }
     if (this.limits.perAddress > 0) {
-      quotas.push({ op: { kind: 'hit', key: `quota-address|${addressKey(address)}`, limit: this.limits.perAddress, windowMs }, limit: this.limits.perAddress, description: 'too many requests from this address' });
+      quotas.push({
+        op: { kind: 'hit', key: `quota-address|${addressKey(address)}`, limit: this.limits.perAddress, windowMs },
+        limit: this.limits.perAddress,
+        description: 'too many requests from this address',
+      });
     }
     if (quotas.length === 0) return;
     const now = this.now();
-    const readings = await this.store.apply(quotas.map((quota) => quota.op), now);
+    const readings = await this.store.apply(
+      quotas.map((quota) => quota.op),
+      now,
+    );
     readings.forEach((reading, i) => {
       if (reading.count > quotas[i].limit) throw tooManyRequests(reading, now, quotas[i].description);
     });
@@ -61,7 +72,8 @@ export class ClientAuthThrottle {
 
   private failureCounter(address: string, clientId: string | undefined): { key: string; limit: number } | undefined {
     const { failuresPerClient, failuresWithoutClient } = this.limits;
-    if (clientId !== undefined) return failuresPerClient > 0 ? { key: `auth-failures|${addressKey(address)}|${clientId.slice(0, 200)}`, limit: failuresPerClient } : undefined;
+    if (clientId !== undefined)
+      return failuresPerClient > 0 ? { key: `auth-failures|${addressKey(address)}|${clientId.slice(0, 200)}`, limit: failuresPerClient } : undefined;
     return failuresWithoutClient > 0 ? { key: `auth-failures-anonymous|${addressKey(address)}`, limit: failuresWithoutClient } : undefined;
   }
 }

@@ -38,7 +38,11 @@ function describeStore(name: string, create: () => Promise<{ store: CounterStore
           ],
           T0,
         );
-        expect(readings).toEqual([{ count: 1, untilMs: T0 + 1000 }, { count: 2, untilMs: T0 + 1000 }, { count: 0, untilMs: 0 }]);
+        expect(readings).toEqual([
+          { count: 1, untilMs: T0 + 1000 },
+          { count: 2, untilMs: T0 + 1000 },
+          { count: 0, untilMs: 0 },
+        ]);
       });
     });
 
@@ -96,7 +100,13 @@ describe('MemoryCounterStore under eviction pressure', () => {
     for (let i = 0; i < 5; i++) await store.apply([{ kind: 'fail', key: 'sign-in|victim', policy }], T0);
     for (let i = 0; i < 3; i++) await store.apply([{ kind: 'hit', key: 'auth|victim', windowMs: 60_000, limit: 3 }], T0);
     for (let i = 0; i < 60_000; i++) await store.apply([{ kind: 'hit', key: `auth|198.51.${i >> 8}.${i & 255}`, windowMs: 60_000, limit: 3 }], T0 + 1);
-    const [backOff, window] = await store.apply([{ kind: 'peek', key: 'sign-in|victim' }, { kind: 'peek', key: 'auth|victim' }], T0 + 2);
+    const [backOff, window] = await store.apply(
+      [
+        { kind: 'peek', key: 'sign-in|victim' },
+        { kind: 'peek', key: 'auth|victim' },
+      ],
+      T0 + 2,
+    );
     expect(backOff.untilMs).toBeGreaterThan(T0 + 2);
     expect(window).toEqual({ count: 3, untilMs: T0 + 60_000 });
   });

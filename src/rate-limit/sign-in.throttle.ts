@@ -37,7 +37,10 @@ export class SignInThrottle {
       checks.push([{ kind: 'peek', key: addressFailuresKey(address) }, (reading) => reading.untilMs > now && reading.count >= this.limits.addressFailures]);
     }
     if (checks.length === 0) return false;
-    const readings = await this.store.apply(checks.map(([op]) => op), now);
+    const readings = await this.store.apply(
+      checks.map(([op]) => op),
+      now,
+    );
     return readings.some((reading, i) => checks[i][1](reading));
   }
 

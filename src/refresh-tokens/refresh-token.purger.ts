@@ -12,7 +12,12 @@ const MAX_BATCHES = 100;
 @Injectable()
 export class RefreshTokenPurger implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(RefreshTokenPurger.name);
-  private readonly purges = new PeriodicTask({ name: 'Purging expired refresh tokens', periodMs: PURGE_INTERVAL_MS, run: () => this.purge(), log: this.logger });
+  private readonly purges = new PeriodicTask({
+    name: 'Purging expired refresh tokens',
+    periodMs: PURGE_INTERVAL_MS,
+    run: () => this.purge(),
+    log: this.logger,
+  });
 
   constructor(@Inject(RefreshTokenRepository) private readonly repository: Pick<RefreshTokenRepository, 'deleteExpiredBefore'>) {}
 

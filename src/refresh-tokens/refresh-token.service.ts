@@ -75,7 +75,9 @@ export class RefreshTokenService {
     // fails (database gone, 503) changes nothing, and the client's retry succeeds.
     const outcome = rotated.rotatedFrom
       ? await this.repository.rotate(rotated.rotatedFrom, token, now)
-      : (await this.repository.addToFamily(token)) ? 'rotated' : 'revoked';
+      : (await this.repository.addToFamily(token))
+        ? 'rotated'
+        : 'revoked';
     // The family was revoked (reuse detected, or RFC 7009 revocation) while this grant ran.
     if (outcome === 'revoked') throw OAuthError.invalidGrant('the refresh token has been revoked');
     // A concurrent request with the same token won: its tokens stay valid, this one gets nothing.

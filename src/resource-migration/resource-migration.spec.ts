@@ -28,7 +28,10 @@ describe('parseResourceMigrationArguments', () => {
       outDir: 'migrations',
       updateIndex: true,
     });
-    expect(parseResourceMigrationArguments(['--api', 'api2', '--scope', 'api2', '--no-index'], '/migrations')).toMatchObject({ outDir: '/migrations', updateIndex: false });
+    expect(parseResourceMigrationArguments(['--api', 'api2', '--scope', 'api2', '--no-index'], '/migrations')).toMatchObject({
+      outDir: '/migrations',
+      updateIndex: false,
+    });
     expect(parseResourceMigrationArguments(['--help'])).toBeUndefined();
   });
 });
@@ -40,6 +43,8 @@ describe('renderResourceMigration', () => {
     expect(migration.fileBase).toBe('1795000000000-AddApiResourceHttpsApi2Example');
     expect(migration.source).toContain(`'INSERT INTO api_resources (name, scopes) VALUES ($1, $2)', ["https://api2.example", ["api2"]]`);
     expect(migration.source).toContain('throw new Error("API resource \\"https://api2.example\\" already exists");');
-    expect(migration.source).toContain(`async down(queryRunner: QueryRunner): Promise<void> {\n    await queryRunner.query('DELETE FROM api_resources WHERE name = $1', ["https://api2.example"]);`);
+    expect(migration.source).toContain(
+      `async down(queryRunner: QueryRunner): Promise<void> {\n    await queryRunner.query('DELETE FROM api_resources WHERE name = $1', ["https://api2.example"]);`,
+    );
   });
 });

@@ -68,8 +68,24 @@ describe('ResourceCatalog', () => {
 
     it('covers the demo identity resources', () => {
       expect(demo.claimsSupported()).toEqual([
-        'sub', 'name', 'family_name', 'given_name', 'middle_name', 'nickname', 'preferred_username', 'profile', 'picture',
-        'website', 'gender', 'birthdate', 'zoneinfo', 'locale', 'updated_at', 'email', 'email_verified', 'role',
+        'sub',
+        'name',
+        'family_name',
+        'given_name',
+        'middle_name',
+        'nickname',
+        'preferred_username',
+        'profile',
+        'picture',
+        'website',
+        'gender',
+        'birthdate',
+        'zoneinfo',
+        'locale',
+        'updated_at',
+        'email',
+        'email_verified',
+        'role',
       ]);
     });
   });

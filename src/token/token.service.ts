@@ -49,7 +49,8 @@ export class TokenService {
     const validator = this.grants.find(grantType);
     if (!validator) throw OAuthError.unsupportedGrantType(`grant_type ${grantType} is not supported`);
     if (!client.allowedGrantTypes.includes(grantType)) throw OAuthError.unauthorizedClient(`the client may not use grant_type ${grantType}`);
-    if (method === 'none' && !PUBLIC_CLIENT_GRANT_TYPES.has(grantType)) throw OAuthError.unauthorizedClient(`a public client may not use grant_type ${grantType}`);
+    if (method === 'none' && !PUBLIC_CLIENT_GRANT_TYPES.has(grantType))
+      throw OAuthError.unauthorizedClient(`a public client may not use grant_type ${grantType}`);
     rejectRepeatedParameters(body, validator);
 
     const catalog = this.resources.catalog;
@@ -89,17 +90,18 @@ export class TokenService {
     });
     const refreshToken = await this.refreshTokens.issueFor(grant, client, accessToken, family);
     await grant.onIssued?.(accessToken);
-    const idToken = grant.idToken && grant.subject !== undefined && grant.scopes.includes(OPENID)
-      ? await this.idTokens.issue({
-          clientId: client.clientId,
-          subject: grant.subject,
-          authTime: grant.authTime,
-          authenticationMethods: grant.authenticationMethods,
-          sessionId: grant.idToken.sessionId,
-          nonce: grant.idToken.nonce,
-          accessToken: accessToken.token,
-        })
-      : undefined;
+    const idToken =
+      grant.idToken && grant.subject !== undefined && grant.scopes.includes(OPENID)
+        ? await this.idTokens.issue({
+            clientId: client.clientId,
+            subject: grant.subject,
+            authTime: grant.authTime,
+            authenticationMethods: grant.authenticationMethods,
+            sessionId: grant.idToken.sessionId,
+            nonce: grant.idToken.nonce,
+            accessToken: accessToken.token,
+          })
+        : undefined;
     this.audit.emit({
       name: 'token.issued',
       grantType,
@@ -118,11 +120,7 @@ export class TokenService {
 const PUBLIC_CLIENT_GRANT_TYPES: ReadonlySet<string> = new Set(['authorization_code', 'refresh_token']);
 
 /** Validates the grant's DTO, then the grant; a refresh also names the family its successor joins. */
-async function runGrant(
-  validator: GrantValidator,
-  body: FormBody,
-  context: GrantContext,
-): Promise<{ grant: GrantSuccess; family?: RefreshTokenFamily }> {
+async function runGrant(validator: GrantValidator, body: FormBody, context: GrantContext): Promise<{ grant: GrantSuccess; family?: RefreshTokenFamily }> {
   const errorCode = validator.parameterError ?? 'invalid_request';
   if (validator instanceof RefreshTokenGrantValidator) {
     return validator.rotate(readGrantParameters(validator.parameters, body, errorCode), context);

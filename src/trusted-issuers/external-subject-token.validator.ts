@@ -47,7 +47,10 @@ export class ExternalSubjectTokenValidator {
       throw error;
     }
     const matchValue = payload[policy.userClaim];
-    const user = typeof matchValue === 'string' && matchValue.length > 0 && matchValue.length <= 1000 ? await this.users.findByClaim(policy.userClaim, matchValue) : undefined;
+    const user =
+      typeof matchValue === 'string' && matchValue.length > 0 && matchValue.length <= 1000
+        ? await this.users.findByClaim(policy.userClaim, matchValue)
+        : undefined;
     if (!user || !user.enabled) throw rejected(`no local user matches the subject token's ${policy.userClaim}`);
     const mayAct = payload.may_act === undefined ? undefined : readMayActClaim(payload.may_act);
     if (payload.may_act !== undefined && !mayAct) throw rejected('the subject token may_act claim is malformed');

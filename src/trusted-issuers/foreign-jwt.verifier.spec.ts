@@ -38,7 +38,9 @@ describe('ForeignJwtVerifier.verify', () => {
 
   it('refuses a wrong signature key, audience, issuer, an expired token and one without exp', async () => {
     const other = await generateKeyPair('ES256');
-    const forged = await new SignJWT({ iss: 'https://issuer.example', aud: 'tollgate', exp: now() + 60 }).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).sign(other.privateKey);
+    const forged = await new SignJWT({ iss: 'https://issuer.example', aud: 'tollgate', exp: now() + 60 })
+      .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+      .sign(other.privateKey);
     await expect(verifier.verify(forged, keys, expect_)).rejects.toThrow('the signature does not verify');
     await expect(verifier.verify(await sign({ aud: 'someone-else' }), keys, expect_)).rejects.toThrow('claim aud is not acceptable');
     await expect(verifier.verify(await sign({ iss: 'https://evil.example' }), keys, expect_)).rejects.toThrow('claim iss is not acceptable');

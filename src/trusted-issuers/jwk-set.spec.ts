@@ -23,7 +23,14 @@ describe('usableJwkSet', () => {
   });
 
   it('reads a SPIFFE bundle: jwt-svid keys become signature keys, x509-svid roots are dropped, the refresh hint is kept', () => {
-    const bundle = { spiffe_sequence: 3, spiffe_refresh_hint: 300, keys: [{ ...ec, use: 'jwt-svid' }, { kty: 'EC', use: 'x509-svid', x5c: ['MII='] }] };
+    const bundle = {
+      spiffe_sequence: 3,
+      spiffe_refresh_hint: 300,
+      keys: [
+        { ...ec, use: 'jwt-svid' },
+        { kty: 'EC', use: 'x509-svid', x5c: ['MII='] },
+      ],
+    };
     expect(usableJwkSet(bundle, true)).toEqual({ jwks: { keys: [{ ...ec, use: 'sig' }] }, refreshHintSeconds: 300 });
   });
 

@@ -27,7 +27,18 @@ describe('createTransactionTokenVerifier', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     jwksUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks`;
     const now = Math.floor(Date.now() / 1000);
-    const claims = { iss: ISSUER, aud: TRUST_DOMAIN, iat: now, exp: now + 60, txn: 't-1', sub: '1', scope: 'api1', req_wl: 'gateway', tctx: {}, rctx: { req_ip: '10.0.0.1' } };
+    const claims = {
+      iss: ISSUER,
+      aud: TRUST_DOMAIN,
+      iat: now,
+      exp: now + 60,
+      txn: 't-1',
+      sub: '1',
+      scope: 'api1',
+      req_wl: 'gateway',
+      tctx: {},
+      rctx: { req_ip: '10.0.0.1' },
+    };
     sign = (overrides = {}, header = {}) =>
       new SignJWT({ ...claims, ...overrides }).setProtectedHeader({ alg: 'ES256', typ: 'txntoken+jwt', kid: 'k1', ...header }).sign(privateKey);
     otherKeySign = () => new SignJWT(claims).setProtectedHeader({ alg: 'ES256', typ: 'txntoken+jwt', kid: 'k1' }).sign(other.privateKey);

@@ -54,5 +54,12 @@ export function createTransactionTokenVerifier(options: TransactionTokenVerifier
 function isTransactionTokenClaims(payload: Record<string, unknown>): payload is Record<string, unknown> & TransactionTokenClaims {
   const { txn, sub, scope, req_wl: requestingWorkloads, tctx, rctx } = payload;
   const isObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
-  return typeof txn === 'string' && typeof sub === 'string' && typeof scope === 'string' && typeof requestingWorkloads === 'string' && isObject(tctx) && isObject(rctx);
+  return (
+    typeof txn === 'string' &&
+    typeof sub === 'string' &&
+    typeof scope === 'string' &&
+    typeof requestingWorkloads === 'string' &&
+    isObject(tctx) &&
+    isObject(rctx)
+  );
 }

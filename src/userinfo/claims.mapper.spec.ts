@@ -91,7 +91,7 @@ describe('mapUserInfoClaims', () => {
     expect(Object.getPrototypeOf(claims)).toBe(Object.prototype);
   });
 
-  it('returns a copy of the roles, not the user\'s own array', () => {
+  it("returns a copy of the roles, not the user's own array", () => {
     const roles = ['user'];
     const claims = mapUserInfoClaims(user({ roles }), ['role'], catalog);
     expect(claims.role).not.toBe(roles);

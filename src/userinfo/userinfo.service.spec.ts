@@ -34,11 +34,13 @@ function token(overrides: Partial<ValidatedAccessToken> = {}): ValidatedAccessTo
 function service(users: readonly User[] = [bob]): { userInfo: UserInfoService; repository: FakeUserRepository } {
   const repository = new FakeUserRepository(users);
   const resources: Pick<ResourceStore, 'catalog'> = { catalog: new ResourceCatalog({ identityResources: DEMO_IDENTITY_RESOURCES, apiResources: [] }) };
-  return { userInfo: new UserInfoService(new UserStore(new DatabaseUserDirectory(repository, new PasswordHasher()), { ttlSeconds: 0 }), resources), repository };
+  return {
+    userInfo: new UserInfoService(new UserStore(new DatabaseUserDirectory(repository, new PasswordHasher()), { ttlSeconds: 0 }), resources),
+    repository,
+  };
 }
 
-const invalidToken = (description: string) =>
-  expect.objectContaining({ code: 'invalid_token', status: 401, description, options: { challenge: 'Bearer' } });
+const invalidToken = (description: string) => expect.objectContaining({ code: 'invalid_token', status: 401, description, options: { challenge: 'Bearer' } });
 
 describe('UserInfoService.userInfo', () => {
   it('refuses a token without sub as invalid_token, before any user query', async () => {
@@ -48,9 +50,7 @@ describe('UserInfoService.userInfo', () => {
   });
 
   it('refuses a token whose user is unknown as invalid_token', async () => {
-    await expect(service().userInfo.userInfo(token({ subject: '404' }))).rejects.toThrow(
-      invalidToken('the user of the access token is unknown or disabled'),
-    );
+    await expect(service().userInfo.userInfo(token({ subject: '404' }))).rejects.toThrow(invalidToken('the user of the access token is unknown or disabled'));
   });
 
   it('refuses a disabled user as invalid_token, even when the token also lacks openid (docs/endpoints.md#userinfo order)', async () => {

@@ -7,7 +7,13 @@ import type { User } from './user';
 describe('DatabaseUserDirectory', () => {
   const hasher = new PasswordHasher();
   const user = (username: string, passwordHash: string, enabled = true): User => ({
-    subjectId: `sub-${username}`, username, passwordHash, enabled, claims: {}, roles: [], updatedAt: new Date(0),
+    subjectId: `sub-${username}`,
+    username,
+    passwordHash,
+    enabled,
+    claims: {},
+    roles: [],
+    updatedAt: new Date(0),
   });
   let repository: InMemoryUserRepository;
   let directory: DatabaseUserDirectory;

@@ -33,7 +33,10 @@ describe('importPasswordHash', () => {
       ['PBKDF2 with too many iterations', `pbkdf2-sha256$3000000$${SALT.toString('base64')}$${derived(1000).toString('base64')}`],
       ['PBKDF2 with too few iterations', `pbkdf2_sha256$10$saltsalt$${derived(10).toString('base64')}`],
       ['ASP.NET Identity with HMAC-SHA512', aspNetIdentityV3(2, 10000)],
-      ['a Keycloak credential of another algorithm', { secretData: '{"value":"x","salt":"eA=="}', credentialData: '{"hashIterations":1,"algorithm":"argon2"}' }],
+      [
+        'a Keycloak credential of another algorithm',
+        { secretData: '{"value":"x","salt":"eA=="}', credentialData: '{"hashIterations":1,"algorithm":"argon2"}' },
+      ],
       ['a Keycloak credential without data', { secretData: 'not json' }],
     ])('%s', (_, value) => {
       expect(importPasswordHash(value)).toEqual({ error: expect.any(String) });

@@ -11,8 +11,10 @@ import { isBcryptHash, parsePbkdf2Sha256 } from './imported-password.verifiers';
  */
 export function importPasswordHash(value: unknown): { hash: string } | { error: string } {
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) return fromKeycloak(value as Record<string, unknown>);
-  if (typeof value !== 'string' || value.length === 0 || value.length > 512) return { error: 'password_hash must be a non-empty string of at most 512 characters, or a Keycloak credential' };
-  if (value.startsWith('scrypt$')) return /^scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]{44}$/.test(value) ? { hash: value } : { error: 'malformed scrypt hash' };
+  if (typeof value !== 'string' || value.length === 0 || value.length > 512)
+    return { error: 'password_hash must be a non-empty string of at most 512 characters, or a Keycloak credential' };
+  if (value.startsWith('scrypt$'))
+    return /^scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]{44}$/.test(value) ? { hash: value } : { error: 'malformed scrypt hash' };
   if (value.startsWith('$2')) return isBcryptHash(value) ? { hash: value } : { error: 'malformed bcrypt hash, or a cost above 14' };
   if (value.startsWith('pbkdf2-sha256$')) return pbkdf2(value);
   if (value.startsWith('pbkdf2_sha256$')) return fromDjango(value);

@@ -77,6 +77,10 @@ describe('PasswordHasher', () => {
 
   /** alice's hash with one `$`-separated part replaced; read lazily, after beforeAll. */
   function aliceHashWith(index: number, value: string): () => string {
-    return () => aliceHash.split('$').map((part, position) => (position === index ? value : part)).join('$');
+    return () =>
+      aliceHash
+        .split('$')
+        .map((part, position) => (position === index ? value : part))
+        .join('$');
   }
 });

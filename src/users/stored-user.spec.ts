@@ -3,7 +3,16 @@ import { readStoredUser, type StoredUserRow } from './stored-user';
 const UPDATED_AT = new Date('2026-01-01T00:00:00Z');
 
 function row(overrides: Partial<StoredUserRow> = {}): StoredUserRow {
-  return { subject_id: '7', username: 'carol', password_hash: 'hash', enabled: true, claims: { name: 'Carol' }, roles: ['user'], updated_at: UPDATED_AT, ...overrides };
+  return {
+    subject_id: '7',
+    username: 'carol',
+    password_hash: 'hash',
+    enabled: true,
+    claims: { name: 'Carol' },
+    roles: ['user'],
+    updated_at: UPDATED_AT,
+    ...overrides,
+  };
 }
 
 describe('readStoredUser', () => {
@@ -19,7 +28,9 @@ describe('readStoredUser', () => {
   });
 
   it('keeps the valid claims of an object and skips values no claim can have', () => {
-    const { user, skipped } = readStoredUser(row({ claims: { name: 'Carol', email_verified: true, nested: [[1]], age: Number.NaN, address: { locality: 'X' }, nickname: null } }));
+    const { user, skipped } = readStoredUser(
+      row({ claims: { name: 'Carol', email_verified: true, nested: [[1]], age: Number.NaN, address: { locality: 'X' }, nickname: null } }),
+    );
     expect(user.claims).toEqual({ name: 'Carol', email_verified: true, address: { locality: 'X' } });
     expect(skipped).toEqual(['claims.nested', 'claims.age']);
   });
@@ -47,7 +58,15 @@ describe('readStoredUser', () => {
 
   it('reports nothing for a well-formed row', () => {
     const { user, skipped } = readStoredUser(row());
-    expect(user).toEqual({ subjectId: '7', username: 'carol', passwordHash: 'hash', enabled: true, claims: { name: 'Carol' }, roles: ['user'], updatedAt: UPDATED_AT });
+    expect(user).toEqual({
+      subjectId: '7',
+      username: 'carol',
+      passwordHash: 'hash',
+      enabled: true,
+      claims: { name: 'Carol' },
+      roles: ['user'],
+      updatedAt: UPDATED_AT,
+    });
     expect(skipped).toEqual([]);
   });
 });

@@ -28,7 +28,15 @@ export function readStoredUser(row: StoredUserRow): ReadUser {
   const roles = readRoles(row.roles, skipped);
   const updatedAt = row.updated_at instanceof Date && Number.isFinite(row.updated_at.getTime()) ? row.updated_at : undefined;
   if (!updatedAt && row.updated_at !== null && row.updated_at !== undefined) skipped.push('updated_at');
-  const user: User = { subjectId: row.subject_id, username: row.username, passwordHash: row.password_hash, enabled: row.enabled === true, claims, roles, updatedAt };
+  const user: User = {
+    subjectId: row.subject_id,
+    username: row.username,
+    passwordHash: row.password_hash,
+    enabled: row.enabled === true,
+    claims,
+    roles,
+    updatedAt,
+  };
   return { user, skipped };
 }
 

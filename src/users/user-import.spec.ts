@@ -29,6 +29,9 @@ describe('parseUserImport', () => {
       line: 1,
       user: { subjectId: 'c-1', username: 'carol', passwordHash: hash, claims: { name: 'Carol' }, roles: ['user'], enabled: false },
     });
-    expect(dave).toEqual({ line: 3, user: { subjectId: expect.stringMatching(/^[0-9a-f-]{36}$/), username: 'dave', passwordHash: '', claims: {}, roles: [], enabled: true } });
+    expect(dave).toEqual({
+      line: 3,
+      user: { subjectId: expect.stringMatching(/^[0-9a-f-]{36}$/), username: 'dave', passwordHash: '', claims: {}, roles: [], enabled: true },
+    });
   });
 });

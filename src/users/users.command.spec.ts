@@ -44,7 +44,9 @@ describe('UsersCommand', () => {
     });
 
     it('stores the hash of the first line of standard input, with claims and roles', async () => {
-      await expect(command('long-enough\nignored\n').run(['add', 'carol', '--sub', 'c-1', '--claims', '{"name":"Carol"}', '--role', 'a', '--role', 'b'])).resolves.toBe(0);
+      await expect(
+        command('long-enough\nignored\n').run(['add', 'carol', '--sub', 'c-1', '--claims', '{"name":"Carol"}', '--role', 'a', '--role', 'b']),
+      ).resolves.toBe(0);
       const [carol] = repository.users;
       expect(carol).toMatchObject({ subjectId: 'c-1', username: 'carol', claims: { name: 'Carol' }, roles: ['a', 'b'], enabled: true });
       await expect(hasher.verify('long-enough', carol.passwordHash)).resolves.toBe(true);

@@ -71,7 +71,10 @@ export class UsersCommand {
     }
   }
 
-  private async add(username: string, options: { sub?: string; claims?: string; role?: string[]; disabled?: boolean; 'generate-password'?: boolean }): Promise<number> {
+  private async add(
+    username: string,
+    options: { sub?: string; claims?: string; role?: string[]; disabled?: boolean; 'generate-password'?: boolean },
+  ): Promise<number> {
     let claims: unknown;
     try {
       claims = JSON.parse(options.claims ?? '{}');

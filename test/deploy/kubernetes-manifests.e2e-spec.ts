@@ -13,7 +13,11 @@ const ROOT = join(__dirname, '../../deploy/kubernetes');
 
 /** kubernetes-models' schema validation, in a node process of its own (validate-kubernetes.mjs). */
 function validate(objects: readonly object[]): { kind: string; name: string; error?: string }[] {
-  const output = execFileSync(process.execPath, [join(__dirname, 'validate-kubernetes.mjs')], { input: JSON.stringify(objects), encoding: 'utf8', timeout: 30_000 });
+  const output = execFileSync(process.execPath, [join(__dirname, 'validate-kubernetes.mjs')], {
+    input: JSON.stringify(objects),
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   return JSON.parse(output);
 }
 
@@ -70,7 +74,11 @@ describe.each([['base'], ['overlays/example']])('deploy/kubernetes/%s', (directo
 
   it('lists only files that exist, every one of them', () => {
     const listed = documents<Kustomization>(join(ROOT, directory, 'kustomization.yaml'))[0].resources.filter((resource) => resource.endsWith('.yaml'));
-    expect(listed.sort()).toEqual(readdirSync(join(ROOT, directory)).filter((file) => file.endsWith('.yaml') && file !== 'kustomization.yaml').sort());
+    expect(listed.sort()).toEqual(
+      readdirSync(join(ROOT, directory))
+        .filter((file) => file.endsWith('.yaml') && file !== 'kustomization.yaml')
+        .sort(),
+    );
   });
 
   it('validates every object against the Kubernetes schemas, and would catch an invalid one', () => {

@@ -18,7 +18,10 @@ describe('audit events', () => {
     expect((await requestToken(server.url, 'api1', 'api1-secret', { grant_type: 'delegation', token: 'garbage' })).status).toBe(400);
     expect((await requestToken(server.url, 'm2m', 'wrong-secret', { grant_type: 'client_credentials' })).status).toBe(401);
     const withRefresh = await requestToken(server.url, 'frontend', 'frontend-secret', {
-      grant_type: 'password', username: 'bob', password: 'bob', scope: 'openid offline_access',
+      grant_type: 'password',
+      username: 'bob',
+      password: 'bob',
+      scope: 'openid offline_access',
     });
     const refreshToken = withRefresh.body.refresh_token as string;
     expect((await requestToken(server.url, 'frontend', 'frontend-secret', { grant_type: 'refresh_token', refresh_token: refreshToken })).status).toBe(200);
@@ -36,7 +39,16 @@ describe('audit events', () => {
       ]),
     );
     const recorded = JSON.stringify(sink.events);
-    for (const secret of ['api1-secret', 'm2m-secret', 'wrong-secret', 'frontend-secret', hashClientSecret('api1-secret'), subjectToken, refreshToken, delegated.body.access_token]) {
+    for (const secret of [
+      'api1-secret',
+      'm2m-secret',
+      'wrong-secret',
+      'frontend-secret',
+      hashClientSecret('api1-secret'),
+      subjectToken,
+      refreshToken,
+      delegated.body.access_token,
+    ]) {
       expect(recorded).not.toContain(secret);
     }
   });

@@ -10,7 +10,13 @@ describe('authorization endpoint errors', () => {
   const noGrantClient = uniqueName('no-code-grant');
   beforeAll(async () => {
     server = await startTestServer();
-    await insertClient({ clientId: noGrantClient, secrets: [{ secret: 'secret' }], grantTypes: ['client_credentials'], scopes: ['openid'], redirectUris: [SPA_REDIRECT] });
+    await insertClient({
+      clientId: noGrantClient,
+      secrets: [{ secret: 'secret' }],
+      grantTypes: ['client_credentials'],
+      scopes: ['openid'],
+      redirectUris: [SPA_REDIRECT],
+    });
   });
   afterAll(() => server.close());
 
@@ -29,8 +35,16 @@ describe('authorization endpoint errors', () => {
     it.each<[string, (parameters: Record<string, string>) => void, string]>([
       ['an unknown client_id', (p) => (p.client_id = 'no-such-client'), 'the client is unknown'],
       ['no client_id', (p) => delete p.client_id, 'client_id is required'],
-      ['a redirect_uri not registered for the client', (p) => (p.redirect_uri = 'http://127.0.0.1:5173/other'), 'redirect_uri is not registered for this client'],
-      ['a redirect_uri that only starts like a registered one', (p) => (p.redirect_uri = `${SPA_REDIRECT}/x`), 'redirect_uri is not registered for this client'],
+      [
+        'a redirect_uri not registered for the client',
+        (p) => (p.redirect_uri = 'http://127.0.0.1:5173/other'),
+        'redirect_uri is not registered for this client',
+      ],
+      [
+        'a redirect_uri that only starts like a registered one',
+        (p) => (p.redirect_uri = `${SPA_REDIRECT}/x`),
+        'redirect_uri is not registered for this client',
+      ],
       ['no redirect_uri while the client has several', (p) => delete p.redirect_uri, 'redirect_uri is required'],
     ])('%s', async (_, change, message) => {
       const parameters = valid();

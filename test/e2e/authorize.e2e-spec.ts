@@ -50,7 +50,14 @@ describe('authorization code flow', () => {
   }
 
   const redeemAsSpa = (code: string, verifier: string, extra: Record<string, string> = {}) =>
-    postForm(`${server.url}/connect/token`, { grant_type: 'authorization_code', client_id: 'spa', code, redirect_uri: SPA.redirectUri, code_verifier: verifier, ...extra });
+    postForm(`${server.url}/connect/token`, {
+      grant_type: 'authorization_code',
+      client_id: 'spa',
+      code,
+      redirect_uri: SPA.redirectUri,
+      code_verifier: verifier,
+      ...extra,
+    });
 
   describe('spa (public client, first party)', () => {
     it('shows a login page that works without JavaScript, framed by nothing and cached by no one', async () => {
@@ -117,7 +124,7 @@ describe('authorization code flow', () => {
   });
 
   describe('delegation from a browser sign-in (README walk-through)', () => {
-    it('lets API 1 exchange the spa token of alice\'s sign-in for an API 2 token that keeps her auth_time', async () => {
+    it("lets API 1 exchange the spa token of alice's sign-in for an API 2 token that keeps her auth_time", async () => {
       const { code, verifier } = await spaCode(new Browser(), { scope: 'openid profile email api1' });
       const user = await redeemAsSpa(code, verifier);
       expect(jwtPayload(user.body.access_token).aud).toBe('api1');
@@ -148,7 +155,11 @@ describe('authorization code flow', () => {
       const first = await redeemAsSpa(code, verifier);
       expect(first.status).toBe(200);
       expect(first.body.refresh_token).toEqual(expect.any(String));
-      const refreshed = await postForm(`${server.url}/connect/token`, { grant_type: 'refresh_token', client_id: 'spa', refresh_token: first.body.refresh_token });
+      const refreshed = await postForm(`${server.url}/connect/token`, {
+        grant_type: 'refresh_token',
+        client_id: 'spa',
+        refresh_token: first.body.refresh_token,
+      });
       expect(refreshed.status).toBe(200);
       expect(refreshed.body.refresh_token).not.toBe(first.body.refresh_token);
       const [before, after] = [jwtPayload(first.body.id_token), jwtPayload(refreshed.body.id_token)];
@@ -174,7 +185,11 @@ describe('authorization code flow', () => {
     it.each<[string, (verifier: string) => Record<string, string>, string]>([
       ['a code_verifier that does not match the challenge', () => ({ code_verifier: pkce().verifier }), 'code_verifier does not match the code challenge'],
       ['no code_verifier', () => ({ code_verifier: '' }), 'code_verifier does not match the code challenge'],
-      ['a redirect_uri other than the request\'s', () => ({ redirect_uri: 'http://localhost:5173/callback' }), 'redirect_uri is not the one of the authorization request'],
+      [
+        "a redirect_uri other than the request's",
+        () => ({ redirect_uri: 'http://localhost:5173/callback' }),
+        'redirect_uri is not the one of the authorization request',
+      ],
       ['an unknown code', () => ({ code: 'x'.repeat(43) }), 'the authorization code is invalid'],
     ])('refuses %s with invalid_grant', async (_, change, description) => {
       const { code, verifier } = await spaCode();
@@ -185,7 +200,9 @@ describe('authorization code flow', () => {
 
     it('refuses an expired code', async () => {
       const { code, verifier } = await spaCode();
-      await sql("UPDATE authorization_codes SET expires_at = now() - interval '1 second' WHERE code_hash = $1", [createHash('sha256').update(code).digest('base64url')]);
+      await sql("UPDATE authorization_codes SET expires_at = now() - interval '1 second' WHERE code_hash = $1", [
+        createHash('sha256').update(code).digest('base64url'),
+      ]);
       const response = await redeemAsSpa(code, verifier);
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ error: 'invalid_grant', error_description: 'the authorization code has expired' });
@@ -210,14 +227,26 @@ describe('authorization code flow', () => {
       const withSecret = await redeemAsSpa(code, verifier, { client_secret: 'anything' });
       expect(withSecret.status).toBe(401);
       expect(withSecret.body.error).toBe('invalid_client');
-      const confidential = await postForm(`${server.url}/connect/token`, { grant_type: 'authorization_code', client_id: 'webapp', code, code_verifier: verifier });
+      const confidential = await postForm(`${server.url}/connect/token`, {
+        grant_type: 'authorization_code',
+        client_id: 'webapp',
+        code,
+        code_verifier: verifier,
+      });
       expect(confidential.status).toBe(401);
       expect(confidential.body.error).toBe('invalid_client');
     });
 
     it('lets a public client use only authorization_code and refresh_token, whatever it is registered for', async () => {
       const clientId = uniqueName('public');
-      await insertClient({ clientId, public: true, secrets: [], grantTypes: ['client_credentials', 'authorization_code'], scopes: ['api1'], redirectUris: ['http://127.0.0.1:5173/cb'] });
+      await insertClient({
+        clientId,
+        public: true,
+        secrets: [],
+        grantTypes: ['client_credentials', 'authorization_code'],
+        scopes: ['api1'],
+        redirectUris: ['http://127.0.0.1:5173/cb'],
+      });
       const response = await postForm(`${server.url}/connect/token`, { grant_type: 'client_credentials', client_id: clientId });
       expect(response.status).toBe(400);
       expect(response.body.error).toBe('unauthorized_client');
@@ -244,7 +273,7 @@ describe('authorization code flow', () => {
         { authorization: basic('webapp', 'webapp-secret') },
       );
 
-    it('asks a user\'s consent in words, remembers an allow, and asks again for prompt=consent or a wider scope', async () => {
+    it("asks a user's consent in words, remembers an allow, and asks again for prompt=consent or a wider scope", async () => {
       const browser = new Browser();
       const username = uniqueName('dave');
       const subject = await insertUser({ username, password: 'dave-password' });

@@ -42,7 +42,15 @@ async function freePort(): Promise<number> {
     webapp = await startRelyingParty({ issuer, port: 5174, clientId: 'webapp', clientSecret: 'webapp-secret', scope: 'openid profile email api1' });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--headless',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
   }, 120_000);
 
@@ -81,7 +89,12 @@ async function freePort(): Promise<number> {
     await signIn(page, 'alice');
     await page.waitForSelector('#userinfo');
     expect(page.url()).toBe(`${spa.url}/`);
-    expect(JSON.parse((await page.textContent('#userinfo'))!)).toMatchObject({ sub: '1', name: 'Alice Smith', email: 'alice@example.com', role: ['admin', 'user'] });
+    expect(JSON.parse((await page.textContent('#userinfo'))!)).toMatchObject({
+      sub: '1',
+      name: 'Alice Smith',
+      email: 'alice@example.com',
+      role: ['admin', 'user'],
+    });
 
     await page.click('text=Sign out');
     await page.waitForSelector('#anonymous');
@@ -92,7 +105,7 @@ async function freePort(): Promise<number> {
     await context.close();
   });
 
-  it('asks alice\'s consent for the webapp, then signs her in', async () => {
+  it("asks alice's consent for the webapp, then signs her in", async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 800 } });
     const page = await context.newPage();
     await page.goto(`${webapp.url}/login`);

@@ -76,7 +76,8 @@ describe('npm run client:migration', () => {
 
   const secretIdOf = (generated: Generated) => /The new secret's id is ([0-9a-f-]{36}) /.exec(generated.stderr)?.[1];
 
-  const clientCredentials = (clientId: string, secret: string) => requestToken(server.url, clientId, secret, { grant_type: 'client_credentials', scope: 'api2' });
+  const clientCredentials = (clientId: string, secret: string) =>
+    requestToken(server.url, clientId, secret, { grant_type: 'client_credentials', scope: 'api2' });
 
   it('refuses bad arguments with exit code 2 and a clear message, writing nothing', async () => {
     const result = await generate('--client-id', 'api 3', '--grant', 'implicit');
@@ -161,7 +162,15 @@ describe('npm run client:migration', () => {
 
   it('creates a client allowed transaction tokens, and sets may_act on an existing client with --may-act; down restores each previous setting', async () => {
     const gatewayId = uniqueName('gw');
-    const created = await generate('--client-id', gatewayId, '--grant', 'urn:ietf:params:oauth:grant-type:token-exchange', '--scope', 'openid api1', '--transaction-tokens');
+    const created = await generate(
+      '--client-id',
+      gatewayId,
+      '--grant',
+      'urn:ietf:params:oauth:grant-type:token-exchange',
+      '--scope',
+      'openid api1',
+      '--transaction-tokens',
+    );
     expect(created.code).toBe(0);
     await created.migration!.up(runner);
     expect(await sql('SELECT transaction_tokens, may_act_client_id FROM clients WHERE client_id = $1', [gatewayId])).toEqual([
@@ -174,7 +183,12 @@ describe('npm run client:migration', () => {
     expect({ code: policy.code, stdout: policy.stdout }).toEqual({ code: 0, stdout: '' });
     expect(policy.file).toMatch(/SetDelegationPolicy/);
     await policy.migration!.up(runner);
-    const token = await requestToken(server.url, frontId, 'front-secret', { grant_type: 'password', username: 'alice', password: 'alice', scope: 'openid api1' });
+    const token = await requestToken(server.url, frontId, 'front-secret', {
+      grant_type: 'password',
+      username: 'alice',
+      password: 'alice',
+      scope: 'openid api1',
+    });
     expect(jwtPayload(token.body.access_token).may_act).toEqual({ client_id: 'api1' });
     const changed = await generate('--client-id', frontId, '--may-act', 'api3');
     await changed.migration!.up(runner);
@@ -191,26 +205,67 @@ describe('npm run client:migration', () => {
   it('registers a public browser client (no secret printed or stored) and a confidential one that requires consent', async () => {
     const spa = uniqueName('spa');
     const publicClient = await generate(
-      '--client-id', spa, '--public', '--grant', 'authorization_code', '--grant', 'refresh_token', '--scope', 'openid profile',
-      '--redirect-uri', 'https://app.example/cb', '--redirect-uri', 'http://127.0.0.1:8080/cb', '--post-logout-redirect-uri', 'https://app.example/',
+      '--client-id',
+      spa,
+      '--public',
+      '--grant',
+      'authorization_code',
+      '--grant',
+      'refresh_token',
+      '--scope',
+      'openid profile',
+      '--redirect-uri',
+      'https://app.example/cb',
+      '--redirect-uri',
+      'http://127.0.0.1:8080/cb',
+      '--post-logout-redirect-uri',
+      'https://app.example/',
     );
     expect(publicClient.code).toBe(0);
     expect(publicClient.stdout).toBe('');
     expect(publicClient.stderr).not.toContain('secret of client');
     const partner = uniqueName('partner');
-    const confidential = await generate('--client-id', partner, '--grant', 'authorization_code', '--scope', 'openid', '--redirect-uri', 'https://partner.example/cb', '--consent');
+    const confidential = await generate(
+      '--client-id',
+      partner,
+      '--grant',
+      'authorization_code',
+      '--scope',
+      'openid',
+      '--redirect-uri',
+      'https://partner.example/cb',
+      '--consent',
+    );
     expect(confidential.stdout).toMatch(/^[\w-]{43}\n$/);
     expect(await applyAsTollgateDoes(publicClient.migrationClass!, confidential.migrationClass!)).toHaveLength(2);
 
-    expect(await sql('SELECT client_id, public_client, redirect_uris, post_logout_redirect_uris, require_consent FROM clients WHERE client_id = ANY($1) ORDER BY public_client', [[spa, partner]])).toEqual([
+    expect(
+      await sql(
+        'SELECT client_id, public_client, redirect_uris, post_logout_redirect_uris, require_consent FROM clients WHERE client_id = ANY($1) ORDER BY public_client',
+        [[spa, partner]],
+      ),
+    ).toEqual([
       { client_id: partner, public_client: false, redirect_uris: ['https://partner.example/cb'], post_logout_redirect_uris: [], require_consent: true },
-      { client_id: spa, public_client: true, redirect_uris: ['https://app.example/cb', 'http://127.0.0.1:8080/cb'], post_logout_redirect_uris: ['https://app.example/'], require_consent: false },
+      {
+        client_id: spa,
+        public_client: true,
+        redirect_uris: ['https://app.example/cb', 'http://127.0.0.1:8080/cb'],
+        post_logout_redirect_uris: ['https://app.example/'],
+        require_consent: false,
+      },
     ]);
     expect(await sql('SELECT count(*)::int AS count FROM client_secrets WHERE client_id = $1', [spa])).toEqual([{ count: 0 }]);
     // The public client names itself at the token endpoint: an unknown code, not an unknown client.
-    const redeemed = await postForm(`${server.url}/connect/token`, { grant_type: 'authorization_code', client_id: spa, code: 'x'.repeat(43), code_verifier: 'v'.repeat(43) });
+    const redeemed = await postForm(`${server.url}/connect/token`, {
+      grant_type: 'authorization_code',
+      client_id: spa,
+      code: 'x'.repeat(43),
+      code_verifier: 'v'.repeat(43),
+    });
     expect(redeemed.body).toEqual({ error: 'invalid_grant', error_description: 'the authorization code is invalid' });
-    const login = await fetch(`${server.url}/connect/authorize?${new URLSearchParams({ client_id: spa, redirect_uri: 'http://127.0.0.1:8080/cb', response_type: 'code', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', scope: 'openid' })}`);
+    const login = await fetch(
+      `${server.url}/connect/authorize?${new URLSearchParams({ client_id: spa, redirect_uri: 'http://127.0.0.1:8080/cb', response_type: 'code', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', scope: 'openid' })}`,
+    );
     expect(login.status).toBe(200);
     for (const generated of [publicClient, confidential]) {
       await generated.migration!.down(runner);
@@ -255,7 +310,9 @@ describe('npm run client:migration', () => {
     expect(await sql('SELECT id::text FROM client_secrets WHERE client_id = $1', [clientId])).toEqual([{ id: firstId }]);
 
     const added = await generate('--client-id', clientId, '--add-secret');
-    expect(added.stderr).toMatch(new RegExp(`client:migration -- --client-id ${clientId} --expire-secrets-before \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z\\n`));
+    expect(added.stderr).toMatch(
+      new RegExp(`client:migration -- --client-id ${clientId} --expire-secrets-before \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z\\n`),
+    );
     await applyAsTollgateDoes(added.migrationClass!);
     const [second, secondId] = [added.stdout.trim(), secretIdOf(added)];
     expect((await clientCredentials(clientId, first)).status).toBe(200);
@@ -280,7 +337,9 @@ describe('npm run client:migration', () => {
     await applyAsTollgateDoes(removed.migrationClass!);
     expect(await sql('SELECT id::text FROM client_secrets WHERE client_id = $1', [clientId])).toEqual([{ id: secondId }]);
     const again = await generate('--client-id', clientId, '--remove-secret', firstId!);
-    await expect(applyAsTollgateDoes(again.migrationClass!)).rejects.toThrow(`Client "${clientId}" has 0 secrets whose id starts with "${firstId}": expected exactly one`);
+    await expect(applyAsTollgateDoes(again.migrationClass!)).rejects.toThrow(
+      `Client "${clientId}" has 0 secrets whose id starts with "${firstId}": expected exactly one`,
+    );
   });
 
   it('refuses a cutoff in the future and a secret id that is not one', async () => {
@@ -292,20 +351,25 @@ describe('npm run client:migration', () => {
     expect(notAnId.stderr).toContain('--remove-secret "abc" must be a secret id (a UUID) or its first 8 or more characters');
   });
 
-  it('type-checks every migration written above with the project\'s compiler options', async () => {
+  it("type-checks every migration written above with the project's compiler options", async () => {
     // The checker catches what the generator once wrote for --add-secret and --disable.
     const broken = join(outDir, 'broken.ts');
-    await writeFile(broken, `import type { QueryRunner } from 'typeorm';
+    await writeFile(
+      broken,
+      `import type { QueryRunner } from 'typeorm';
 export async function up(queryRunner: QueryRunner): Promise<void> {
   if (!(await queryRunner.query('SELECT 1')).length > 0) throw new Error('missing');
 }
-`);
+`,
+    );
     expect(typeCheck([broken])).toEqual([expect.stringContaining("TS2365: Operator '>' cannot be applied to types 'boolean' and 'number'.")]);
     await rm(broken);
 
     const files = (await readdir(outDir)).filter((name) => name.endsWith('.ts'));
     const kinds = files.map((name) => /^\d{13}-(SetDelegationPolicy|[A-Z][a-z]+(?:Client)(?:Secrets?)?)/.exec(name)?.[1]);
-    expect(new Set(kinds)).toEqual(new Set(['AddClient', 'AddClientSecret', 'ExpireClientSecrets', 'RemoveClientSecret', 'DisableClient', 'SetDelegationPolicy']));
+    expect(new Set(kinds)).toEqual(
+      new Set(['AddClient', 'AddClientSecret', 'ExpireClientSecrets', 'RemoveClientSecret', 'DisableClient', 'SetDelegationPolicy']),
+    );
     expect(typeCheck(files.map((name) => join(outDir, name)))).toEqual([]);
   });
 });

@@ -11,7 +11,9 @@ describe('concurrent request cap', () => {
   it('answers requests past the cap with 503 and Retry-After, and serves again afterwards', async () => {
     // Password grants are slow (scrypt), so six sent together overlap.
     const responses = await Promise.all(
-      Array.from({ length: 6 }, () => requestToken(server.url, 'frontend', 'frontend-secret', { grant_type: 'password', username: 'bob', password: 'bob', scope: 'openid' })),
+      Array.from({ length: 6 }, () =>
+        requestToken(server.url, 'frontend', 'frontend-secret', { grant_type: 'password', username: 'bob', password: 'bob', scope: 'openid' }),
+      ),
     );
     const busy = responses.filter((response) => response.status === 503);
     expect(responses.filter((response) => response.status === 200).length).toBeGreaterThanOrEqual(1);

@@ -17,18 +17,22 @@ describe('CORS', () => {
       headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
     });
 
-  it.each(['/connect/token', '/connect/userinfo', '/connect/revocation', '/.well-known/openid-configuration', '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration/jwks'])(
-    'answers a preflight to %s from a registered redirect origin',
-    async (path) => {
-      const response = await preflight(path, SPA_ORIGIN);
-      expect(response.status).toBe(204);
-      expect(response.headers.get('access-control-allow-origin')).toBe(SPA_ORIGIN);
-      expect(response.headers.get('access-control-allow-methods')).toBe('GET, POST');
-      expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type');
-      expect(response.headers.get('access-control-allow-credentials')).toBeNull();
-      expect(response.headers.get('vary')).toContain('Origin');
-    },
-  );
+  it.each([
+    '/connect/token',
+    '/connect/userinfo',
+    '/connect/revocation',
+    '/.well-known/openid-configuration',
+    '/.well-known/oauth-authorization-server',
+    '/.well-known/openid-configuration/jwks',
+  ])('answers a preflight to %s from a registered redirect origin', async (path) => {
+    const response = await preflight(path, SPA_ORIGIN);
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe(SPA_ORIGIN);
+    expect(response.headers.get('access-control-allow-methods')).toBe('GET, POST');
+    expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type');
+    expect(response.headers.get('access-control-allow-credentials')).toBeNull();
+    expect(response.headers.get('vary')).toContain('Origin');
+  });
 
   it('allows no other origin', async () => {
     for (const origin of ['https://evil.example', 'http://127.0.0.1:5175', 'null']) {
@@ -56,9 +60,16 @@ describe('CORS', () => {
     }
   });
 
-  it('sees a newly registered client\'s origin', async () => {
+  it("sees a newly registered client's origin", async () => {
     const origin = 'https://new-app.example';
-    await insertClient({ clientId: uniqueName('new-app'), secrets: [], public: true, grantTypes: ['authorization_code'], scopes: ['openid'], redirectUris: [`${origin}/cb`] });
+    await insertClient({
+      clientId: uniqueName('new-app'),
+      secrets: [],
+      public: true,
+      grantTypes: ['authorization_code'],
+      scopes: ['openid'],
+      redirectUris: [`${origin}/cb`],
+    });
     await new Promise((resolve) => setTimeout(resolve, 5100));
     const response = await preflight('/connect/token', origin);
     expect(response.headers.get('access-control-allow-origin')).toBe(origin);

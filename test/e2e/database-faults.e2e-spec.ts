@@ -45,7 +45,10 @@ describe('a database that stops answering (frozen, or a network black hole)', ()
       const responses = await Promise.all(Array.from({ length: 6 }, () => requestToken(server.url, 'frontend', 'frontend-secret', passwordGrant)));
       const answeredInMs = Date.now() - started;
       for (const response of responses) {
-        expect({ status: response.status, body: response.body }).toEqual({ status: 503, body: { error: 'temporarily_unavailable', error_description: expect.any(String) } });
+        expect({ status: response.status, body: response.body }).toEqual({
+          status: 503,
+          body: { error: 'temporarily_unavailable', error_description: expect.any(String) },
+        });
         expect(response.headers.get('retry-after')).toBe('5');
       }
       // The pool's connection timeout (3 s) and the client-side query timeout (12 s), plus margin.
@@ -77,7 +80,12 @@ describe('a refresh interrupted by a cut database', () => {
 
   beforeAll(async () => {
     ({ proxy, server } = await serverBehindProxy());
-    await insertClient({ clientId: client.clientId, grantTypes: ['password', 'refresh_token'], scopes: ['openid', 'api1', 'offline_access'], secrets: [{ secret: client.secret }] });
+    await insertClient({
+      clientId: client.clientId,
+      grantTypes: ['password', 'refresh_token'],
+      scopes: ['openid', 'api1', 'offline_access'],
+      secrets: [{ secret: client.secret }],
+    });
     await insertUser({ username: client.clientId, password: 'pw' });
   });
   afterAll(async () => {
@@ -91,7 +99,12 @@ describe('a refresh interrupted by a cut database', () => {
   const refresh = (handle: string) => requestToken(server.url, client.clientId, client.secret, { grant_type: 'refresh_token', refresh_token: handle });
 
   it('changes nothing: the retry with the same token succeeds and the family stays intact', async () => {
-    const first = await requestToken(server.url, client.clientId, client.secret, { grant_type: 'password', username: client.clientId, password: 'pw', scope: 'openid api1 offline_access' });
+    const first = await requestToken(server.url, client.clientId, client.secret, {
+      grant_type: 'password',
+      username: client.clientId,
+      password: 'pw',
+      scope: 'openid api1 offline_access',
+    });
     expect(first.status).toBe(200);
     // Storing this client's next refresh token takes 2 s: the database is cut while the old one is
     // already used up by the same request and its successor is being written.
@@ -107,7 +120,7 @@ describe('a refresh interrupted by a cut database', () => {
 
     // The pool notices the cut on its next use: retry while the answer is still 503.
     let retried = await refresh(first.body.refresh_token);
-    for (const deadline = Date.now() + 10_000; retried.status === 503 && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 10_000; retried.status === 503 && Date.now() < deadline;) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       retried = await refresh(first.body.refresh_token);
     }
@@ -138,7 +151,9 @@ describe('revocations during a database outage', () => {
   });
 
   const delegate = (token: string) => requestToken(server.url, 'api1', 'api1-secret', { grant_type: 'delegation', token, scope: 'api2' });
-  const userToken = async () => (await requestToken(other.url, 'frontend', 'frontend-secret', { grant_type: 'password', username: 'alice', password: 'alice', scope: 'openid api1' })).body.access_token as string;
+  const userToken = async () =>
+    (await requestToken(other.url, 'frontend', 'frontend-secret', { grant_type: 'password', username: 'alice', password: 'alice', scope: 'openid api1' })).body
+      .access_token as string;
 
   it('keeps refusing a token revoked on another instance before the outage', async () => {
     const revoked = await userToken();

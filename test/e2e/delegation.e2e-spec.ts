@@ -31,7 +31,12 @@ describe('POST /connect/token — delegation grant', () => {
       scopes: ['openid', 'profile', 'api1'],
       accessTokenLifetimeSeconds: 120,
     });
-    await insertClient({ clientId: greedyApi, secrets: [{ secret: 'greedy-secret' }], grantTypes: ['delegation'], scopes: ['openid', 'api2', 'offline_access'] });
+    await insertClient({
+      clientId: greedyApi,
+      secrets: [{ secret: 'greedy-secret' }],
+      grantTypes: ['delegation'],
+      scopes: ['openid', 'api2', 'offline_access'],
+    });
   });
   afterAll(() => server.close());
 
@@ -67,7 +72,7 @@ describe('POST /connect/token — delegation grant', () => {
   });
 
   describe('success', () => {
-    it('issues a token for the subject token\'s user that names the exchanging client as actor', async () => {
+    it("issues a token for the subject token's user that names the exchanging client as actor", async () => {
       const subjectToken = await userAccessToken(server.url, 'alice', 'openid profile api1');
       const response = await delegate('api1', 'api1-secret', { token: subjectToken, scope: 'api2' });
       expect(response.status).toBe(200);
@@ -94,7 +99,7 @@ describe('POST /connect/token — delegation grant', () => {
       expect(response.body.expires_in).toBe((payload.exp as number) - (payload.iat as number));
     });
 
-    it('delegates bob\'s token as bob', async () => {
+    it("delegates bob's token as bob", async () => {
       const subjectToken = await userAccessToken(server.url, 'bob', 'openid api1');
       const response = await delegate('api1', 'api1-secret', { token: subjectToken, scope: 'api2' });
       expect(response.status).toBe(200);
@@ -102,7 +107,12 @@ describe('POST /connect/token — delegation grant', () => {
     });
 
     it('never outlives the subject token and keeps its auth_time', async () => {
-      const login = await requestToken(server.url, shortFrontend, 'short-secret', { grant_type: 'password', username: 'alice', password: 'alice', scope: 'openid api1' });
+      const login = await requestToken(server.url, shortFrontend, 'short-secret', {
+        grant_type: 'password',
+        username: 'alice',
+        password: 'alice',
+        scope: 'openid api1',
+      });
       expect(login.status).toBe(200);
       const subject = await verify(login.body.access_token, 'api1');
       expect(subject.exp).toBe((subject.iat as number) + 120);
@@ -135,7 +145,7 @@ describe('POST /connect/token — delegation grant', () => {
       expectTokenError(response, 400, 'invalid_scope');
     });
 
-    it('defaults to the client\'s scopes without the identity scopes the subject token lacked', async () => {
+    it("defaults to the client's scopes without the identity scopes the subject token lacked", async () => {
       const subjectToken = await userAccessToken(server.url, 'alice', 'openid api1');
       const response = await delegate('api1', 'api1-secret', { token: subjectToken });
       expect(response.status).toBe(200);

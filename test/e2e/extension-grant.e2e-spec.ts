@@ -66,7 +66,10 @@ class Unprovided {}
 @Injectable()
 class UnresolvableGrantValidator extends EchoGrantValidator {
   override readonly grantType = 'urn:test:grant:unresolvable';
-  constructor(settings: EchoSettings, readonly unprovided: Unprovided) {
+  constructor(
+    settings: EchoSettings,
+    readonly unprovided: Unprovided,
+  ) {
     super(settings);
   }
 }
@@ -90,11 +93,11 @@ describe('an extension grant registered through AppOptions.extraGrants', () => {
       expectTokenError(response, 400, 'unauthorized_client');
     });
 
-    it('passes on the validator\'s own error', async () => {
+    it("passes on the validator's own error", async () => {
       expectTokenError(await echo({ scope: 'api1' }), 400, 'invalid_grant');
     });
 
-    it('answers a parameter its DTO refuses with the grant\'s own error code and the constraint\'s message', async () => {
+    it("answers a parameter its DTO refuses with the grant's own error code and the constraint's message", async () => {
       const response = await echo({ custom_param: '', scope: 'api1' });
       expectTokenError(response, 400, 'invalid_grant');
       expect(response.body.error_description).toBe('custom_param is required');

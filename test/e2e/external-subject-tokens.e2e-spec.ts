@@ -27,7 +27,15 @@ describe('token exchange with subject tokens of a trusted subject issuer', () =>
   let signOther: (claims: Claims, kid?: string) => Promise<string>;
   let signRemote: (claims: Claims) => Promise<string>;
   const now = () => Math.floor(Date.now() / 1000);
-  const aliceAtIdp = (claims: Claims = {}): Claims => ({ iss: DEMO_IDP, aud: ['api1', 'web'], sub: 'idp|42', email: 'alice@example.com', iat: now(), exp: now() + 300, ...claims });
+  const aliceAtIdp = (claims: Claims = {}): Claims => ({
+    iss: DEMO_IDP,
+    aud: ['api1', 'web'],
+    sub: 'idp|42',
+    email: 'alice@example.com',
+    iat: now(),
+    exp: now() + 300,
+    ...claims,
+  });
 
   const exchange = (client: ClientCredentials, token: string, form: Record<string, string> = {}): Promise<HttpResponse> =>
     requestToken(server.url, client.clientId, client.secret, { grant_type: TOKEN_EXCHANGE, subject_token: token, subject_token_type: JWT_TOKEN_TYPE, ...form });
@@ -61,12 +69,20 @@ describe('token exchange with subject tokens of a trusted subject issuer', () =>
     const external = await signDemo(aliceAtIdp({ exp: now() + 120, auth_time: now() - 10 }));
     const response = await exchange(API1, external, { scope: 'openid profile api2' });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: expect.any(Number), scope: 'openid profile api2', issued_token_type: ACCESS_TOKEN_TYPE });
+    expect(response.body).toEqual({
+      access_token: expect.any(String),
+      token_type: 'Bearer',
+      expires_in: expect.any(Number),
+      scope: 'openid profile api2',
+      issued_token_type: ACCESS_TOKEN_TYPE,
+    });
     const issued = jwtPayload(response.body.access_token);
     expect(issued).toMatchObject({ sub: '1', client_id: 'api1', aud: 'api2', act: { client_id: 'api1' }, auth_time: jwtPayload(external).auth_time });
     // Never outlives the subject token.
     expect(issued.exp).toBeLessThanOrEqual(jwtPayload(external).exp);
-    expect(audit.events).toContainEqual(expect.objectContaining({ name: 'token.issued', clientId: 'api1', subject: '1', actors: ['api1'], subjectIssuer: DEMO_IDP }));
+    expect(audit.events).toContainEqual(
+      expect.objectContaining({ name: 'token.issued', clientId: 'api1', subject: '1', actors: ['api1'], subjectIssuer: DEMO_IDP }),
+    );
   });
 
   it('accepts the access_token token type too, and defaults the identity scopes to the issuer’s list', async () => {
@@ -102,7 +118,8 @@ describe('token exchange with subject tokens of a trusted subject issuer', () =>
     ] as const) {
       await sql("INSERT INTO users (subject_id, username, password_hash, claims) VALUES ($1, $1, '', $2)", [name, JSON.stringify(claims)]);
     }
-    for (const email of [shared, listed]) expectTokenError(await exchange(API1, await signDemo(aliceAtIdp({ email })), { scope: 'api2' }), 400, 'invalid_request');
+    for (const email of [shared, listed])
+      expectTokenError(await exchange(API1, await signDemo(aliceAtIdp({ email })), { scope: 'api2' }), 400, 'invalid_request');
     await sql("DELETE FROM users WHERE claims ->> 'email' = $1", [shared]);
     const single = uniqueName('single');
     await sql("INSERT INTO users (subject_id, username, password_hash, claims) VALUES ($1, $1, '', $2)", [single, JSON.stringify({ email: shared })]);
@@ -131,11 +148,19 @@ describe('token exchange with subject tokens of a trusted subject issuer', () =>
     const response = await exchange(gatewayOfTheIdp, external, { requested_token_type: TXN_TOKEN_TYPE, scope: 'openid' });
     expect(response.status).toBe(200);
     expect(jwtPayload(response.body.access_token)).toMatchObject({ sub: '1', scope: 'openid', req_wl: gatewayOfTheIdp.clientId });
-    expectTokenError(await exchange(gatewayOfTheIdp, await signDemo(aliceAtIdp({ may_act: { client_id: 'api1' } })), { requested_token_type: TXN_TOKEN_TYPE }), 400, 'invalid_request');
+    expectTokenError(
+      await exchange(gatewayOfTheIdp, await signDemo(aliceAtIdp({ may_act: { client_id: 'api1' } })), { requested_token_type: TXN_TOKEN_TYPE }),
+      400,
+      'invalid_request',
+    );
   });
 
   it('is not accepted by the delegation grant', async () => {
-    const response = await requestToken(server.url, API1.clientId, API1.secret, { grant_type: 'delegation', token: await signDemo(aliceAtIdp()), scope: 'api2' });
+    const response = await requestToken(server.url, API1.clientId, API1.secret, {
+      grant_type: 'delegation',
+      token: await signDemo(aliceAtIdp()),
+      scope: 'api2',
+    });
     expectTokenError(response, 400, 'invalid_grant');
   });
 });

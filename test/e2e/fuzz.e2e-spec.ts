@@ -48,10 +48,20 @@ const FRONTEND = {
   grants: ['password', 'refresh_token'],
   scopes: ['openid', 'profile', 'email', 'role', 'api1', 'offline_access'],
 };
-const API1 = { id: uniqueName('fuzz-api1'), secret: `api1-${randomBytes(8).toString('hex')}`, grants: ['delegation', TOKEN_EXCHANGE], scopes: ['openid', 'profile', 'role', 'api2'] };
+const API1 = {
+  id: uniqueName('fuzz-api1'),
+  secret: `api1-${randomBytes(8).toString('hex')}`,
+  grants: ['delegation', TOKEN_EXCHANGE],
+  scopes: ['openid', 'profile', 'role', 'api2'],
+};
 const TXN_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:txn_token';
 // Allowed transaction tokens (docs/transaction-tokens.md), like the demo `gateway`.
-const GATEWAY = { id: uniqueName('fuzz-gateway'), secret: `gateway-${randomBytes(8).toString('hex')}`, grants: [TOKEN_EXCHANGE], scopes: ['openid', 'api1', 'api2'] };
+const GATEWAY = {
+  id: uniqueName('fuzz-gateway'),
+  secret: `gateway-${randomBytes(8).toString('hex')}`,
+  grants: [TOKEN_EXCHANGE],
+  scopes: ['openid', 'api1', 'api2'],
+};
 const FUZZ_CLIENTS: readonly (readonly [string, string])[] = [M2M, FRONTEND, API1, GATEWAY].map(({ id, secret }) => [id, secret] as const);
 const M2M_BASIC = `${M2M.id}:${M2M.secret}`;
 const FORM = 'application/x-www-form-urlencoded';
@@ -140,8 +150,14 @@ async function snapshot(): Promise<Map<string, string[]>> {
   const result = new Map<string, string[]>();
   for (const { name } of tables) {
     const reachable = REACHABLE_ROWS[name];
-    const rows = await sql<{ digest: string }>(`SELECT md5(t::text) AS digest FROM "${name}" t ${reachable ? `WHERE ${reachable.where}` : ''} ORDER BY 1`, reachable?.values ?? []);
-    result.set(name, rows.map((row) => row.digest));
+    const rows = await sql<{ digest: string }>(
+      `SELECT md5(t::text) AS digest FROM "${name}" t ${reachable ? `WHERE ${reachable.where}` : ''} ORDER BY 1`,
+      reachable?.values ?? [],
+    );
+    result.set(
+      name,
+      rows.map((row) => row.digest),
+    );
   }
   return result;
 }
@@ -168,26 +184,129 @@ function compare(before: Map<string, string[]>, after: Map<string, string[]>): {
 // ---- what is sent ------------------------------------------------------------------------------
 
 const KNOWN_PARAMETERS = [
-  'grant_type', 'client_id', 'client_secret', 'scope', 'username', 'password', 'token', 'token_type_hint', 'subject_token',
-  'subject_token_type', 'actor_token', 'actor_token_type', 'requested_token_type', 'audience', 'resource', 'refresh_token', 'access_token',
-  'request_context', 'request_details', 'client_assertion', 'client_assertion_type',
+  'grant_type',
+  'client_id',
+  'client_secret',
+  'scope',
+  'username',
+  'password',
+  'token',
+  'token_type_hint',
+  'subject_token',
+  'subject_token_type',
+  'actor_token',
+  'actor_token_type',
+  'requested_token_type',
+  'audience',
+  'resource',
+  'refresh_token',
+  'access_token',
+  'request_context',
+  'request_details',
+  'client_assertion',
+  'client_assertion_type',
 ];
 const HOSTILE_NAMES = [
-  'a[b][c]', 'a[]', 'a[0]', 'grant_type[]', 'scope[0]', 'client_id[]', '__proto__', '__proto__[admin]', 'constructor',
-  'constructor[prototype][admin]', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', '', '=', '%', '%zz',
-  '%00', '\u0000', 'grant_type\u0000', ' grant_type', 'GRANT_TYPE', 'a.b', '$where',
+  'a[b][c]',
+  'a[]',
+  'a[0]',
+  'grant_type[]',
+  'scope[0]',
+  'client_id[]',
+  '__proto__',
+  '__proto__[admin]',
+  'constructor',
+  'constructor[prototype][admin]',
+  'prototype',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  '__defineGetter__',
+  '',
+  '=',
+  '%',
+  '%zz',
+  '%00',
+  '\u0000',
+  'grant_type\u0000',
+  ' grant_type',
+  'GRANT_TYPE',
+  'a.b',
+  '$where',
 ];
 const KNOWN_VALUES = [
-  'client_credentials', 'password', 'delegation', 'refresh_token', TOKEN_EXCHANGE, 'authorization_code', 'implicit', '', ' ', 'api1', 'api2',
-  'openid', 'openid profile email role api1', 'openid offline_access', 'offline_access', 'alice', 'bob', M2M.id, FRONTEND.id, API1.id,
-  M2M.secret, FRONTEND.secret, API1.secret, 'm2m', 'frontend', ACCESS_TOKEN_TYPE, 'urn:ietf:params:oauth:token-type:jwt',
-  'urn:ietf:params:oauth:token-type:refresh_token', 'urn:ietf:params:oauth:token-type:id_token', 'access_token', `${ISSUER}/resources`,
-  'https://attacker.example', 'api1 api1 api1', 'openid\tprofile', 'api1  api2', TXN_TOKEN_TYPE, ISSUER, '{"a":1}', '{"req_ip":"1.2.3.4"}',
-  JWT_BEARER, JWT_SPIFFE, 'batch', 'reports', 'ledger',
+  'client_credentials',
+  'password',
+  'delegation',
+  'refresh_token',
+  TOKEN_EXCHANGE,
+  'authorization_code',
+  'implicit',
+  '',
+  ' ',
+  'api1',
+  'api2',
+  'openid',
+  'openid profile email role api1',
+  'openid offline_access',
+  'offline_access',
+  'alice',
+  'bob',
+  M2M.id,
+  FRONTEND.id,
+  API1.id,
+  M2M.secret,
+  FRONTEND.secret,
+  API1.secret,
+  'm2m',
+  'frontend',
+  ACCESS_TOKEN_TYPE,
+  'urn:ietf:params:oauth:token-type:jwt',
+  'urn:ietf:params:oauth:token-type:refresh_token',
+  'urn:ietf:params:oauth:token-type:id_token',
+  'access_token',
+  `${ISSUER}/resources`,
+  'https://attacker.example',
+  'api1 api1 api1',
+  'openid\tprofile',
+  'api1  api2',
+  TXN_TOKEN_TYPE,
+  ISSUER,
+  '{"a":1}',
+  '{"req_ip":"1.2.3.4"}',
+  JWT_BEARER,
+  JWT_SPIFFE,
+  'batch',
+  'reports',
+  'ledger',
 ];
 const HOSTILE_VALUES = [
-  '\u0000', 'a\u0000b', '%00', '\uD800', '\uDFFF', '\uFFFD', '\uFEFF', '\r\n', '\u202E', '"', '\\', '<script>alert(1)</script>', "' OR 1=1 --",
-  '${jndi:ldap://x}', '{{7*7}}', 'null', 'undefined', '[]', '{}', 'NaN', '-1', '1e309', '__proto__', 'constructor', '\u00e9', '\u{1F600}',
+  '\u0000',
+  'a\u0000b',
+  '%00',
+  '\uD800',
+  '\uDFFF',
+  '\uFFFD',
+  '\uFEFF',
+  '\r\n',
+  '\u202E',
+  '"',
+  '\\',
+  '<script>alert(1)</script>',
+  "' OR 1=1 --",
+  '${jndi:ldap://x}',
+  '{{7*7}}',
+  'null',
+  'undefined',
+  '[]',
+  '{}',
+  'NaN',
+  '-1',
+  '1e309',
+  '__proto__',
+  'constructor',
+  '\u00e9',
+  '\u{1F600}',
 ];
 const LONG_16K = 'a'.repeat(16 * 1024 + 1);
 const LONG_60K = 'b'.repeat(60 * 1024);
@@ -202,10 +321,23 @@ const SPECIAL_BODIES: readonly string[] = [
   '__proto__[admin]=1&constructor[prototype][admin]=1&grant_type=client_credentials',
   '__proto__=1&__proto__=2&grant_type=client_credentials',
   'toString=1&valueOf=2&hasOwnProperty=3&grant_type=client_credentials',
-  '&&&&', '=&=&=', '%', '%zz=%zz', '%=%', 'grant_type=%E2%82', 'grant_type=%C0%AF', 'grant_type=%FF%FE', 'grant_type=client_credentials%00',
+  '&&&&',
+  '=&=&=',
+  '%',
+  '%zz=%zz',
+  '%=%',
+  'grant_type=%E2%82',
+  'grant_type=%C0%AF',
+  'grant_type=%FF%FE',
+  'grant_type=client_credentials%00',
   `token=${LONG_1M}`,
   `token=${'d'.repeat(64 * 1024 - 6)}`,
-  '{"grant_type":"client_credentials"}', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"admin":true}}}', '[1,2]', '"x"', '{"a":',
+  '{"grant_type":"client_credentials"}',
+  '{"__proto__":{"admin":true}}',
+  '{"constructor":{"prototype":{"admin":true}}}',
+  '[1,2]',
+  '"x"',
+  '{"a":',
 ];
 
 /** Header values as a peer can send them: visible ASCII, space, tab and obs-text (RFC 9110 §5.5). */
@@ -240,7 +372,14 @@ function encodePart(text: string, mode: number): Buffer {
 }
 
 function formBody(pairs: readonly (readonly [string, string, number])[]): Buffer {
-  return Buffer.concat(pairs.flatMap(([name, value, mode], index) => [...(index ? [Buffer.from('&')] : []), encodePart(name, mode), Buffer.from('='), encodePart(value, mode >> 3)]));
+  return Buffer.concat(
+    pairs.flatMap(([name, value, mode], index) => [
+      ...(index ? [Buffer.from('&')] : []),
+      encodePart(name, mode),
+      Buffer.from('='),
+      encodePart(value, mode >> 3),
+    ]),
+  );
 }
 
 describe('fuzzing the running service', () => {
@@ -286,12 +425,19 @@ describe('fuzzing the running service', () => {
     };
     const alice = await userAccessToken(server.url, 'alice', 'openid profile email role api1');
     const m2m = (await requestToken(server.url, 'm2m', 'm2m-secret', { grant_type: 'client_credentials', scope: 'api1' })).body.access_token;
-    const delegated = (await requestToken(server.url, 'api1', 'api1-secret', { grant_type: 'delegation', token: alice, scope: 'openid api2' })).body.access_token;
+    const delegated = (await requestToken(server.url, 'api1', 'api1-secret', { grant_type: 'delegation', token: alice, scope: 'openid api2' })).body
+      .access_token;
     const txnToken = (
-      await requestToken(server.url, 'gateway', 'gateway-secret', { grant_type: TOKEN_EXCHANGE, requested_token_type: TXN_TOKEN_TYPE, subject_token: alice, subject_token_type: ACCESS_TOKEN_TYPE })
+      await requestToken(server.url, 'gateway', 'gateway-secret', {
+        grant_type: TOKEN_EXCHANGE,
+        requested_token_type: TXN_TOKEN_TYPE,
+        subject_token: alice,
+        subject_token_type: ACCESS_TOKEN_TYPE,
+      })
     ).body.access_token;
     realTokens = [alice, m2m, delegated, txnToken];
-    for (const client of [M2M, FRONTEND, API1, GATEWAY]) await insertClient({ clientId: client.id, secrets: [{ secret: client.secret }], grantTypes: client.grants, scopes: client.scopes });
+    for (const client of [M2M, FRONTEND, API1, GATEWAY])
+      await insertClient({ clientId: client.id, secrets: [{ secret: client.secret }], grantTypes: client.grants, scopes: client.scopes });
     await sql('UPDATE clients SET transaction_tokens = true WHERE client_id = $1', [GATEWAY.id]);
     console.log(
       `fuzz seed ${SEED} (FUZZ_SEED), runs ${RUNS} (FUZZ_RUNS); endpoints: token, ${[endpoints.userinfo, endpoints.introspection, endpoints.revocation].filter(Boolean).join(', ')}; grants: ${endpoints.grants.join(', ')}`,
@@ -300,7 +446,10 @@ describe('fuzzing the running service', () => {
   });
 
   afterAll(async () => {
-    const statuses = [...statusCounts].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(' ');
+    const statuses = [...statusCounts]
+      .sort(([a], [b]) => a - b)
+      .map(([status, count]) => `${status}×${count}`)
+      .join(' ');
     console.log(`fuzz: ${casesRun} cases checked (seed ${SEED}); statuses ${statuses}`);
     await server?.close();
   });
@@ -309,7 +458,12 @@ describe('fuzzing the running service', () => {
 
   const timestamp = () => fc.constantFrom(now, now - 30, now - 61, now - 3600, now + 30, now + 61, now + 86_400, 0, -1, 1e20, 1.5, Number.MAX_SAFE_INTEGER);
   const actor = fc.letrec((tie) => ({
-    act: fc.oneof({ depthSize: 'small' }, fc.record({ client_id: fc.constantFrom('api1', 'x', '') }), fc.record({ client_id: fc.constantFrom('api1', 'x'), act: tie('act') }), fc.jsonValue({ maxDepth: 1 })),
+    act: fc.oneof(
+      { depthSize: 'small' },
+      fc.record({ client_id: fc.constantFrom('api1', 'x', '') }),
+      fc.record({ client_id: fc.constantFrom('api1', 'x'), act: tie('act') }),
+      fc.jsonValue({ maxDepth: 1 }),
+    ),
   })).act;
 
   const jwtLike = (): fc.Arbitrary<string> => {
@@ -329,10 +483,17 @@ describe('fuzzing the running service', () => {
     const claims = fc.record(
       {
         iss: fc.constantFrom(ISSUER, ISSUER, 'https://attacker.example', ''),
-        sub: fc.oneof(fc.constantFrom('1', '2', 'unknown-user', '', '\u0000', '\uD800'), fc.string({ unit: 'binary', maxLength: 12 }), fc.jsonValue({ maxDepth: 1 })),
+        sub: fc.oneof(
+          fc.constantFrom('1', '2', 'unknown-user', '', '\u0000', '\uD800'),
+          fc.string({ unit: 'binary', maxLength: 12 }),
+          fc.jsonValue({ maxDepth: 1 }),
+        ),
         aud: fc.oneof(fc.constantFrom('api1', 'api2', ['api1', 'api2'], [], [1]), fc.jsonValue({ maxDepth: 1 })),
         client_id: fc.oneof(fc.constantFrom('api1', 'frontend', 'm2m', M2M.id, FRONTEND.id, API1.id, 'unknown'), fc.jsonValue({ maxDepth: 1 })),
-        scope: fc.oneof(fc.constantFrom('openid', 'openid profile email role api1', 'api1', 'api2', '', 'openid\u0000', 'offline_access'), fc.jsonValue({ maxDepth: 1 })),
+        scope: fc.oneof(
+          fc.constantFrom('openid', 'openid profile email role api1', 'api1', 'api2', '', 'openid\u0000', 'offline_access'),
+          fc.jsonValue({ maxDepth: 1 }),
+        ),
         iat: timestamp(),
         nbf: timestamp(),
         exp: fc.oneof(timestamp(), fc.constantFrom(now + 600, now + 600)),
@@ -348,7 +509,9 @@ describe('fuzzing the running service', () => {
       { weight: 4, arbitrary: fc.tuple(header, claims).map(([h, c]) => signOurs(h, c)) },
       {
         weight: 2,
-        arbitrary: fc.tuple(header, fc.oneof(claims, fc.jsonValue({ maxDepth: 2 })), fc.string({ unit: 'binary', maxLength: 20 })).map(([h, c, signature]) => `${base64url(h)}.${base64url(c)}.${base64url(signature)}`),
+        arbitrary: fc
+          .tuple(header, fc.oneof(claims, fc.jsonValue({ maxDepth: 2 })), fc.string({ unit: 'binary', maxLength: 20 }))
+          .map(([h, c, signature]) => `${base64url(h)}.${base64url(c)}.${base64url(signature)}`),
       },
       {
         weight: 3,
@@ -374,17 +537,25 @@ describe('fuzzing the running service', () => {
         }),
       },
       { weight: 1, arbitrary: fc.array(fc.base64String({ maxLength: 24 }), { minLength: 1, maxLength: 6 }).map((parts) => parts.join('.')) },
-      { weight: 1, arbitrary: fc.constantFrom('', '.', '..', '...', '....', 'a.b.c', 'e30.e30.', 'e30.e30.e30', 'eyJ.eyJ.eyJ', 'W10.W10.', 'bnVsbA.bnVsbA.', LONG_16K) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom('', '.', '..', '...', '....', 'a.b.c', 'e30.e30.', 'e30.e30.e30', 'eyJ.eyJ.eyJ', 'W10.W10.', 'bnVsbA.bnVsbA.', LONG_16K),
+      },
     );
   };
 
-  const parameterName = () => fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...KNOWN_PARAMETERS) }, { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_NAMES) }, { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 16 }) });
+  const parameterName = () =>
+    fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom(...KNOWN_PARAMETERS) },
+      { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_NAMES) },
+      { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 16 }) },
+    );
 
   /** A known value with one hostile character put somewhere in it: what gets furthest in. */
   const tainted = (values: readonly string[]) =>
-    fc.tuple(fc.constantFrom(...values), fc.constantFrom('\u0000', '\u0001', '\u001f', '\u007f', '\uD800', '\uFFFF', '%', '\\', '"', "'"), fc.nat()).map(
-      ([value, char, at]) => `${value.slice(0, at % (value.length + 1))}${char}${value.slice(at % (value.length + 1))}`,
-    );
+    fc
+      .tuple(fc.constantFrom(...values), fc.constantFrom('\u0000', '\u0001', '\u001f', '\u007f', '\uD800', '\uFFFF', '%', '\\', '"', "'"), fc.nat())
+      .map(([value, char, at]) => `${value.slice(0, at % (value.length + 1))}${char}${value.slice(at % (value.length + 1))}`);
 
   const parameterValue = () =>
     fc.oneof(
@@ -406,7 +577,9 @@ describe('fuzzing the running service', () => {
         weight: 4,
         arbitrary: fc
           .tuple(fc.constantFrom(...FUZZ_CLIENTS), fc.nat({ max: 3 }), tainted(FUZZ_CLIENTS.flat()), fc.array(pair(), { maxLength: 5 }))
-          .map(([[id, secret], which, taint, rest]) => formBody([['client_id', which === 1 ? taint : id, 0], ['client_secret', which === 2 ? taint : secret, 0], ...rest])),
+          .map(([[id, secret], which, taint, rest]) =>
+            formBody([['client_id', which === 1 ? taint : id, 0], ['client_secret', which === 2 ? taint : secret, 0], ...rest]),
+          ),
       },
       { weight: 1, arbitrary: fc.uint8Array({ maxLength: 96 }).map((bytes) => Buffer.from(bytes)) },
       { weight: 1, arbitrary: fc.constantFrom(...SPECIAL_BODIES).map((text) => Buffer.from(text)) },
@@ -418,9 +591,21 @@ describe('fuzzing the running service', () => {
       {
         weight: 3,
         arbitrary: fc.constantFrom(
-          'application/x-www-form-urlencoded; charset=utf-8', 'APPLICATION/X-WWW-FORM-URLENCODED', 'application/x-www-form-urlencoded; charset=iso-8859-1',
-          'application/x-www-form-urlencoded;;;', 'application/x-www-form-urlencoded, application/json', 'application/json', 'application/json; charset=utf-8',
-          'text/plain', 'multipart/form-data; boundary=x', 'multipart/form-data', 'application/octet-stream', 'application/xml', '*/*', '', ' ',
+          'application/x-www-form-urlencoded; charset=utf-8',
+          'APPLICATION/X-WWW-FORM-URLENCODED',
+          'application/x-www-form-urlencoded; charset=iso-8859-1',
+          'application/x-www-form-urlencoded;;;',
+          'application/x-www-form-urlencoded, application/json',
+          'application/json',
+          'application/json; charset=utf-8',
+          'text/plain',
+          'multipart/form-data; boundary=x',
+          'multipart/form-data',
+          'application/octet-stream',
+          'application/xml',
+          '*/*',
+          '',
+          ' ',
         ),
       },
       { weight: 1, arbitrary: headerText(40) },
@@ -432,22 +617,50 @@ describe('fuzzing the running service', () => {
     fc.oneof(
       { weight: 3, arbitrary: fc.constant(undefined) },
       { weight: 4, arbitrary: fc.constantFrom(...FUZZ_CLIENTS).map(([id, secret]) => basic(id, secret)) },
-      { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...FUZZ_CLIENTS), fc.string({ unit: 'binary', maxLength: 20 })).map(([[id], secret]) => basic(id, secret)) },
+      {
+        weight: 2,
+        arbitrary: fc.tuple(fc.constantFrom(...FUZZ_CLIENTS), fc.string({ unit: 'binary', maxLength: 20 })).map(([[id], secret]) => basic(id, secret)),
+      },
       { weight: 2, arbitrary: fc.uint8Array({ maxLength: 48 }).map((bytes) => basicOf(Buffer.from(bytes))) },
       { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 30 }).map(basicOf) },
       { weight: 2, arbitrary: headerText(60).map((text) => `Basic ${text}`) },
       {
         weight: 2,
         arbitrary: fc.constantFrom(
-          'Basic', 'Basic ', `basic ${Buffer.from(M2M_BASIC).toString('base64')}`, `BASIC   ${Buffer.from(M2M_BASIC).toString('base64')}`,
-          basicOf(M2M.id), basicOf(`:${M2M.secret}`), basicOf(`${M2M.id}:`), `${basicOf(M2M_BASIC)}=`, `${basicOf(M2M_BASIC)}==`, basicOf('%zz:x'),
-          basicOf(`${M2M.id}%00:${M2M.secret}`), basicOf(`${M2M.id}\u0000:x`), basicOf(Buffer.from([0xff, 0xfe, 0x3a, 0xc0])), `Basic ${'A'.repeat(100 * 1024)}`,
-          `Bearer ${'a'.repeat(100 * 1024)}`, 'Bearer', 'Bearer ', 'Digest username="m2m", realm="x", nonce="y"', 'Negotiate YII=', 'Token abc',
-          'Basic=abc', ' ', ',', `${basicOf(M2M_BASIC)}, ${basicOf(`${API1.id}:${API1.secret}`)}`, `Basic ${Buffer.from(M2M_BASIC).toString('base64url')}`,
+          'Basic',
+          'Basic ',
+          `basic ${Buffer.from(M2M_BASIC).toString('base64')}`,
+          `BASIC   ${Buffer.from(M2M_BASIC).toString('base64')}`,
+          basicOf(M2M.id),
+          basicOf(`:${M2M.secret}`),
+          basicOf(`${M2M.id}:`),
+          `${basicOf(M2M_BASIC)}=`,
+          `${basicOf(M2M_BASIC)}==`,
+          basicOf('%zz:x'),
+          basicOf(`${M2M.id}%00:${M2M.secret}`),
+          basicOf(`${M2M.id}\u0000:x`),
+          basicOf(Buffer.from([0xff, 0xfe, 0x3a, 0xc0])),
+          `Basic ${'A'.repeat(100 * 1024)}`,
+          `Bearer ${'a'.repeat(100 * 1024)}`,
+          'Bearer',
+          'Bearer ',
+          'Digest username="m2m", realm="x", nonce="y"',
+          'Negotiate YII=',
+          'Token abc',
+          'Basic=abc',
+          ' ',
+          ',',
+          `${basicOf(M2M_BASIC)}, ${basicOf(`${API1.id}:${API1.secret}`)}`,
+          `Basic ${Buffer.from(M2M_BASIC).toString('base64url')}`,
         ),
       },
       { weight: 2, arbitrary: jwtLike().map((token) => `Bearer ${token}`) },
-      { weight: 1, arbitrary: fc.tuple(fc.constantFrom('Bearer', 'bearer', 'BEARER', 'Basic', 'Foo', 'DPoP', 'MAC'), headerText(40)).map(([scheme, value]) => `${scheme} ${value}`) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .tuple(fc.constantFrom('Bearer', 'bearer', 'BEARER', 'Basic', 'Foo', 'DPoP', 'MAC'), headerText(40))
+          .map(([scheme, value]) => `${scheme} ${value}`),
+      },
     );
 
   function requestOf(method: string, path: string, headers: Record<string, string | undefined>, payload?: Buffer): FuzzRequest {
@@ -476,17 +689,31 @@ describe('fuzzing the running service', () => {
   }
 
   it('POST /connect/token: any body, content type and Authorization header', async () => {
-    const arbitrary = fc.tuple(body(), contentType(), authorization()).map(([payload, type, auth]) =>
-      requestOf('POST', '/connect/token', { 'content-type': type, authorization: auth }, payload),
-    );
+    const arbitrary = fc
+      .tuple(body(), contentType(), authorization())
+      .map(([payload, type, auth]) => requestOf('POST', '/connect/token', { 'content-type': type, authorization: auth }, payload));
     await fuzz('token endpoint, free-form', arbitrary, RUNS * 3, 1);
   });
 
   it('POST /connect/token: every grant with its own client and hostile parameters and tokens', async () => {
     const grants = [
       { weight: 3, clientId: M2M.id, secret: M2M.secret, scopes: M2M.scopes, grantType: 'client_credentials', parameters: ['scope'] },
-      { weight: 2, clientId: FRONTEND.id, secret: FRONTEND.secret, scopes: FRONTEND.scopes, grantType: 'password', parameters: ['username', 'password', 'scope'] },
-      { weight: 2, clientId: FRONTEND.id, secret: FRONTEND.secret, scopes: FRONTEND.scopes, grantType: 'refresh_token', parameters: ['refresh_token', 'scope'] },
+      {
+        weight: 2,
+        clientId: FRONTEND.id,
+        secret: FRONTEND.secret,
+        scopes: FRONTEND.scopes,
+        grantType: 'password',
+        parameters: ['username', 'password', 'scope'],
+      },
+      {
+        weight: 2,
+        clientId: FRONTEND.id,
+        secret: FRONTEND.secret,
+        scopes: FRONTEND.scopes,
+        grantType: 'refresh_token',
+        parameters: ['refresh_token', 'scope'],
+      },
       { weight: 5, clientId: API1.id, secret: API1.secret, scopes: API1.scopes, grantType: 'delegation', parameters: ['token', 'scope'] },
       {
         weight: 5,
@@ -509,7 +736,8 @@ describe('fuzzing the running service', () => {
     // Values that get past the earlier checks (scope, presence) often enough to reach the grant's own.
     const valueFor = (name: string, scopes: readonly string[]): fc.Arbitrary<string> => {
       if (tokenParameters.has(name)) return fc.oneof({ weight: 4, arbitrary: jwtLike() }, { weight: 1, arbitrary: parameterValue() });
-      if (name === 'scope') return fc.oneof({ weight: 3, arbitrary: fc.subarray([...scopes]).map((names) => names.join(' ')) }, { weight: 1, arbitrary: parameterValue() });
+      if (name === 'scope')
+        return fc.oneof({ weight: 3, arbitrary: fc.subarray([...scopes]).map((names) => names.join(' ')) }, { weight: 1, arbitrary: parameterValue() });
       if (name === 'username' || name === 'password') return fc.oneof(fc.constantFrom('alice', 'bob'), tainted(['alice', 'bob']), parameterValue());
       if (name === 'requested_token_type' || name === 'subject_token_type') {
         return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(TXN_TOKEN_TYPE, ACCESS_TOKEN_TYPE) }, { weight: 1, arbitrary: parameterValue() });
@@ -531,11 +759,13 @@ describe('fuzzing the running service', () => {
         fc.tuple(
           fc.constant(grant),
           fc.array(
-            fc.constantFrom(...grant.parameters).chain((name) =>
-              fc.tuple(fc.constant(name), valueFor(name, grant.scopes), fc.nat({ max: 255 })).map(
-                ([n, value, mode]) => [n, value, mode % 8 < 6 ? 0 : mode] as const,
+            fc
+              .constantFrom(...grant.parameters)
+              .chain((name) =>
+                fc
+                  .tuple(fc.constant(name), valueFor(name, grant.scopes), fc.nat({ max: 255 }))
+                  .map(([n, value, mode]) => [n, value, mode % 8 < 6 ? 0 : mode] as const),
               ),
-            ),
             { maxLength: grant.parameters.length + 1 },
           ),
           fc.array(pair(), { maxLength: 2 }),
@@ -544,9 +774,19 @@ describe('fuzzing the running service', () => {
         ),
       )
       .map(([grant, parameters, extra, postAuthentication, taintedId]) => {
-        const credentials: [string, string, number][] = postAuthentication ? [['client_id', taintedId ?? grant.clientId, 0], ['client_secret', grant.secret, 0]] : [];
+        const credentials: [string, string, number][] = postAuthentication
+          ? [
+              ['client_id', taintedId ?? grant.clientId, 0],
+              ['client_secret', grant.secret, 0],
+            ]
+          : [];
         const payload = formBody([['grant_type', grant.grantType, 0], ...credentials, ...parameters, ...extra]);
-        return requestOf('POST', '/connect/token', { 'content-type': FORM, authorization: postAuthentication ? undefined : basic(grant.clientId, grant.secret) }, payload);
+        return requestOf(
+          'POST',
+          '/connect/token',
+          { 'content-type': FORM, authorization: postAuthentication ? undefined : basic(grant.clientId, grant.secret) },
+          payload,
+        );
       });
     await fuzz('token endpoint, per grant', arbitrary, RUNS * 3, 2);
   });
@@ -558,12 +798,20 @@ describe('fuzzing the running service', () => {
       .tuple(
         fc.constantFrom('GET', 'GET', 'POST', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'),
         fc.oneof({ weight: 3, arbitrary: jwtLike().map((token) => `Bearer ${token}`) }, { weight: 2, arbitrary: authorization() }),
-        fc.oneof(body(), fc.tuple(jwtLike(), fc.array(pair(), { maxLength: 2 })).map(([token, extra]) => formBody([['access_token', token, 0], ...extra]))),
+        fc.oneof(
+          body(),
+          fc.tuple(jwtLike(), fc.array(pair(), { maxLength: 2 })).map(([token, extra]) => formBody([['access_token', token, 0], ...extra])),
+        ),
         contentType(),
         fc.constantFrom('', '?access_token=abc.def.ghi', '?a[b]=1&__proto__=x', '?%zz', `?access_token=${realTokens[0]}`),
       )
       .map(([method, auth, payload, type, query]) =>
-        requestOf(method, `${path}${query}`, { authorization: auth, 'content-type': method === 'GET' ? undefined : type }, method === 'GET' ? undefined : payload),
+        requestOf(
+          method,
+          `${path}${query}`,
+          { authorization: auth, 'content-type': method === 'GET' ? undefined : type },
+          method === 'GET' ? undefined : payload,
+        ),
       );
     await fuzz('userinfo', arbitrary, RUNS * 2, 3);
   });
@@ -581,13 +829,21 @@ describe('fuzzing the running service', () => {
         fc.oneof({ weight: 5, arbitrary: fc.constant(FORM) }, { weight: 1, arbitrary: contentType() }),
       )
       .map(([path, auth, token, hint, extra, type]) =>
-        requestOf('POST', path, { authorization: auth, 'content-type': type }, formBody([['token', token, 0], ...(hint === undefined ? [] : [['token_type_hint', hint, 0] as const]), ...extra])),
+        requestOf(
+          'POST',
+          path,
+          { authorization: auth, 'content-type': type },
+          formBody([['token', token, 0], ...(hint === undefined ? [] : [['token_type_hint', hint, 0] as const]), ...extra]),
+        ),
       );
     await fuzz('introspection and revocation', arbitrary, RUNS * 2, 4);
   });
 
   it('client assertions (private_key_jwt, Kubernetes, SPIFFE) at the token, introspection and revocation endpoints', async () => {
-    const keys = { batch: createPrivateKey({ key: demoPrivateJwk('batch'), format: 'jwk' }), workloads: createPrivateKey({ key: demoPrivateJwk('demo-workloads'), format: 'jwk' }) };
+    const keys = {
+      batch: createPrivateKey({ key: demoPrivateJwk('batch'), format: 'jwk' }),
+      workloads: createPrivateKey({ key: demoPrivateJwk('demo-workloads'), format: 'jwk' }),
+    };
     const signAs = (key: keyof typeof keys, header: unknown, claims: unknown) => {
       const input = `${base64url(header)}.${base64url(claims)}`;
       return `${input}.${sign('sha256', Buffer.from(input), { key: keys[key], dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
@@ -603,12 +859,29 @@ describe('fuzzing the running service', () => {
       },
       { requiredKeys: ['alg', 'kid'] },
     );
-    const subjects = ['batch', 'reports', 'ledger', 'm2m', 'system:serviceaccount:default:reports', 'system:serviceaccount:default:other', 'spiffe://demo.example/ns/default/sa/ledger', 'spiffe://other.example/ns/default/sa/ledger', 'spiffe://demo.example', ''];
+    const subjects = [
+      'batch',
+      'reports',
+      'ledger',
+      'm2m',
+      'system:serviceaccount:default:reports',
+      'system:serviceaccount:default:other',
+      'spiffe://demo.example/ns/default/sa/ledger',
+      'spiffe://other.example/ns/default/sa/ledger',
+      'spiffe://demo.example',
+      '',
+    ];
     const claims = fc.record(
       {
-        iss: fc.oneof(fc.constantFrom('batch', 'https://kubernetes.demo.example', 'https://kubernetes.evil.example', 'spiffe://demo.example', ''), fc.jsonValue({ maxDepth: 1 })),
+        iss: fc.oneof(
+          fc.constantFrom('batch', 'https://kubernetes.demo.example', 'https://kubernetes.evil.example', 'spiffe://demo.example', ''),
+          fc.jsonValue({ maxDepth: 1 }),
+        ),
         sub: fc.oneof(fc.constantFrom(...subjects), fc.jsonValue({ maxDepth: 1 })),
-        aud: fc.oneof(fc.constantFrom(ISSUER, [ISSUER], `${ISSUER}/connect/token`, `${ISSUER}/connect/introspect`, 'https://attacker.example', []), fc.jsonValue({ maxDepth: 1 })),
+        aud: fc.oneof(
+          fc.constantFrom(ISSUER, [ISSUER], `${ISSUER}/connect/token`, `${ISSUER}/connect/introspect`, 'https://attacker.example', []),
+          fc.jsonValue({ maxDepth: 1 }),
+        ),
         iat: timestamp(),
         nbf: timestamp(),
         exp: fc.oneof(timestamp(), fc.constantFrom(now + 120, now + 120, now + 3600)),
@@ -617,7 +890,10 @@ describe('fuzzing the running service', () => {
       { requiredKeys: [] },
     );
     const assertion = fc.oneof(
-      { weight: 4, arbitrary: fc.tuple(fc.constantFrom('batch', 'workloads') as fc.Arbitrary<keyof typeof keys>, header, claims).map(([key, h, c]) => signAs(key, h, c)) },
+      {
+        weight: 4,
+        arbitrary: fc.tuple(fc.constantFrom('batch', 'workloads') as fc.Arbitrary<keyof typeof keys>, header, claims).map(([key, h, c]) => signAs(key, h, c)),
+      },
       { weight: 2, arbitrary: jwtLike() },
       { weight: 1, arbitrary: parameterValue() },
     );
@@ -625,15 +901,26 @@ describe('fuzzing the running service', () => {
     const arbitrary = fc
       .tuple(
         fc.constantFrom(...paths),
-        fc.oneof({ weight: 4, arbitrary: fc.constantFrom(JWT_BEARER, JWT_SPIFFE) }, { weight: 1, arbitrary: parameterValue() }, { weight: 1, arbitrary: fc.constant(undefined) }),
+        fc.oneof(
+          { weight: 4, arbitrary: fc.constantFrom(JWT_BEARER, JWT_SPIFFE) },
+          { weight: 1, arbitrary: parameterValue() },
+          { weight: 1, arbitrary: fc.constant(undefined) },
+        ),
         fc.oneof({ weight: 4, arbitrary: assertion }, { weight: 1, arbitrary: fc.constant(undefined) }),
-        fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: fc.constantFrom('batch', 'reports', 'ledger', 'm2m') }, { weight: 1, arbitrary: parameterValue() }),
+        fc.oneof(
+          { weight: 3, arbitrary: fc.constant(undefined) },
+          { weight: 2, arbitrary: fc.constantFrom('batch', 'reports', 'ledger', 'm2m') },
+          { weight: 1, arbitrary: parameterValue() },
+        ),
         fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: authorization() }),
         fc.array(pair(), { maxLength: 2 }),
       )
       .map(([path, type, jwt, clientId, auth, extra]) => {
         if (jwt !== undefined) clientAssertionsSent++;
-        const pairs: [string, string, number][] = [['grant_type', 'client_credentials', 0], ['token', 'x', 0]];
+        const pairs: [string, string, number][] = [
+          ['grant_type', 'client_credentials', 0],
+          ['token', 'x', 0],
+        ];
         if (type !== undefined) pairs.push(['client_assertion_type', type, 0]);
         if (jwt !== undefined) pairs.push(['client_assertion', jwt, 0]);
         if (clientId !== undefined) pairs.push(['client_id', clientId, 0]);
@@ -647,7 +934,22 @@ describe('fuzzing the running service', () => {
       .tuple(
         fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'PROPFIND', 'SEARCH'),
         fc.oneof(
-          fc.constantFrom('/connect/token', '/connect/userinfo', '/connect/introspect', '/connect/revocation', '/.well-known/openid-configuration', '/.well-known/openid-configuration/jwks', '/nowhere', '/connect/', '//connect/token', '/connect/token/', '/CONNECT/TOKEN', '/connect/token%00', '/%2e%2e/%2e%2e/etc/passwd', `/${'a'.repeat(4000)}`),
+          fc.constantFrom(
+            '/connect/token',
+            '/connect/userinfo',
+            '/connect/introspect',
+            '/connect/revocation',
+            '/.well-known/openid-configuration',
+            '/.well-known/openid-configuration/jwks',
+            '/nowhere',
+            '/connect/',
+            '//connect/token',
+            '/connect/token/',
+            '/CONNECT/TOKEN',
+            '/connect/token%00',
+            '/%2e%2e/%2e%2e/etc/passwd',
+            `/${'a'.repeat(4000)}`,
+          ),
           fc.webPath().map((path) => (path.startsWith('/') ? path : `/${path}`)),
         ),
         fc.constantFrom('', '?', '?a[b][c]=1', '?__proto__[x]=1', '?%zz', '?token=secret&client_secret=x', `?${'a=1&'.repeat(2000)}`),
@@ -663,15 +965,44 @@ describe('fuzzing the running service', () => {
       ['a NUL in the request line', Buffer.from('POST /connect/t\u0000oken HTTP/1.1\r\nHost: x\r\n\r\n', 'latin1')],
       ['garbage instead of a request line', Buffer.from('GARBAGE\r\n\r\n')],
       ['an unknown HTTP version', Buffer.from('POST /connect/token HTTP/9.9\r\nHost: x\r\n\r\n')],
-      ['Content-Length and Transfer-Encoding both', Buffer.from('POST /connect/token HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n')],
-      ['a broken chunk size', Buffer.from(`POST /connect/token HTTP/1.1\r\nHost: x\r\nContent-Type: ${FORM}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n`)],
+      [
+        'Content-Length and Transfer-Encoding both',
+        Buffer.from('POST /connect/token HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'),
+      ],
+      [
+        'a broken chunk size',
+        Buffer.from(`POST /connect/token HTTP/1.1\r\nHost: x\r\nContent-Type: ${FORM}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n`),
+      ],
       ['a negative Content-Length', Buffer.from('POST /connect/token HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n')],
-      ['two Content-Length headers that disagree', Buffer.from(`POST /connect/token HTTP/1.1\r\nHost: x\r\nContent-Type: ${FORM}\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab`)],
+      [
+        'two Content-Length headers that disagree',
+        Buffer.from(`POST /connect/token HTTP/1.1\r\nHost: x\r\nContent-Type: ${FORM}\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab`),
+      ],
       ['a header without a colon', Buffer.from('POST /connect/token HTTP/1.1\r\nHost: x\r\nAuthorization Basic abc\r\n\r\n')],
       ['headers over 16 KiB', Buffer.from(`GET /connect/userinfo HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${'a'.repeat(17 * 1024)}\r\n\r\n`)],
-      ['obs-fold', Buffer.from(`POST /connect/token HTTP/1.1\r\nHost: x\r\nAuthorization: Basic\r\n ${Buffer.from(M2M_BASIC).toString('base64')}\r\nContent-Length: 0\r\n\r\n`)],
-      ['invalid UTF-8 in a header value', Buffer.concat([Buffer.from('POST /connect/token HTTP/1.1\r\nHost: x\r\nAuthorization: Basic '), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from(`\r\nContent-Type: ${FORM}\r\nContent-Length: 0\r\n\r\n`)])],
-      ['invalid UTF-8 in the body', Buffer.concat([Buffer.from(`POST /connect/token HTTP/1.1\r\nHost: x\r\nAuthorization: ${basic(M2M.id, M2M.secret)}\r\nContent-Type: ${FORM}\r\nContent-Length: 16\r\n\r\ngrant_type=`), Buffer.from([0xff, 0xfe, 0xc0, 0xaf, 0x80])])],
+      [
+        'obs-fold',
+        Buffer.from(
+          `POST /connect/token HTTP/1.1\r\nHost: x\r\nAuthorization: Basic\r\n ${Buffer.from(M2M_BASIC).toString('base64')}\r\nContent-Length: 0\r\n\r\n`,
+        ),
+      ],
+      [
+        'invalid UTF-8 in a header value',
+        Buffer.concat([
+          Buffer.from('POST /connect/token HTTP/1.1\r\nHost: x\r\nAuthorization: Basic '),
+          Buffer.from([0xc3, 0x28, 0xff]),
+          Buffer.from(`\r\nContent-Type: ${FORM}\r\nContent-Length: 0\r\n\r\n`),
+        ]),
+      ],
+      [
+        'invalid UTF-8 in the body',
+        Buffer.concat([
+          Buffer.from(
+            `POST /connect/token HTTP/1.1\r\nHost: x\r\nAuthorization: ${basic(M2M.id, M2M.secret)}\r\nContent-Type: ${FORM}\r\nContent-Length: 16\r\n\r\ngrant_type=`,
+          ),
+          Buffer.from([0xff, 0xfe, 0xc0, 0xaf, 0x80]),
+        ]),
+      ],
     ];
     let sent = 0;
     for (const [name, bytes] of rawCases) {
@@ -709,14 +1040,18 @@ describe('fuzzing the running service', () => {
       expect({ table, count: count <= (explained.get(table) ?? 0) ? 'explained' : count }).toEqual({ table, count: 'explained' });
     }
     expect(added.get('refresh_tokens') ?? 0).toBe(refreshTokensIssued);
-    console.log(`fuzz data check: rows added ${JSON.stringify(Object.fromEntries(added))}, refresh tokens issued ${refreshTokensIssued}, none changed or removed`);
+    console.log(
+      `fuzz data check: rows added ${JSON.stringify(Object.fromEntries(added))}, refresh tokens issued ${refreshTokensIssued}, none changed or removed`,
+    );
   });
 
   it('still serves every endpoint with valid requests at the end', async () => {
     await expectStillServing();
     const alice = await userAccessToken(server.url, 'alice', 'openid profile');
     expect((await request(`${server.url}${endpoints.userinfo}`, { headers: { authorization: `Bearer ${alice}` } })).body).toMatchObject({ sub: '1' });
-    expect((await postForm(`${server.url}${endpoints.introspection}`, { token: alice }, { authorization: basic('frontend', 'frontend-secret') })).body).toMatchObject({ active: true });
+    expect(
+      (await postForm(`${server.url}${endpoints.introspection}`, { token: alice }, { authorization: basic('frontend', 'frontend-secret') })).body,
+    ).toMatchObject({ active: true });
   });
 });
 
@@ -761,7 +1096,7 @@ function parseResponse(raw: Buffer): FuzzResponse | undefined {
   let body = raw.subarray(end + 4);
   if (headers.get('transfer-encoding') === 'chunked') {
     const decoded: Buffer[] = [];
-    for (let at = 0; ; ) {
+    for (let at = 0; ;) {
       const lineEnd = body.indexOf('\r\n', at);
       if (lineEnd < 0) return undefined;
       const size = parseInt(body.subarray(at, lineEnd).toString(), 16);

@@ -67,7 +67,10 @@ describe('graceful shutdown under load', () => {
     const pollReadiness = async () => {
       while (loadRunning) {
         for (const port of ports) {
-          const healthy = await fetch(`http://127.0.0.1:${port}/health/ready`).then((response) => response.ok, () => false);
+          const healthy = await fetch(`http://127.0.0.1:${port}/health/ready`).then(
+            (response) => response.ok,
+            () => false,
+          );
           if (healthy) ready.add(port);
           else ready.delete(port);
         }

@@ -3,18 +3,7 @@ import { AccessTokenIssuer } from '../../src/access-token/access-token.issuer';
 import { ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { expectTokenError, insertUser, uniqueName } from '../support/fixtures';
 import { basic, jwtPayload, postForm, request, requestToken, type HttpResponse } from '../support/http';
-import {
-  ACCESS_TOKEN_TYPE,
-  API1,
-  FRONTEND,
-  M2M,
-  TOKEN_EXCHANGE,
-  introspect,
-  openIdClient,
-  passwordTokens,
-  refresh,
-  revoke,
-} from '../support/token-lifecycle';
+import { ACCESS_TOKEN_TYPE, API1, FRONTEND, M2M, TOKEN_EXCHANGE, introspect, openIdClient, passwordTokens, refresh, revoke } from '../support/token-lifecycle';
 
 const INACTIVE = { active: false };
 
@@ -112,7 +101,7 @@ describe('POST /connect/introspect', () => {
       expectIntrospection(await introspect(server.url, FRONTEND, { token: revoked! }), INACTIVE);
     });
 
-    it("for the tokens of a disabled user", async () => {
+    it('for the tokens of a disabled user', async () => {
       const username = uniqueName('dave');
       const subject = await insertUser({ username, password: 'dave-password' });
       const tokens = await passwordTokens(server.url, 'openid api1 offline_access', { username, password: 'dave-password' });

@@ -17,7 +17,13 @@ describe('npm run keys:rotate', () => {
   afterAll(() => database?.drop());
 
   const rotate = (...argv: string[]) => {
-    const env = { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ISSUER: 'https://tollgate.test', DATABASE_URL: database.url, KEY_ENCRYPTION_KEY: TEST_KEY_ENCRYPTION_KEY };
+    const env = {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+      ISSUER: 'https://tollgate.test',
+      DATABASE_URL: database.url,
+      KEY_ENCRYPTION_KEY: TEST_KEY_ENCRYPTION_KEY,
+    };
     return runToExit(spawn(process.execPath, [TOLLGATE, 'keys:rotate', ...argv], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] }), 60_000);
   };
 

@@ -19,7 +19,12 @@ describe('may_act — who may act for the user', () => {
   const delegate = (client: ClientCredentials, token: string): Promise<HttpResponse> =>
     requestToken(server.url, client.clientId, client.secret, { grant_type: 'delegation', token, scope: 'api2' });
   const exchange = (client: ClientCredentials, token: string, extra: Record<string, string> = {}): Promise<HttpResponse> =>
-    requestToken(server.url, client.clientId, client.secret, { grant_type: TOKEN_EXCHANGE, subject_token: token, subject_token_type: ACCESS_TOKEN_TYPE, ...extra });
+    requestToken(server.url, client.clientId, client.secret, {
+      grant_type: TOKEN_EXCHANGE,
+      subject_token: token,
+      subject_token_type: ACCESS_TOKEN_TYPE,
+      ...extra,
+    });
 
   beforeAll(async () => {
     server = await startTestServer({ CACHE_TTL_SECONDS: '1' });

@@ -51,7 +51,12 @@ describe('no secret, token or hash in any log line of a full run', () => {
 
   beforeAll(async () => {
     await ensureBuilt();
-    for (const [id, secret] of [['frontend', 'frontend-secret'], ['api1', 'api1-secret'], ['m2m', 'm2m-secret'], [clientId, clientSecret]]) {
+    for (const [id, secret] of [
+      ['frontend', 'frontend-secret'],
+      ['api1', 'api1-secret'],
+      ['m2m', 'm2m-secret'],
+      [clientId, clientSecret],
+    ]) {
       remember(`the client secret of ${id}`, secret);
       remember(`the secret hash of ${id}`, createHash('sha256').update(secret).digest('base64'));
       remember(`the secret hash of ${id} (hex)`, createHash('sha256').update(secret).digest('hex'));
@@ -85,10 +90,18 @@ describe('no secret, token or hash in any log line of a full run', () => {
     service.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     await waitUntilServing(`${baseUrl}/health/live`, service, () => output);
     // The service has migrated the run's database by now.
-    await insertClient({ clientId, secrets: [{ secret: clientSecret }], grantTypes: ['client_credentials', 'password', 'refresh_token'], scopes: ['openid', 'profile', 'api1', 'offline_access'] });
+    await insertClient({
+      clientId,
+      secrets: [{ secret: clientSecret }],
+      grantTypes: ['client_credentials', 'password', 'refresh_token'],
+      scopes: ['openid', 'profile', 'api1', 'offline_access'],
+    });
     await insertUser({ username, password, claims: { name: 'Leaky User' } });
     await insertUser({ username: brokenUser, password: brokenPassword, claims: { name: 'Broken User' } });
-    for (const { password_hash: hash } of await sql<{ password_hash: string }>('SELECT password_hash FROM users WHERE username IN ($1, $2)', [username, brokenUser])) {
+    for (const { password_hash: hash } of await sql<{ password_hash: string }>('SELECT password_hash FROM users WHERE username IN ($1, $2)', [
+      username,
+      brokenUser,
+    ])) {
       remember('a password hash', hash.split('$').at(-1));
     }
   }, 240_000);
@@ -99,15 +112,28 @@ describe('no secret, token or hash in any log line of a full run', () => {
 
   it('serves a full run, good and bad requests alike', async () => {
     // Good flows.
-    const alice = await token('password grant', 'frontend', 'frontend-secret', { grant_type: 'password', username: 'alice', password: 'alice', scope: 'openid profile email role api1 offline_access' });
+    const alice = await token('password grant', 'frontend', 'frontend-secret', {
+      grant_type: 'password',
+      username: 'alice',
+      password: 'alice',
+      scope: 'openid profile email role api1 offline_access',
+    });
     expect(alice.status).toBe(200);
     remember('an access token', alice.body.access_token);
     remember('a refresh token', alice.body.refresh_token);
-    const own = await token('password grant, own client and user', clientId, clientSecret, { grant_type: 'password', username, password, scope: 'openid profile api1 offline_access' });
+    const own = await token('password grant, own client and user', clientId, clientSecret, {
+      grant_type: 'password',
+      username,
+      password,
+      scope: 'openid profile api1 offline_access',
+    });
     expect(own.status).toBe(200);
     remember('an access token', own.body.access_token);
     remember('a refresh token', own.body.refresh_token);
-    const m2m = await call('client_credentials, posted secret', postForm(`${baseUrl}/connect/token`, { grant_type: 'client_credentials', client_id: 'm2m', client_secret: 'm2m-secret', scope: 'api1' }));
+    const m2m = await call(
+      'client_credentials, posted secret',
+      postForm(`${baseUrl}/connect/token`, { grant_type: 'client_credentials', client_id: 'm2m', client_secret: 'm2m-secret', scope: 'api1' }),
+    );
     expect(m2m.status).toBe(200);
     remember('an access token', m2m.body.access_token);
     const delegated = await token('delegation', 'api1', 'api1-secret', { grant_type: 'delegation', token: alice.body.access_token, scope: 'openid api2' });
@@ -128,12 +154,36 @@ describe('no secret, token or hash in any log line of a full run', () => {
     expect(refreshed.status).toBe(200);
     remember('an access token', refreshed.body.access_token);
     remember('a refresh token', refreshed.body.refresh_token);
-    const introspected = await call('introspection', postForm(`${baseUrl}/connect/introspect`, { token: alice.body.access_token }, { authorization: basic('frontend', 'frontend-secret') }));
+    const introspected = await call(
+      'introspection',
+      postForm(`${baseUrl}/connect/introspect`, { token: alice.body.access_token }, { authorization: basic('frontend', 'frontend-secret') }),
+    );
     expect({ status: introspected.status, active: introspected.body.active }).toEqual({ status: 200, active: true });
-    const refreshIntrospected = await call('introspection of a refresh token', postForm(`${baseUrl}/connect/introspect`, { token: alice.body.refresh_token }, { authorization: basic('frontend', 'frontend-secret') }));
+    const refreshIntrospected = await call(
+      'introspection of a refresh token',
+      postForm(`${baseUrl}/connect/introspect`, { token: alice.body.refresh_token }, { authorization: basic('frontend', 'frontend-secret') }),
+    );
     expect({ status: refreshIntrospected.status, active: refreshIntrospected.body.active }).toEqual({ status: 200, active: true });
-    expect((await call('revocation of a refresh token', postForm(`${baseUrl}/connect/revocation`, { token: refreshed.body.refresh_token, token_type_hint: 'refresh_token' }, { authorization: basic(clientId, clientSecret) }))).status).toBe(200);
-    expect((await call('revocation of an access token', postForm(`${baseUrl}/connect/revocation`, { token: delegated.body.access_token }, { authorization: basic('api1', 'api1-secret') }))).status).toBe(200);
+    expect(
+      (
+        await call(
+          'revocation of a refresh token',
+          postForm(
+            `${baseUrl}/connect/revocation`,
+            { token: refreshed.body.refresh_token, token_type_hint: 'refresh_token' },
+            { authorization: basic(clientId, clientSecret) },
+          ),
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await call(
+          'revocation of an access token',
+          postForm(`${baseUrl}/connect/revocation`, { token: delegated.body.access_token }, { authorization: basic('api1', 'api1-secret') }),
+        )
+      ).status,
+    ).toBe(200);
 
     // Bad tokens and tokens where they do not belong.
     const [header, payload] = alice.body.access_token.split('.');
@@ -143,29 +193,72 @@ describe('no secret, token or hash in any log line of a full run', () => {
     expect((await bearer('userinfo, forged token', forged)).status).toBe(401);
     expect((await bearer('userinfo, revoked token', delegated.body.access_token)).status).toBe(401);
     expect((await call('userinfo, token in the query', request(`${baseUrl}/connect/userinfo?access_token=${alice.body.access_token}`))).status).toBe(401);
-    expect((await call('token endpoint, secret in the query', request(`${baseUrl}/connect/token?client_secret=m2m-secret&refresh_token=${alice.body.refresh_token}`, { method: 'POST' }))).status).toBe(400);
-    expect((await token('refresh, rotated token reused', clientId, clientSecret, { grant_type: 'refresh_token', refresh_token: own.body.refresh_token })).status).toBe(400);
-    expect((await call('userinfo, malformed header', request(`${baseUrl}/connect/userinfo`, { headers: { authorization: `Bearer ${alice.body.access_token} extra` } }))).status).toBe(400);
-    expect((await token('password grant, wrong password', clientId, clientSecret, { grant_type: 'password', username, password: `${password}-wrong`, scope: 'openid' })).status).toBe(400);
+    expect(
+      (
+        await call(
+          'token endpoint, secret in the query',
+          request(`${baseUrl}/connect/token?client_secret=m2m-secret&refresh_token=${alice.body.refresh_token}`, { method: 'POST' }),
+        )
+      ).status,
+    ).toBe(400);
+    expect(
+      (await token('refresh, rotated token reused', clientId, clientSecret, { grant_type: 'refresh_token', refresh_token: own.body.refresh_token })).status,
+    ).toBe(400);
+    expect(
+      (
+        await call(
+          'userinfo, malformed header',
+          request(`${baseUrl}/connect/userinfo`, { headers: { authorization: `Bearer ${alice.body.access_token} extra` } }),
+        )
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await token('password grant, wrong password', clientId, clientSecret, {
+          grant_type: 'password',
+          username,
+          password: `${password}-wrong`,
+          scope: 'openid',
+        })
+      ).status,
+    ).toBe(400);
     remember('a wrong password', `${password}-wrong`);
 
     // Malformed HTTP that carries credentials: Node's parser refuses it before any route runs.
     const rawBasic = basic('m2m', 'm2m-secret');
-    expect(await rawStatus(port, `POST /connect/token HTTP/1.1\r\nHost: x\r\nAuthorization: ${rawBasic}\r\nX-Bad: a\u0001b\r\nContent-Length: 0\r\n\r\n`)).toBe(400);
-    expect(await rawStatus(port, `GET /connect/userinfo HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${alice.body.access_token}\r\nX-Pad: ${'p'.repeat(17 * 1024)}\r\n\r\n`)).toBe(431);
+    expect(await rawStatus(port, `POST /connect/token HTTP/1.1\r\nHost: x\r\nAuthorization: ${rawBasic}\r\nX-Bad: a\u0001b\r\nContent-Length: 0\r\n\r\n`)).toBe(
+      400,
+    );
+    expect(
+      await rawStatus(
+        port,
+        `GET /connect/userinfo HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${alice.body.access_token}\r\nX-Pad: ${'p'.repeat(17 * 1024)}\r\n\r\n`,
+      ),
+    ).toBe(431);
 
     // A token in the URL path is refused like any unknown route, and its path is not logged as sent.
     expect((await bearer('userinfo, token in the path', alice.body.access_token, `/connect/userinfo/${alice.body.access_token}`)).status).toBe(404);
 
     // A forced 500: a refresh token row whose auth_time is infinity, which the refresh grant cannot read.
-    const broken = await token('password grant, refresh token about to break', clientId, clientSecret, { grant_type: 'password', username: brokenUser, password: brokenPassword, scope: 'openid profile offline_access' });
+    const broken = await token('password grant, refresh token about to break', clientId, clientSecret, {
+      grant_type: 'password',
+      username: brokenUser,
+      password: brokenPassword,
+      scope: 'openid profile offline_access',
+    });
     expect(broken.status).toBe(200);
     remember('an access token', broken.body.access_token);
     remember('a refresh token', broken.body.refresh_token);
     const brokenHash = createHash('sha256').update(broken.body.refresh_token).digest('base64url');
     await sql(`UPDATE refresh_tokens SET auth_time = 'infinity' WHERE token_hash = $1`, [brokenHash]);
-    const fault = await token('refresh, corrupt refresh token row', clientId, clientSecret, { grant_type: 'refresh_token', refresh_token: broken.body.refresh_token });
-    expect({ status: fault.status, body: fault.body }).toEqual({ status: 500, body: { error: 'server_error', error_description: 'An unexpected error occurred' } });
+    const fault = await token('refresh, corrupt refresh token row', clientId, clientSecret, {
+      grant_type: 'refresh_token',
+      refresh_token: broken.body.refresh_token,
+    });
+    expect({ status: fault.status, body: fault.body }).toEqual({
+      status: 500,
+      body: { error: 'server_error', error_description: 'An unexpected error occurred' },
+    });
 
     // Bad secrets last: they run into the failed-authentication budget (5 per address and client here).
     const statuses: number[] = [];

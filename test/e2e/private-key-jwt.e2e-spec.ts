@@ -18,7 +18,12 @@ describe('private_key_jwt client authentication', () => {
   let server: TestServer;
   let second: TestServer;
   let tokenUrl: string;
-  const withAssertion = (assertion: string, extra: Record<string, string> = {}) => ({ ...grant, client_assertion_type: JWT_BEARER, client_assertion: assertion, ...extra });
+  const withAssertion = (assertion: string, extra: Record<string, string> = {}) => ({
+    ...grant,
+    client_assertion_type: JWT_BEARER,
+    client_assertion: assertion,
+    ...extra,
+  });
 
   beforeAll(async () => {
     server = await startTestServer({}, { auditSink: audit });
@@ -104,14 +109,26 @@ describe('private_key_jwt client authentication', () => {
     });
 
     it('refuses an assertion together with a secret or Basic as two methods at once', async () => {
-      expectTokenError(await postForm(tokenUrl, withAssertion(await clientAssertion('batch'), { client_id: 'batch', client_secret: 'x' })), 400, 'invalid_request');
-      expectTokenError(await postForm(tokenUrl, withAssertion(await clientAssertion('batch')), { authorization: basic('m2m', 'm2m-secret') }), 400, 'invalid_request');
+      expectTokenError(
+        await postForm(tokenUrl, withAssertion(await clientAssertion('batch'), { client_id: 'batch', client_secret: 'x' })),
+        400,
+        'invalid_request',
+      );
+      expectTokenError(
+        await postForm(tokenUrl, withAssertion(await clientAssertion('batch')), { authorization: basic('m2m', 'm2m-secret') }),
+        400,
+        'invalid_request',
+      );
     });
 
     it('refuses client_assertion without its type and the reverse (400), and an unknown assertion type (401)', async () => {
       expectTokenError(await postForm(tokenUrl, { ...grant, client_assertion: await clientAssertion('batch') }), 400, 'invalid_request');
       expectTokenError(await postForm(tokenUrl, { ...grant, client_assertion_type: JWT_BEARER }), 400, 'invalid_request');
-      const saml = { ...grant, client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:saml2-bearer', client_assertion: await clientAssertion('batch') };
+      const saml = {
+        ...grant,
+        client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:saml2-bearer',
+        client_assertion: await clientAssertion('batch'),
+      };
       expectTokenError(await postForm(tokenUrl, saml), 401, 'invalid_client');
     });
 
@@ -119,7 +136,12 @@ describe('private_key_jwt client authentication', () => {
       const assertion = await clientAssertion('batch', { aud: 'https://elsewhere.example' });
       await postForm(tokenUrl, withAssertion(assertion));
       expect(audit.events).toContainEqual(
-        expect.objectContaining({ name: 'client.authentication_failed', clientId: 'batch', method: 'private_key_jwt', error: 'invalid client assertion: claim aud is not acceptable' }),
+        expect.objectContaining({
+          name: 'client.authentication_failed',
+          clientId: 'batch',
+          method: 'private_key_jwt',
+          error: 'invalid client assertion: claim aud is not acceptable',
+        }),
       );
       expect(JSON.stringify(audit.events)).not.toContain(assertion.split('.')[2]);
     });
@@ -130,13 +152,20 @@ describe('private_key_jwt client authentication', () => {
       const response = await postForm(tokenUrl, withAssertion(await clientAssertion('batch')));
       expect(response.status).toBe(200);
       expect(response.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, scope: 'api1' });
-      const byEndpoint = await postForm(tokenUrl, withAssertion(await clientAssertion('batch', { aud: [`${ISSUER}/connect/token`, 'other'] }), { client_id: 'batch' }));
+      const byEndpoint = await postForm(
+        tokenUrl,
+        withAssertion(await clientAssertion('batch', { aud: [`${ISSUER}/connect/token`, 'other'] }), { client_id: 'batch' }),
+      );
       expect(byEndpoint.status).toBe(200);
     });
 
     it('introspects and revokes its own token, with aud = the endpoint URL', async () => {
       const token = (await postForm(tokenUrl, withAssertion(await clientAssertion('batch')))).body.access_token as string;
-      const form = async (endpoint: string) => ({ token, client_assertion_type: JWT_BEARER, client_assertion: await clientAssertion('batch', { aud: `${ISSUER}/connect/${endpoint}` }) });
+      const form = async (endpoint: string) => ({
+        token,
+        client_assertion_type: JWT_BEARER,
+        client_assertion: await clientAssertion('batch', { aud: `${ISSUER}/connect/${endpoint}` }),
+      });
       const introspected = await postForm(`${server.url}/connect/introspect`, await form('introspect'));
       expect(introspected.status).toBe(200);
       expect(introspected.body).toMatchObject({ active: true, client_id: 'batch', scope: 'api1' });
@@ -145,7 +174,11 @@ describe('private_key_jwt client authentication', () => {
     });
 
     it('refuses at introspection what it refuses at the token endpoint', async () => {
-      const response = await postForm(`${server.url}/connect/introspect`, { token: 'x', client_assertion_type: JWT_BEARER, client_assertion: await clientAssertion('batch', { exp: now() - 120 }) });
+      const response = await postForm(`${server.url}/connect/introspect`, {
+        token: 'x',
+        client_assertion_type: JWT_BEARER,
+        client_assertion: await clientAssertion('batch', { exp: now() - 120 }),
+      });
       expectTokenError(response, 401, 'invalid_client');
     });
 
@@ -161,7 +194,10 @@ describe('private_key_jwt client authentication', () => {
     let clientId: string;
     const keyPair = async (kid: string) => {
       const { publicKey, privateKey } = await generateKeyPair('PS256', { extractable: true });
-      return { publicJwk: { ...(await exportJWK(publicKey)), kid, alg: 'PS256' } as JWK, privateJwk: { ...(await exportJWK(privateKey)), kid, alg: 'PS256' } as JWK };
+      return {
+        publicJwk: { ...(await exportJWK(publicKey)), kid, alg: 'PS256' } as JWK,
+        privateJwk: { ...(await exportJWK(privateKey)), kid, alg: 'PS256' } as JWK,
+      };
     };
 
     let uriServer: TestServer;
@@ -198,13 +234,19 @@ describe('private_key_jwt client authentication', () => {
       expect((await postForm(uriTokenUrl, withAssertion(await clientAssertion(clientId, {}, { key: rotated.privateJwk })))).status).toBe(200);
       expect(keys.hits()).toBe(2);
 
-      const unknown = await Promise.all(Array.from({ length: 25 }, (_, i) => clientAssertion(clientId, {}, { key: { ...rotated.privateJwk, kid: `unknown-${i}` } })));
+      const unknown = await Promise.all(
+        Array.from({ length: 25 }, (_, i) => clientAssertion(clientId, {}, { key: { ...rotated.privateJwk, kid: `unknown-${i}` } })),
+      );
       const responses = await Promise.all(unknown.map((assertion) => postForm(uriTokenUrl, withAssertion(assertion))));
       expect(responses.map((response) => response.status)).toEqual(unknown.map(() => 401));
       expect(keys.hits()).toBe(2);
 
       await new Promise((resolve) => setTimeout(resolve, 2100));
-      const later = await Promise.all(unknown.slice(0, 10).map(async () => postForm(uriTokenUrl, withAssertion(await clientAssertion(clientId, {}, { key: { ...rotated.privateJwk, kid: 'unknown-x' } })))));
+      const later = await Promise.all(
+        unknown
+          .slice(0, 10)
+          .map(async () => postForm(uriTokenUrl, withAssertion(await clientAssertion(clientId, {}, { key: { ...rotated.privateJwk, kid: 'unknown-x' } })))),
+      );
       expect(later.map((response) => response.status)).toEqual(later.map(() => 401));
       expect(keys.hits()).toBe(3);
     });

@@ -36,7 +36,13 @@ describe('a production install from an empty database', () => {
   async function run(command: typeof runClientMigrationCommand, ...argv: string[]): Promise<string> {
     let stdout = '';
     let stderr = '';
-    const io: CommandIo = { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), cwd: outDir, defaultOutDir: outDir, now: () => new Date((clock += 1000)) };
+    const io: CommandIo = {
+      stdout: (text) => (stdout += text),
+      stderr: (text) => (stderr += text),
+      cwd: outDir,
+      defaultOutDir: outDir,
+      now: () => new Date((clock += 1000)),
+    };
     expect({ code: await command([...argv, '--no-index'], io), stderr }).toEqual({ code: 0, stderr: expect.stringContaining('Wrote ') });
     return stdout.trim();
   }

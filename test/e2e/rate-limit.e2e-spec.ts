@@ -7,7 +7,12 @@ import { spawnRedis, type SpawnedRedis } from '../support/redis-server';
 // Callers at different client addresses: every 127.x.y.z reaches the server on 127.0.0.1.
 const clientCredentials = { grant_type: 'client_credentials', scope: 'api1' };
 /** The service's own defaults for throttling (the test servers turn it off unless told otherwise). */
-const DEFAULT_THROTTLING = { RATE_LIMIT_AUTH_FAILURES: '', RATE_LIMIT_ANONYMOUS_AUTH_FAILURES: '', SIGN_IN_FAILURES_BEFORE_BACKOFF: '', SIGN_IN_ADDRESS_FAILURES: '' };
+const DEFAULT_THROTTLING = {
+  RATE_LIMIT_AUTH_FAILURES: '',
+  RATE_LIMIT_ANONYMOUS_AUTH_FAILURES: '',
+  SIGN_IN_FAILURES_BEFORE_BACKOFF: '',
+  SIGN_IN_ADDRESS_FAILURES: '',
+};
 const WRONG_PASSWORD = { error: 'invalid_grant', error_description: 'the username or password is incorrect, or the user is disabled' };
 
 function expectTooManyRequests(response: HttpResponse): void {
@@ -62,7 +67,8 @@ describe('client authentication throttling, default budgets', () => {
   });
 
   it('holds back only anonymous requests at introspection and revocation too', async () => {
-    const introspectFrom = (address: string, headers: Record<string, string> = {}) => postFormFrom(address, `${server.url}/connect/introspect`, { token: 'not-a-token' }, headers);
+    const introspectFrom = (address: string, headers: Record<string, string> = {}) =>
+      postFormFrom(address, `${server.url}/connect/introspect`, { token: 'not-a-token' }, headers);
     const attempts = await inSequence(105, () => introspectFrom('127.0.0.30'));
     expect(attempts.slice(0, 100)).toEqual(Array(100).fill(401));
     expect(attempts.slice(100)).toEqual(Array(5).fill(429));
@@ -91,7 +97,13 @@ describe('client authentication throttling behind a trusted proxy (TRUST_PROXY=1
   let server: TestServer;
   beforeAll(async () => {
     // Long windows and back-offs: on a loaded machine the flood below may outlast the default ones.
-    server = await startTestServer({ ...DEFAULT_THROTTLING, TRUST_PROXY: '127.0.0.1', RATE_LIMIT_MEMORY_KEYS: '200', RATE_LIMIT_WINDOW_SECONDS: '3600', SIGN_IN_BACKOFF_SECONDS: '3600' });
+    server = await startTestServer({
+      ...DEFAULT_THROTTLING,
+      TRUST_PROXY: '127.0.0.1',
+      RATE_LIMIT_MEMORY_KEYS: '200',
+      RATE_LIMIT_WINDOW_SECONDS: '3600',
+      SIGN_IN_BACKOFF_SECONDS: '3600',
+    });
   });
   afterAll(() => server.close());
 
@@ -154,7 +166,8 @@ describe('user sign-in back-off (password grant), shortened: 2 failures, 1 s dou
     );
   });
   afterAll(() => server.close());
-  const expectWrongPassword = (response: HttpResponse) => expect({ status: response.status, body: response.body }).toEqual({ status: 400, body: WRONG_PASSWORD });
+  const expectWrongPassword = (response: HttpResponse) =>
+    expect({ status: response.status, body: response.body }).toEqual({ status: 400, body: WRONG_PASSWORD });
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   it('answers a back-off exactly like a wrong password, doubles it, and resets it on success', async () => {
@@ -184,7 +197,13 @@ describe('user sign-in back-off (password grant), shortened: 2 failures, 1 s dou
   it('audits a failed sign-in with the attempted username, never the password', async () => {
     const username = `someone-${'x'.repeat(400)}`;
     expectWrongPassword(await signIn(server, '127.0.0.13', username, 'a-password-guess'));
-    expect(audit.events).toContainEqual({ name: 'user.sign_in_failed', username: username.slice(0, 256), clientId: 'frontend', address: '127.0.0.13', reason: 'invalid_credentials' });
+    expect(audit.events).toContainEqual({
+      name: 'user.sign_in_failed',
+      username: username.slice(0, 256),
+      clientId: 'frontend',
+      address: '127.0.0.13',
+      reason: 'invalid_credentials',
+    });
     expect(audit.events).toContainEqual({ name: 'user.sign_in_failed', username: 'bob', clientId: 'frontend', address: '127.0.0.9', reason: 'back_off' });
     expect(JSON.stringify(audit.events)).not.toMatch(/a-password-guess|guess-\d/);
   });
@@ -193,7 +212,12 @@ describe('user sign-in back-off (password grant), shortened: 2 failures, 1 s dou
 describe('quotas on successful requests, when an operator turns them on', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ RATE_LIMIT_WINDOW_SECONDS: '86400', RATE_LIMIT_PER_CLIENT: '3', RATE_LIMIT_PER_ADDRESS: '100', RATE_LIMIT_AUTH_FAILURES: '2' });
+    server = await startTestServer({
+      RATE_LIMIT_WINDOW_SECONDS: '86400',
+      RATE_LIMIT_PER_CLIENT: '3',
+      RATE_LIMIT_PER_ADDRESS: '100',
+      RATE_LIMIT_AUTH_FAILURES: '2',
+    });
   });
   afterAll(() => server.close());
 

@@ -33,7 +33,12 @@ describe('POST /connect/token — grant_type=refresh_token', () => {
   beforeAll(async () => {
     server = await startTestServer();
     secondClient = { clientId: uniqueName('spa'), secret: 'spa-secret' };
-    await insertClient({ ...secondClient, secrets: [{ secret: secondClient.secret }], grantTypes: ['password', 'refresh_token'], scopes: ['openid', 'api1', 'offline_access'] });
+    await insertClient({
+      ...secondClient,
+      secrets: [{ secret: secondClient.secret }],
+      grantTypes: ['password', 'refresh_token'],
+      scopes: ['openid', 'api1', 'offline_access'],
+    });
   });
   afterAll(() => server.close());
 
@@ -56,7 +61,12 @@ describe('POST /connect/token — grant_type=refresh_token', () => {
     });
 
     it('gives an opaque, high-entropy refresh token with offline_access, stored only as its SHA-256', async () => {
-      const response = await requestToken(server.url, 'frontend', 'frontend-secret', { grant_type: 'password', username: 'alice', password: 'alice', scope: FULL_SCOPE });
+      const response = await requestToken(server.url, 'frontend', 'frontend-secret', {
+        grant_type: 'password',
+        username: 'alice',
+        password: 'alice',
+        scope: FULL_SCOPE,
+      });
       expect(response.status).toBe(200);
       expectTokenSuccessHeaders(response);
       expect(response.body).toEqual({
@@ -278,7 +288,11 @@ async function concurrentRefreshes(url: string, handle: string, count: number): 
     const req = httpRequest(`${url}/connect/token`, {
       method: 'POST',
       agent: false,
-      headers: { authorization: basic(FRONTEND.clientId, FRONTEND.secret), 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+      headers: {
+        authorization: basic(FRONTEND.clientId, FRONTEND.secret),
+        'content-type': 'application/x-www-form-urlencoded',
+        'content-length': Buffer.byteLength(body),
+      },
     });
     req.flushHeaders();
     const response = new Promise<HttpResponse>((resolve, reject) => {
@@ -286,7 +300,13 @@ async function concurrentRefreshes(url: string, handle: string, count: number): 
       req.on('response', (res) => {
         let text = '';
         res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: new Headers(Object.entries(res.headers).map(([name, value]) => [name, String(value)])), body: JSON.parse(text) }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: new Headers(Object.entries(res.headers).map(([name, value]) => [name, String(value)])),
+            body: JSON.parse(text),
+          }),
+        );
       });
     });
     return { req, response };

@@ -39,7 +39,9 @@ describe('resource bounds', () => {
   });
 
   it('refuses a body over 64 KiB with 413 invalid_request, and keeps serving', async () => {
-    const response = await postForm(`${server.url}/connect/token`, `grant_type=client_credentials&scope=${'a'.repeat(64 * 1024)}`, { authorization: basic('m2m', 'm2m-secret') });
+    const response = await postForm(`${server.url}/connect/token`, `grant_type=client_credentials&scope=${'a'.repeat(64 * 1024)}`, {
+      authorization: basic('m2m', 'm2m-secret'),
+    });
     expectTokenError(response, 413, 'invalid_request');
     expect((await clientCredentials()).status).toBe(200);
   });
@@ -52,7 +54,9 @@ describe('resource bounds', () => {
   });
 
   it(`serves normal requests while ${SLOW_CLIENTS} slow clients dribble their headers byte by byte`, async () => {
-    const header = Buffer.from(`POST /connect/token HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${basic('m2m', 'm2m-secret')}\r\nX-Slow: ${'s'.repeat(200)}\r\n`);
+    const header = Buffer.from(
+      `POST /connect/token HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${basic('m2m', 'm2m-secret')}\r\nX-Slow: ${'s'.repeat(200)}\r\n`,
+    );
     const sockets: Socket[] = [];
     let answeredEarly = 0;
     try {

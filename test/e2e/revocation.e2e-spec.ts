@@ -196,4 +196,3 @@ describe('POST /connect/revocation — two instances on one database', () => {
     }
   });
 });
-

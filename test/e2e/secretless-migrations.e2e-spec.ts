@@ -43,7 +43,11 @@ describe('migrations for secretless clients and trusted issuers', () => {
     let stdout = '';
     let stderr = '';
     const before = new Set(await readdir(outDir));
-    const code = await command([...argv, '--out-dir', outDir, '--no-index'], { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), cwd: outDir });
+    const code = await command([...argv, '--out-dir', outDir, '--no-index'], {
+      stdout: (text) => (stdout += text),
+      stderr: (text) => (stderr += text),
+      cwd: outDir,
+    });
     const written = (await readdir(outDir)).filter((name) => !before.has(name) && name.endsWith('.ts'));
     if (written.length === 0) return { code, stdout, stderr };
     const [MigrationClass] = Object.values((await import(join(outDir, written[0]))) as Record<string, new () => MigrationInterface>);
@@ -57,12 +61,44 @@ describe('migrations for secretless clients and trusted issuers', () => {
     expect(badIssuer.stderr).toContain('--spiffe "spiffe://Demo.example/x" must be a trust domain ID');
     expect(badIssuer.stderr).toContain('--jwks-uri: the jwks_uri must be https (http only for a loopback address)');
     await writeFile(join(outDir, 'private.json'), JSON.stringify({ keys: [demoPrivateJwk('batch')] }));
-    const privateKeys = await generate(runClientMigrationCommand, '--client-id', 'x', '--grant', 'client_credentials', '--scope', 'api2', '--jwks-file', 'private.json');
+    const privateKeys = await generate(
+      runClientMigrationCommand,
+      '--client-id',
+      'x',
+      '--grant',
+      'client_credentials',
+      '--scope',
+      'api2',
+      '--jwks-file',
+      'private.json',
+    );
     expect(privateKeys.code).toBe(2);
     expect(privateKeys.stderr).toContain('--jwks-file: the file holds private or symmetric key material');
-    const noIssuer = await generate(runClientMigrationCommand, '--client-id', 'x', '--grant', 'client_credentials', '--scope', 'api2', '--workload', 'system:serviceaccount:a:b');
+    const noIssuer = await generate(
+      runClientMigrationCommand,
+      '--client-id',
+      'x',
+      '--grant',
+      'client_credentials',
+      '--scope',
+      'api2',
+      '--workload',
+      'system:serviceaccount:a:b',
+    );
     expect(noIssuer.stderr).toContain('--workload-issuer <https URL> is required with a Kubernetes service account');
-    const both = await generate(runClientMigrationCommand, '--client-id', 'x', '--grant', 'client_credentials', '--scope', 'api2', '--jwks-uri', 'https://k.example/jwks', '--workload', 'spiffe://a.example/b');
+    const both = await generate(
+      runClientMigrationCommand,
+      '--client-id',
+      'x',
+      '--grant',
+      'client_credentials',
+      '--scope',
+      'api2',
+      '--jwks-uri',
+      'https://k.example/jwks',
+      '--workload',
+      'spiffe://a.example/b',
+    );
     expect(both.stderr).toContain('--jwks-file, --jwks-uri and --workload cannot be combined');
     expect((await readdir(outDir)).filter((name) => name.endsWith('.ts'))).toEqual([]);
   });
@@ -71,14 +107,38 @@ describe('migrations for secretless clients and trusted issuers', () => {
     const issuer = `https://${uniqueName('cluster')}.example`;
     await writeFile(join(outDir, 'cluster.json'), JSON.stringify({ keys: [demoPublicJwk('demo-workloads')] }));
     const clientId = uniqueName('k8s-api');
-    const early = await generate(runClientMigrationCommand, '--client-id', clientId, '--grant', 'client_credentials', '--scope', 'api2', '--workload', 'system:serviceaccount:apps:api', '--workload-issuer', issuer);
+    const early = await generate(
+      runClientMigrationCommand,
+      '--client-id',
+      clientId,
+      '--grant',
+      'client_credentials',
+      '--scope',
+      'api2',
+      '--workload',
+      'system:serviceaccount:apps:api',
+      '--workload-issuer',
+      issuer,
+    );
     await expect(early.migration!.up(runner)).rejects.toThrow(`Workload issuer "${issuer}" is not registered: add it first with npm run issuer:migration`);
     await sql('DELETE FROM clients WHERE client_id = $1', [clientId]);
 
     const trusted = await generate(runIssuerMigrationCommand, '--kubernetes', issuer, '--jwks-file', 'cluster.json', '--description', 'test cluster');
     expect(trusted.code).toBe(0);
     await trusted.migration!.up(runner);
-    const client = await generate(runClientMigrationCommand, '--client-id', clientId, '--grant', 'client_credentials', '--scope', 'api2', '--workload', 'system:serviceaccount:apps:api', '--workload-issuer', issuer);
+    const client = await generate(
+      runClientMigrationCommand,
+      '--client-id',
+      clientId,
+      '--grant',
+      'client_credentials',
+      '--scope',
+      'api2',
+      '--workload',
+      'system:serviceaccount:apps:api',
+      '--workload-issuer',
+      issuer,
+    );
     expect({ code: client.code, stdout: client.stdout }).toEqual({ code: 0, stdout: '' });
     await client.migration!.up(runner);
 
@@ -98,7 +158,17 @@ describe('migrations for secretless clients and trusted issuers', () => {
   it('binds a client to a SPIFFE ID of the demo trust domain', async () => {
     const clientId = uniqueName('svid-api');
     const spiffeId = `spiffe://demo.example/ns/apps/sa/${clientId}`;
-    const client = await generate(runClientMigrationCommand, '--client-id', clientId, '--grant', 'client_credentials', '--scope', 'api2', '--workload', spiffeId);
+    const client = await generate(
+      runClientMigrationCommand,
+      '--client-id',
+      clientId,
+      '--grant',
+      'client_credentials',
+      '--scope',
+      'api2',
+      '--workload',
+      spiffeId,
+    );
     await client.migration!.up(runner);
     const response = await token({ client_assertion_type: JWT_SPIFFE, client_assertion: await jwtSvid(spiffeId) });
     expect(response.status).toBe(200);
@@ -108,16 +178,38 @@ describe('migrations for secretless clients and trusted issuers', () => {
   it('registers a private_key_jwt client from a JWK Set file, and one with a jwks_uri', async () => {
     await writeFile(join(outDir, 'batch.json'), JSON.stringify(demoPublicJwk('batch')));
     const clientId = uniqueName('keyed');
-    const client = await generate(runClientMigrationCommand, '--client-id', clientId, '--grant', 'client_credentials', '--scope', 'api2', '--jwks-file', 'batch.json');
+    const client = await generate(
+      runClientMigrationCommand,
+      '--client-id',
+      clientId,
+      '--grant',
+      'client_credentials',
+      '--scope',
+      'api2',
+      '--jwks-file',
+      'batch.json',
+    );
     expect({ code: client.code, stdout: client.stdout }).toEqual({ code: 0, stdout: '' });
     await client.migration!.up(runner);
     expect((await token({ client_assertion_type: JWT_BEARER, client_assertion: await clientAssertion(clientId) })).status).toBe(200);
     await client.migration!.down(runner);
 
     const remote = uniqueName('remote');
-    const byUri = await generate(runClientMigrationCommand, '--client-id', remote, '--grant', 'client_credentials', '--scope', 'api2', '--jwks-uri', 'https://keys.example.com/jwks.json');
+    const byUri = await generate(
+      runClientMigrationCommand,
+      '--client-id',
+      remote,
+      '--grant',
+      'client_credentials',
+      '--scope',
+      'api2',
+      '--jwks-uri',
+      'https://keys.example.com/jwks.json',
+    );
     await byUri.migration!.up(runner);
-    expect(await sql('SELECT jwks, jwks_uri FROM clients WHERE client_id = $1', [remote])).toEqual([{ jwks: null, jwks_uri: 'https://keys.example.com/jwks.json' }]);
+    expect(await sql('SELECT jwks, jwks_uri FROM clients WHERE client_id = $1', [remote])).toEqual([
+      { jwks: null, jwks_uri: 'https://keys.example.com/jwks.json' },
+    ]);
     await byUri.migration!.down(runner);
   });
 
@@ -137,10 +229,28 @@ describe('migrations for secretless clients and trusted issuers', () => {
     ]) {
       expect(bad.stderr).toContain(problem);
     }
-    const missing = await generate(runIssuerMigrationCommand, '--subject', 'https://idp.example', '--jwks-uri', 'https://idp.example/jwks', '--user-claim', 'e mail');
+    const missing = await generate(
+      runIssuerMigrationCommand,
+      '--subject',
+      'https://idp.example',
+      '--jwks-uri',
+      'https://idp.example/jwks',
+      '--user-claim',
+      'e mail',
+    );
     expect(missing.stderr).toContain('--audience <the aud its tokens carry for Tollgate> is required with --subject');
     expect(missing.stderr).toContain('--user-claim "e mail" must be a claim name');
-    const misplaced = await generate(runIssuerMigrationCommand, '--kubernetes', 'https://k.example', '--jwks-uri', 'https://k.example/jwks', '--trusted-by', 'api1', '--audience', 'x');
+    const misplaced = await generate(
+      runIssuerMigrationCommand,
+      '--kubernetes',
+      'https://k.example',
+      '--jwks-uri',
+      'https://k.example/jwks',
+      '--trusted-by',
+      'api1',
+      '--audience',
+      'x',
+    );
     expect(misplaced.stderr).toContain('--trusted-by goes only with --subject');
     expect(misplaced.stderr).toContain('--audience goes only with --subject');
     expect([bad.migration, missing.migration, misplaced.migration]).toEqual([undefined, undefined, undefined]);
@@ -159,17 +269,45 @@ describe('migrations for secretless clients and trusted issuers', () => {
     await expect(unknownClient.migration!.up(runner)).rejects.toThrow('No such clients to trust the issuer: nobody-here');
     expect(await sql('SELECT count(*)::int AS count FROM trusted_issuers WHERE issuer = $1', [issuer])).toEqual([{ count: 0 }]);
 
-    const trusted = await generate(runIssuerMigrationCommand, ...subjectArguments, '--identity-scope', 'openid', '--trusted-by', 'api1', '--description', 'corporate IdP');
+    const trusted = await generate(
+      runIssuerMigrationCommand,
+      ...subjectArguments,
+      '--identity-scope',
+      'openid',
+      '--trusted-by',
+      'api1',
+      '--description',
+      'corporate IdP',
+    );
     expect({ code: trusted.code, stdout: trusted.stdout }).toEqual({ code: 0, stdout: '' });
     await trusted.migration!.up(runner);
-    expect(await sql('SELECT role, kind, subject_audience, subject_user_claim, subject_identity_scopes, description FROM trusted_issuers WHERE issuer = $1', [issuer])).toEqual([
-      { role: 'subject', kind: 'jwt', subject_audience: 'api1', subject_user_claim: 'email', subject_identity_scopes: ['openid'], description: 'corporate IdP' },
+    expect(
+      await sql('SELECT role, kind, subject_audience, subject_user_claim, subject_identity_scopes, description FROM trusted_issuers WHERE issuer = $1', [
+        issuer,
+      ]),
+    ).toEqual([
+      {
+        role: 'subject',
+        kind: 'jwt',
+        subject_audience: 'api1',
+        subject_user_claim: 'email',
+        subject_identity_scopes: ['openid'],
+        description: 'corporate IdP',
+      },
     ]);
 
     const now = Math.floor(Date.now() / 1000);
-    const subjectToken = await signJwt({ iss: issuer, aud: ['api1', stranger.clientId], sub: 'idp|42', email: 'alice@example.com', iat: now, exp: now + 120 }, { key: demoPrivateJwk('demo-idp') });
+    const subjectToken = await signJwt(
+      { iss: issuer, aud: ['api1', stranger.clientId], sub: 'idp|42', email: 'alice@example.com', iat: now, exp: now + 120 },
+      { key: demoPrivateJwk('demo-idp') },
+    );
     const exchange = (client: { clientId: string; secret: string }, scope: string) =>
-      requestToken(server.url, client.clientId, client.secret, { grant_type: TOKEN_EXCHANGE, subject_token: subjectToken, subject_token_type: 'urn:ietf:params:oauth:token-type:jwt', scope });
+      requestToken(server.url, client.clientId, client.secret, {
+        grant_type: TOKEN_EXCHANGE,
+        subject_token: subjectToken,
+        subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
+        scope,
+      });
     const exchanged = await exchange(API1, 'openid api2');
     expect(exchanged.status).toBe(200);
     expect(jwtPayload(exchanged.body.access_token)).toMatchObject({ sub: '1', scope: 'openid api2', act: { client_id: 'api1' } });
@@ -187,9 +325,17 @@ describe('migrations for secretless clients and trusted issuers', () => {
     const stranger = { clientId: uniqueName('newcomer'), secret: 'newcomer-secret' };
     await insertClient({ ...stranger, secrets: [{ secret: stranger.secret }], grantTypes: [TOKEN_EXCHANGE], scopes: ['openid', 'email', 'api2'] });
     const now = Math.floor(Date.now() / 1000);
-    const subjectToken = await signJwt({ iss: demoIdp, aud: ['api1', stranger.clientId], sub: 'idp|42', email: 'alice@example.com', iat: now, exp: now + 120 }, { key: demoPrivateJwk('demo-idp') });
+    const subjectToken = await signJwt(
+      { iss: demoIdp, aud: ['api1', stranger.clientId], sub: 'idp|42', email: 'alice@example.com', iat: now, exp: now + 120 },
+      { key: demoPrivateJwk('demo-idp') },
+    );
     const exchange = (client: { clientId: string; secret: string }, scope: string) =>
-      requestToken(server.url, client.clientId, client.secret, { grant_type: TOKEN_EXCHANGE, subject_token: subjectToken, subject_token_type: 'urn:ietf:params:oauth:token-type:jwt', scope });
+      requestToken(server.url, client.clientId, client.secret, {
+        grant_type: TOKEN_EXCHANGE,
+        subject_token: subjectToken,
+        subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
+        scope,
+      });
     const settings = () => sql('SELECT subject_audience, subject_user_claim, subject_identity_scopes FROM trusted_issuers WHERE issuer = $1', [demoIdp]);
     const trustingClients = () => sql('SELECT client_id FROM client_subject_issuers WHERE issuer = $1 ORDER BY client_id', [demoIdp]);
     const [settingsBefore, trustingBefore] = [await settings(), await trustingClients()];
@@ -198,7 +344,17 @@ describe('migrations for secretless clients and trusted issuers', () => {
 
     const unregistered = await generate(runIssuerMigrationCommand, '--subject', 'https://idp.nowhere.example', '--trusted-by', 'api1');
     await expect(unregistered.migration!.up(runner)).rejects.toThrow('Subject issuer "https://idp.nowhere.example" is not registered: add it first');
-    const change = await generate(runIssuerMigrationCommand, '--subject', demoIdp, '--identity-scope', 'openid profile email', '--trusted-by', stranger.clientId, '--trusted-by', 'api1');
+    const change = await generate(
+      runIssuerMigrationCommand,
+      '--subject',
+      demoIdp,
+      '--identity-scope',
+      'openid profile email',
+      '--trusted-by',
+      stranger.clientId,
+      '--trusted-by',
+      'api1',
+    );
     expect({ code: change.code, stdout: change.stdout }).toEqual({ code: 0, stdout: '' });
     await change.migration!.up(runner);
     expect(await settings()).toEqual([{ ...settingsBefore[0], subject_identity_scopes: ['openid', 'profile', 'email'] }]);

@@ -89,7 +89,7 @@ describe('sign-in sessions', () => {
 
     it.each<[string, (form: Record<string, string>) => void]>([
       ['no CSRF token', (form) => delete form.csrf_token],
-      ['a CSRF token other than the cookie\'s', (form) => (form.csrf_token = 'A'.repeat(43))],
+      ["a CSRF token other than the cookie's", (form) => (form.csrf_token = 'A'.repeat(43))],
     ])('refuses a POST with %s', async (_, change) => {
       const browser = new Browser();
       const { hidden } = readForm(await (await browser.get(authorizeUrl())).text());
@@ -186,7 +186,7 @@ describe('sign-in sessions', () => {
       expect(response.status).toBe(200);
       const csp = response.headers.get('content-security-policy')!;
       const nonce = /script-src 'nonce-([^']+)'/.exec(csp)![1];
-      expect(csp).toContain('form-action \'self\' http://127.0.0.1:5173');
+      expect(csp).toContain("form-action 'self' http://127.0.0.1:5173");
       const html = await response.text();
       expect(html).toContain(`<script nonce="${nonce}">`);
       expect(html).toContain('<button type="submit"');
@@ -203,7 +203,13 @@ describe('sign-in sessions', () => {
       const page = await browser.get(authorizeUrl({ code_challenge: challenge }));
       const redirect = await browser.submit(server.url, await page.text(), { username: 'alice', password: 'alice' });
       const { code } = locationParameters(redirect);
-      const tokens = await postForm(`${server.url}/connect/token`, { grant_type: 'authorization_code', client_id: 'spa', code, redirect_uri: SPA_REDIRECT, code_verifier: verifier });
+      const tokens = await postForm(`${server.url}/connect/token`, {
+        grant_type: 'authorization_code',
+        client_id: 'spa',
+        code,
+        redirect_uri: SPA_REDIRECT,
+        code_verifier: verifier,
+      });
       return { browser, idToken: tokens.body.id_token };
     }
 
@@ -230,7 +236,9 @@ describe('sign-in sessions', () => {
 
     it('accepts client_id instead of id_token_hint', async () => {
       const { browser } = await signedIn();
-      const logout = await browser.get(`${server.url}/connect/endsession?${new URLSearchParams({ client_id: 'spa', post_logout_redirect_uri: 'http://127.0.0.1:5173/' })}`);
+      const logout = await browser.get(
+        `${server.url}/connect/endsession?${new URLSearchParams({ client_id: 'spa', post_logout_redirect_uri: 'http://127.0.0.1:5173/' })}`,
+      );
       expect(logout.status).toBe(302);
       expect(logout.headers.get('location')).toBe('http://127.0.0.1:5173/');
     });
@@ -249,7 +257,10 @@ describe('sign-in sessions', () => {
       ['an unregistered post-logout redirect URI', { client_id: 'spa', post_logout_redirect_uri: 'https://evil.example/' }],
       ['a post-logout redirect URI of another client', { client_id: 'spa', post_logout_redirect_uri: 'http://127.0.0.1:5174/' }],
       ['a post-logout redirect URI with no client named', { post_logout_redirect_uri: 'http://127.0.0.1:5173/' }],
-      ['an id_token_hint that is not an ID token of ours', { id_token_hint: 'eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.', post_logout_redirect_uri: 'http://127.0.0.1:5173/' }],
+      [
+        'an id_token_hint that is not an ID token of ours',
+        { id_token_hint: 'eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.', post_logout_redirect_uri: 'http://127.0.0.1:5173/' },
+      ],
     ])('refuses %s on a 400 page, and keeps the session', async (_, parameters) => {
       const { browser } = await signedIn();
       const logout = await browser.get(`${server.url}/connect/endsession?${new URLSearchParams(parameters)}`);
@@ -262,7 +273,15 @@ describe('sign-in sessions', () => {
 
     it('refuses an access token as id_token_hint', async () => {
       const { browser } = await signedIn();
-      const token = (await postForm(`${server.url}/connect/token`, { grant_type: 'password', username: 'alice', password: 'alice', client_id: 'frontend', client_secret: 'frontend-secret' })).body.access_token;
+      const token = (
+        await postForm(`${server.url}/connect/token`, {
+          grant_type: 'password',
+          username: 'alice',
+          password: 'alice',
+          client_id: 'frontend',
+          client_secret: 'frontend-secret',
+        })
+      ).body.access_token;
       const logout = await browser.get(`${server.url}/connect/endsession?${new URLSearchParams({ id_token_hint: token })}`);
       expect(logout.status).toBe(400);
     });
@@ -312,7 +331,9 @@ describe('sign-in sessions', () => {
         const page = await browser.get(authorizeUrl({}, short.url));
         const redirect = await browser.submit(short.url, await page.text(), { username: 'alice', password: 'alice' });
         expect(redirect.headers.getSetCookie().find((line) => line.startsWith('tollgate.session='))).toMatch(/; Max-Age=600/);
-        const [row] = await sql<{ seconds: number }>('SELECT extract(epoch FROM expires_at - created_at)::int AS seconds FROM sign_in_sessions ORDER BY created_at DESC LIMIT 1');
+        const [row] = await sql<{ seconds: number }>(
+          'SELECT extract(epoch FROM expires_at - created_at)::int AS seconds FROM sign_in_sessions ORDER BY created_at DESC LIMIT 1',
+        );
         expect(row.seconds).toBeGreaterThanOrEqual(599);
         expect(row.seconds).toBeLessThanOrEqual(601);
       } finally {
@@ -320,7 +341,7 @@ describe('sign-in sessions', () => {
       }
     });
 
-    it('renders the operator\'s templates and stylesheet from INTERACTION_VIEWS_DIR', async () => {
+    it("renders the operator's templates and stylesheet from INTERACTION_VIEWS_DIR", async () => {
       const directory = await mkdtemp(join(tmpdir(), 'tollgate-views-'));
       await cp(builtInViewsDirectory(), directory, { recursive: true });
       const login = await readFile(join(directory, 'login.eta'), 'utf8');

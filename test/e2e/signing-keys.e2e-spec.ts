@@ -113,7 +113,15 @@ describe('signing keys shared by two instances', () => {
       await eventually(async () => (await jwks(server)).keys.some((key) => key.kid === kid), `${server.url} publishes ${kid}`);
     }
     const now = Math.floor(Date.now() / 1000);
-    const legacyToken = await new SignJWT({ sub: '1', aud: 'api1', client_id: 'frontend', scope: 'openid api1', jti: randomBytes(8).toString('hex'), auth_time: now, amr: ['pwd'] })
+    const legacyToken = await new SignJWT({
+      sub: '1',
+      aud: 'api1',
+      client_id: 'frontend',
+      scope: 'openid api1',
+      jti: randomBytes(8).toString('hex'),
+      auth_time: now,
+      amr: ['pwd'],
+    })
       .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid })
       .setIssuer(ISSUER)
       .setIssuedAt(now)

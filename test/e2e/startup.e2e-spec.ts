@@ -42,8 +42,9 @@ describe('startup', () => {
         // A token from one instance is accepted by another.
         const delegated = await requestToken(urls[2], 'api1', 'api1-secret', {
           grant_type: 'delegation',
-          token: (await requestToken(urls[0], 'frontend', 'frontend-secret', { grant_type: 'password', username: 'alice', password: 'alice', scope: 'openid api1' })).body
-            .access_token,
+          token: (
+            await requestToken(urls[0], 'frontend', 'frontend-secret', { grant_type: 'password', username: 'alice', password: 'alice', scope: 'openid api1' })
+          ).body.access_token,
           scope: 'api2',
         });
         expect(delegated.status).toBe(200);
@@ -112,7 +113,15 @@ describe('startup', () => {
       expect(second.stderr).toContain(inUse);
       expect(second.stderr).toContain('use a PostgreSQL server (DATABASE_URL) to run several');
 
-      const rotate = () => runToExit(spawn(process.execPath, [join(ROOT, 'dist/scripts/tollgate.js'), 'keys:rotate'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] }), 60_000);
+      const rotate = () =>
+        runToExit(
+          spawn(process.execPath, [join(ROOT, 'dist/scripts/tollgate.js'), 'keys:rotate'], {
+            cwd: ROOT,
+            env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          }),
+          60_000,
+        );
       const refused = await rotate();
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain(inUse);
@@ -141,7 +150,11 @@ describe('startup', () => {
       await runReadmeCommands(port);
       // The signing key and the users live in DATA_DIR: a token from before the restart is still good.
       expect(secondRun.kid).toBe(firstRun.kid);
-      const delegated = await requestToken(`http://127.0.0.1:${port}`, 'api1', 'api1-secret', { grant_type: 'delegation', token: firstRun.userToken, scope: 'api2' });
+      const delegated = await requestToken(`http://127.0.0.1:${port}`, 'api1', 'api1-secret', {
+        grant_type: 'delegation',
+        token: firstRun.userToken,
+        scope: 'api2',
+      });
       expect(delegated.status).toBe(200);
       const secondLog = await stop(second);
       expect(secondLog).toContain('SEED_DEMO=true: the demo data set is applied; its client secrets and user passwords are public.');
@@ -170,16 +183,24 @@ async function walkThrough(port: number): Promise<{ userToken: string; delegated
   const issuer = `http://localhost:${port}`;
   const jwks = createRemoteJWKSet(new URL(`${base}/.well-known/openid-configuration/jwks`));
 
-  const login = await postForm(`${base}/connect/token`, { grant_type: 'password', username: 'alice', password: 'alice', scope: 'openid profile api1' }, {
-    authorization: basic('frontend', 'frontend-secret'),
-  });
+  const login = await postForm(
+    `${base}/connect/token`,
+    { grant_type: 'password', username: 'alice', password: 'alice', scope: 'openid profile api1' },
+    {
+      authorization: basic('frontend', 'frontend-secret'),
+    },
+  );
   expect(login.status).toBe(200);
   const userToken: string = login.body.access_token;
   const { protectedHeader } = await jwtVerify(userToken, jwks, { issuer, audience: 'api1', typ: 'at+jwt' });
 
-  const exchange = await postForm(`${base}/connect/token`, { grant_type: 'delegation', token: userToken, scope: 'api2' }, {
-    authorization: basic('api1', 'api1-secret'),
-  });
+  const exchange = await postForm(
+    `${base}/connect/token`,
+    { grant_type: 'delegation', token: userToken, scope: 'api2' },
+    {
+      authorization: basic('api1', 'api1-secret'),
+    },
+  );
   expect(exchange.status).toBe(200);
   const { payload } = await jwtVerify(exchange.body.access_token, jwks, { issuer, audience: 'api2', typ: 'at+jwt' });
   expect(payload).toMatchObject({ sub: '1', aud: 'api2', client_id: 'api1', scope: 'api2', amr: ['delegation'], act: { client_id: 'api1' } });

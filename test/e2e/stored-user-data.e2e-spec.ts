@@ -16,7 +16,12 @@ describe('users with malformed stored data', () => {
   beforeAll(async () => {
     server = await startTestServer({ CACHE_TTL_SECONDS: '0' });
     client = { clientId: uniqueName('bad-rows'), secret: 'bad-rows-secret' };
-    await insertClient({ clientId: client.clientId, grantTypes: ['password'], scopes: ['openid', 'profile', 'email', 'role', 'api1'], secrets: [{ secret: client.secret }] });
+    await insertClient({
+      clientId: client.clientId,
+      grantTypes: ['password'],
+      scopes: ['openid', 'profile', 'email', 'role', 'api1'],
+      secrets: [{ secret: client.secret }],
+    });
   });
   afterAll(() => server.close());
 
@@ -24,7 +29,12 @@ describe('users with malformed stored data', () => {
   async function brokenUser(update: string): Promise<{ subject: string; token: string }> {
     const username = uniqueName('broken');
     const subject = await insertUser({ username, password: 'pw', claims: { name: 'Broken User', email: 'broken@example.com' }, roles: ['user'] });
-    const response = await requestToken(server.url, client.clientId, client.secret, { grant_type: 'password', username, password: 'pw', scope: 'openid profile email role api1' });
+    const response = await requestToken(server.url, client.clientId, client.secret, {
+      grant_type: 'password',
+      username,
+      password: 'pw',
+      scope: 'openid profile email role api1',
+    });
     expect(response.status).toBe(200);
     await sql(`UPDATE users SET ${update} WHERE subject_id = $1`, [subject]);
     return { subject, token: response.body.access_token };

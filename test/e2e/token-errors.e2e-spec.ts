@@ -131,7 +131,7 @@ describe('POST /connect/token — errors and response shape', () => {
       expectTokenError(response, 401, 'invalid_client', { basicChallenge: true });
     });
 
-    it('refuses an expired secret while the same client\'s unexpired secret works', async () => {
+    it("refuses an expired secret while the same client's unexpired secret works", async () => {
       const clientId = uniqueName('expiring');
       await insertClient({
         clientId,
@@ -259,7 +259,12 @@ describe('POST /connect/token — errors and response shape', () => {
     });
 
     it('issues a token to an enabled user created the same way', async () => {
-      const response = await requestToken(server.url, 'frontend', 'frontend-secret', { grant_type: 'password', username, password: 'carol-password', scope: 'openid' });
+      const response = await requestToken(server.url, 'frontend', 'frontend-secret', {
+        grant_type: 'password',
+        username,
+        password: 'carol-password',
+        scope: 'openid',
+      });
       expect(response.status).toBe(200);
     });
   });
@@ -285,7 +290,7 @@ describe('POST /connect/token — errors and response shape', () => {
       expect(response.body).not.toHaveProperty('refresh_token');
     });
 
-    it('defaults scope for client_credentials to the client\'s API scopes', async () => {
+    it("defaults scope for client_credentials to the client's API scopes", async () => {
       const response = await requestToken(server.url, 'm2m', 'm2m-secret', { grant_type: 'client_credentials' });
       expect(response.status).toBe(200);
       expect(response.body.scope.split(' ').sort()).toEqual(['api1', 'api2']);
@@ -344,7 +349,12 @@ describe('POST /connect/token — errors and response shape', () => {
     });
 
     it('gives a token with identity scopes only the issuer as audience', async () => {
-      const response = await requestToken(server.url, 'frontend', 'frontend-secret', { grant_type: 'password', username: 'bob', password: 'bob', scope: 'openid' });
+      const response = await requestToken(server.url, 'frontend', 'frontend-secret', {
+        grant_type: 'password',
+        username: 'bob',
+        password: 'bob',
+        scope: 'openid',
+      });
       expect(response.status).toBe(200);
       const { payload } = await verify(response.body.access_token, `${ISSUER}/resources`);
       expect(payload).toMatchObject({ sub: '2', aud: `${ISSUER}/resources`, scope: 'openid' });

@@ -132,7 +132,12 @@ describe('POST /connect/token — RFC 8693 token exchange', () => {
 
     it('issues for two targets at once', async () => {
       const aliceForRelay1 = (await passwordTokens(server.url, `openid ${relay1.clientId}`, { client: spa })).access_token;
-      const response = await exchange(server.url, relay1, { ...subject(aliceForRelay1), audience: 'api2', resource: relay2.clientId, scope: `api2 ${relay2.clientId}` });
+      const response = await exchange(server.url, relay1, {
+        ...subject(aliceForRelay1),
+        audience: 'api2',
+        resource: relay2.clientId,
+        scope: `api2 ${relay2.clientId}`,
+      });
       expect(response.status).toBe(200);
       expect(jwtPayload(response.body.access_token).aud).toEqual(['api2', relay2.clientId]);
     });
@@ -162,7 +167,10 @@ describe('POST /connect/token — RFC 8693 token exchange', () => {
       ['grant_type sent twice', { ...subject('SUBJECT'), grant_type: [TOKEN_EXCHANGE, TOKEN_EXCHANGE] }],
     ])('refuses %s as invalid_request', async (_, form) => {
       const filled = Object.fromEntries(
-        Object.entries(form).map(([name, value]) => [name, Array.isArray(value) ? value.map((v) => v.replace('SUBJECT', aliceForApi1)) : value.replace('SUBJECT', aliceForApi1)]),
+        Object.entries(form).map(([name, value]) => [
+          name,
+          Array.isArray(value) ? value.map((v) => v.replace('SUBJECT', aliceForApi1)) : value.replace('SUBJECT', aliceForApi1),
+        ]),
       );
       expectTokenError(await exchange(server.url, API1, { scope: 'api2', ...filled }), 400, 'invalid_request');
     });

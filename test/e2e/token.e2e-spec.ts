@@ -9,7 +9,7 @@ describe('POST /connect/token — delegation walk-through', () => {
   });
   afterAll(() => server.close());
 
-  it('exchanges alice\'s token as api1 for an api2 token that names api1 as actor', async () => {
+  it("exchanges alice's token as api1 for an api2 token that names api1 as actor", async () => {
     const subjectToken = await userAccessToken(server.url);
     const response = await requestToken(server.url, 'api1', 'api1-secret', { grant_type: 'delegation', token: subjectToken, scope: 'api2' });
     expect(response.status).toBe(200);

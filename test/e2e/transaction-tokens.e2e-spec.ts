@@ -56,7 +56,13 @@ describe('transaction tokens — token exchange with requested_token_type txn_to
       });
       expect(response.status).toBe(200);
       expectTokenSuccessHeaders(response);
-      expect(response.body).toEqual({ access_token: expect.any(String), token_type: 'N_A', expires_in: 60, scope: 'openid api1', issued_token_type: TXN_TOKEN_TYPE });
+      expect(response.body).toEqual({
+        access_token: expect.any(String),
+        token_type: 'N_A',
+        expires_in: 60,
+        scope: 'openid api1',
+        issued_token_type: TXN_TOKEN_TYPE,
+      });
 
       const { payload, protectedHeader } = await jwtVerify(response.body.access_token, jwks, { issuer: ISSUER, audience: TRUST_DOMAIN, typ: 'txntoken+jwt' });
       expect(protectedHeader).toEqual({ alg: 'RS256', typ: 'txntoken+jwt', kid: expect.any(String) });
@@ -78,10 +84,7 @@ describe('transaction tokens — token exchange with requested_token_type txn_to
     });
 
     it('draws a new txn for every transaction, and defaults the audience to the trust domain, the scope to what both allow, the contexts to empty', async () => {
-      const [first, second] = await Promise.all([
-        txnRequest(server.url, GATEWAY, ofAccessToken(alice)),
-        txnRequest(server.url, GATEWAY, ofAccessToken(alice)),
-      ]);
+      const [first, second] = await Promise.all([txnRequest(server.url, GATEWAY, ofAccessToken(alice)), txnRequest(server.url, GATEWAY, ofAccessToken(alice))]);
       expect([first.status, second.status]).toEqual([200, 200]);
       expect(first.body.scope).toBe('openid api1');
       const [a, b] = [jwtPayload(first.body.access_token), jwtPayload(second.body.access_token)];
@@ -111,7 +114,8 @@ describe('transaction tokens — token exchange with requested_token_type txn_to
     it('records the transaction in the audit log and counts the exchange by requested token type and outcome', async () => {
       const metrics = server.app.get(TollgateMetrics);
       const count = async (outcome: string) =>
-        (await metrics.tokenExchanges.get()).values.find((value) => value.labels.requested_token_type === 'txn_token' && value.labels.outcome === outcome)?.value ?? 0;
+        (await metrics.tokenExchanges.get()).values.find((value) => value.labels.requested_token_type === 'txn_token' && value.labels.outcome === outcome)
+          ?.value ?? 0;
       const [successes, refusals] = [await count('success'), await count('invalid_target')];
       const token = await mint();
       expect((await txnRequest(server.url, GATEWAY, { ...ofAccessToken(alice), audience: 'api1' })).status).toBe(400);
@@ -243,11 +247,16 @@ describe('transaction tokens — token exchange with requested_token_type txn_to
     });
 
     it('the delegation grant refuses it as invalid_grant', async () => {
-      expectTokenError(await requestToken(server.url, API1.clientId, API1.secret, { grant_type: 'delegation', token: txnToken, scope: 'api2' }), 400, 'invalid_grant');
+      expectTokenError(
+        await requestToken(server.url, API1.clientId, API1.secret, { grant_type: 'delegation', token: txnToken, scope: 'api2' }),
+        400,
+        'invalid_grant',
+      );
     });
 
     it('an ordinary token exchange refuses it as invalid_request, whichever subject_token_type is named', async () => {
-      const exchange = (form: Record<string, string>) => requestToken(server.url, API1.clientId, API1.secret, { grant_type: TOKEN_EXCHANGE, scope: 'api2', ...form });
+      const exchange = (form: Record<string, string>) =>
+        requestToken(server.url, API1.clientId, API1.secret, { grant_type: TOKEN_EXCHANGE, scope: 'api2', ...form });
       expectTokenError(await exchange(ofAccessToken(txnToken)), 400, 'invalid_request');
       expectTokenError(await exchange(ofTxnToken(txnToken)), 400, 'invalid_request');
       expectTokenError(await exchange({ ...ofTxnToken(txnToken), requested_token_type: ACCESS_TOKEN_TYPE }), 400, 'invalid_request');
@@ -263,7 +272,11 @@ describe('transaction tokens — token exchange with requested_token_type txn_to
 
   describe('APIs verify them with the published JWK Set', () => {
     it('two services verify the gateway’s token, one replaces it, and the next verifies the replacement', async () => {
-      const verify = createTransactionTokenVerifier({ issuer: ISSUER, trustDomain: TRUST_DOMAIN, jwksUri: `${server.url}/.well-known/openid-configuration/jwks` });
+      const verify = createTransactionTokenVerifier({
+        issuer: ISSUER,
+        trustDomain: TRUST_DOMAIN,
+        jwksUri: `${server.url}/.well-known/openid-configuration/jwks`,
+      });
       const fromGateway = await mint({ scope: 'openid api1' });
       const [seenByOrders, seenByBilling] = await Promise.all([verify(fromGateway), verify(fromGateway)]);
       expect(seenByOrders).toEqual(seenByBilling);
@@ -273,7 +286,11 @@ describe('transaction tokens — token exchange with requested_token_type txn_to
     });
 
     it('the verifier refuses an access token, and a token of another trust domain', async () => {
-      const verify = createTransactionTokenVerifier({ issuer: ISSUER, trustDomain: 'https://elsewhere.example', jwksUri: `${server.url}/.well-known/openid-configuration/jwks` });
+      const verify = createTransactionTokenVerifier({
+        issuer: ISSUER,
+        trustDomain: 'https://elsewhere.example',
+        jwksUri: `${server.url}/.well-known/openid-configuration/jwks`,
+      });
       await expect(verify(alice)).rejects.toBeInstanceOf(TransactionTokenError);
       await expect(verify(await mint())).rejects.toBeInstanceOf(TransactionTokenError);
     });

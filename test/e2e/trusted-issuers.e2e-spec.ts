@@ -16,7 +16,13 @@ describe('trusted issuer registry', () => {
 
   it('refuses a row with both or neither key source, a workload issuer of kind jwt, and a SPIFFE issuer that is not a trust domain ID', async () => {
     const insert = (issuer: string, kind: string, jwks: unknown, jwksUri: string | null, role = 'workload') =>
-      sql('INSERT INTO trusted_issuers (issuer, role, kind, jwks, jwks_uri) VALUES ($1, $2, $3, $4, $5)', [issuer, role, kind, jwks && JSON.stringify(jwks), jwksUri]);
+      sql('INSERT INTO trusted_issuers (issuer, role, kind, jwks, jwks_uri) VALUES ($1, $2, $3, $4, $5)', [
+        issuer,
+        role,
+        kind,
+        jwks && JSON.stringify(jwks),
+        jwksUri,
+      ]);
     await expect(insert('https://both.example', 'kubernetes', { keys: [] }, 'https://both.example/jwks')).rejects.toThrow(/trusted_issuers_one_key_source/);
     await expect(insert('https://neither.example', 'kubernetes', null, null)).rejects.toThrow(/trusted_issuers_one_key_source/);
     await expect(insert('https://plain.example', 'jwt', { keys: [] }, null)).rejects.toThrow(/trusted_issuers_workload_kind/);
@@ -25,7 +31,9 @@ describe('trusted issuer registry', () => {
 
   it('does not find an issuer under another role, or a disabled one', async () => {
     const issuer = `https://${uniqueName('k8s')}.example`;
-    await sql(`INSERT INTO trusted_issuers (issuer, role, kind, jwks_uri, enabled) VALUES ($1, 'workload', 'kubernetes', 'https://k.example/jwks', false)`, [issuer]);
+    await sql(`INSERT INTO trusted_issuers (issuer, role, kind, jwks_uri, enabled) VALUES ($1, 'workload', 'kubernetes', 'https://k.example/jwks', false)`, [
+      issuer,
+    ]);
     await expect(store.find(issuer, 'workload')).resolves.toBeUndefined();
     await expect(store.find('https://kubernetes.demo.example', 'subject')).resolves.toBeUndefined();
     await expect(store.find('x'.repeat(501), 'workload')).resolves.toBeUndefined();
@@ -45,6 +53,12 @@ describe('trusted issuer registry', () => {
   it('reads an issuer registered with a jwks_uri', async () => {
     const issuer = `https://${uniqueName('idp')}.example`;
     await sql(`INSERT INTO trusted_issuers (issuer, role, kind, jwks_uri) VALUES ($1, 'subject', 'jwt', $2)`, [issuer, `${issuer}/jwks`]);
-    await expect(store.find(issuer, 'subject')).resolves.toEqual({ issuer, role: 'subject', kind: 'jwt', keys: { type: 'remote', uri: `${issuer}/jwks` }, enabled: true });
+    await expect(store.find(issuer, 'subject')).resolves.toEqual({
+      issuer,
+      role: 'subject',
+      kind: 'jwt',
+      keys: { type: 'remote', uri: `${issuer}/jwks` },
+      enabled: true,
+    });
   });
 });

@@ -10,7 +10,15 @@ import { API1, TOKEN_EXCHANGE } from '../support/token-lifecycle';
 @Injectable()
 class StaffDirectory extends UserDirectory {
   private readonly staff: readonly User[] = [
-    { subjectId: 'staff-7', username: 'grace', passwordHash: '', enabled: true, claims: { name: 'Grace Hopper', email: 'grace@staff.example' }, roles: ['staff'], updatedAt: new Date('2026-02-01T00:00:00Z') },
+    {
+      subjectId: 'staff-7',
+      username: 'grace',
+      passwordHash: '',
+      enabled: true,
+      claims: { name: 'Grace Hopper', email: 'grace@staff.example' },
+      roles: ['staff'],
+      updatedAt: new Date('2026-02-01T00:00:00Z'),
+    },
     { subjectId: 'staff-8', username: 'ivan', passwordHash: '', enabled: false, claims: {}, roles: [], updatedAt: new Date(0) },
   ];
   readonly attempts: string[] = [];
@@ -42,7 +50,11 @@ describe('a user directory supplied by the embedding application', () => {
   afterAll(() => server?.close());
 
   const signIn = (username: string, password: string) =>
-    postForm(`${server.url}/connect/token`, { grant_type: 'password', username, password, scope: 'openid profile email role' }, { authorization: basic('frontend', 'frontend-secret') });
+    postForm(
+      `${server.url}/connect/token`,
+      { grant_type: 'password', username, password, scope: 'openid profile email role' },
+      { authorization: basic('frontend', 'frontend-secret') },
+    );
 
   it('signs its users in and serves their claims at UserInfo', async () => {
     const signedIn = await signIn('grace', 'grace-staff-password');
@@ -57,7 +69,11 @@ describe('a user directory supplied by the embedding application', () => {
   });
 
   it("refuses wrong passwords, its disabled users and the database's users alike", async () => {
-    for (const [username, password] of [['grace', 'wrong'], ['ivan', 'ivan-staff-password'], ['alice', 'alice']]) {
+    for (const [username, password] of [
+      ['grace', 'wrong'],
+      ['ivan', 'ivan-staff-password'],
+      ['alice', 'alice'],
+    ]) {
       const refused = await signIn(username, password);
       expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 400, error: 'invalid_grant' });
     }
@@ -68,7 +84,10 @@ describe('a user directory supplied by the embedding application', () => {
     const exchange = async (email: string) =>
       requestToken(server.url, API1.clientId, API1.secret, {
         grant_type: TOKEN_EXCHANGE,
-        subject_token: await signJwt({ iss: 'https://idp.demo.example', aud: 'api1', sub: 'idp|7', email, iat: now, exp: now + 120 }, { key: demoPrivateJwk('demo-idp') }),
+        subject_token: await signJwt(
+          { iss: 'https://idp.demo.example', aud: 'api1', sub: 'idp|7', email, iat: now, exp: now + 120 },
+          { key: demoPrivateJwk('demo-idp') },
+        ),
         subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
         scope: 'openid api2',
       });

@@ -29,7 +29,7 @@ describe('UserInfo with openid-client', () => {
     });
   });
 
-  it('fetches alice\'s claims with a password-grant token, its sub check included', async () => {
+  it("fetches alice's claims with a password-grant token, its sub check included", async () => {
     const tokens = await oidc.genericGrantRequest(config, 'password', { username: 'alice', password: 'alice', scope: 'openid profile email role' });
     expect(tokens.token_type).toBe('bearer');
 

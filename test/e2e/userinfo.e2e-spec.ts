@@ -93,7 +93,11 @@ describe('/connect/userinfo', () => {
     });
 
     it('ignores access_token in a POST body that is not form-encoded', async () => {
-      const response = await request(userinfo, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ access_token: alice }) });
+      const response = await request(userinfo, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ access_token: alice }),
+      });
       expectNoTokenChallenge(response);
     });
 
@@ -167,7 +171,7 @@ describe('/connect/userinfo', () => {
       expectBearerError(await getUserInfo(`Bearer ${token}`), 401, 'invalid_token', 'the user of the access token is unknown or disabled');
     });
 
-    it('answers a disabled user\'s token without openid with 401, not 403 (rows are checked in order)', async () => {
+    it("answers a disabled user's token without openid with 401, not 403 (rows are checked in order)", async () => {
       const { subjectId, token } = await ownUserWithToken('api1');
       await sql('UPDATE users SET enabled = false WHERE subject_id = $1', [subjectId]);
       expectBearerError(await getUserInfo(`Bearer ${token}`), 401, 'invalid_token', 'the user of the access token is unknown or disabled');

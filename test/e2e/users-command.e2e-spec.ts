@@ -29,9 +29,14 @@ describe('npm run users', () => {
   }
 
   const signIn = (username: string, password: string) =>
-    postForm(`${server.url}/connect/token`, { grant_type: 'password', username, password, scope: 'openid' }, { authorization: basic('frontend', 'frontend-secret') });
+    postForm(
+      `${server.url}/connect/token`,
+      { grant_type: 'password', username, password, scope: 'openid' },
+      { authorization: basic('frontend', 'frontend-secret') },
+    );
 
-  const storedHash = async (username: string) => (await sql<{ password_hash: string }>('SELECT password_hash FROM users WHERE username = $1', [username]))[0].password_hash;
+  const storedHash = async (username: string) =>
+    (await sql<{ password_hash: string }>('SELECT password_hash FROM users WHERE username = $1', [username]))[0].password_hash;
 
   it('adds a user whose password comes from standard input, then disables and enables it', async () => {
     const username = uniqueName('carol');
@@ -64,11 +69,14 @@ describe('npm run users', () => {
     const salt = 'djangosalt';
     const django = `pbkdf2_sha256$1000$${salt}$${pbkdf2Sync('erin-password', salt, 1000, 32, 'sha256').toString('base64')}`;
     const file = join(mkdtempSync(join(tmpdir(), 'tollgate-users-')), 'users.jsonl');
-    writeFileSync(file, [
-      JSON.stringify({ username: dave, password_hash: bcrypt.hashSync('dave-password', 4), claims: { email: `${dave}@example.com` }, roles: ['user'] }),
-      JSON.stringify({ username: erin, password_hash: django }),
-      JSON.stringify({ username: bad, password_hash: 'md5$0123' }),
-    ].join('\n'));
+    writeFileSync(
+      file,
+      [
+        JSON.stringify({ username: dave, password_hash: bcrypt.hashSync('dave-password', 4), claims: { email: `${dave}@example.com` }, roles: ['user'] }),
+        JSON.stringify({ username: erin, password_hash: django }),
+        JSON.stringify({ username: bad, password_hash: 'md5$0123' }),
+      ].join('\n'),
+    );
 
     const imported = await users(['import', file]);
     expect(imported.code).toBe(1);

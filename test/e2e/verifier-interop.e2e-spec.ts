@@ -107,7 +107,16 @@ describe('access tokens checked by verifier libraries', () => {
     function protect(audience: string, token: string): Promise<Record<string, unknown>> {
       const middleware = auth({ issuer: ISSUER, jwksUri: jwksUrl().toString(), audience, strict: true, clockTolerance: 0 });
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, host: 'api.test' };
-      const req: MiddlewareRequest = { headers, query: {}, body: {}, method: 'GET', url: '/', protocol: 'http', is: () => false, get: (name) => headers[name.toLowerCase()] };
+      const req: MiddlewareRequest = {
+        headers,
+        query: {},
+        body: {},
+        method: 'GET',
+        url: '/',
+        protocol: 'http',
+        is: () => false,
+        get: (name) => headers[name.toLowerCase()],
+      };
       return new Promise((resolve, reject) => {
         void middleware(req, {}, (error?: unknown) => {
           if (error) reject(error);

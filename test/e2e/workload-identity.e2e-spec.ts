@@ -21,7 +21,12 @@ describe('workload identity client authentication', () => {
     client_assertion: token,
     ...(clientId === null ? {} : { client_id: clientId }),
   });
-  const spiffe = (svid: string, clientId?: string) => ({ ...grant, client_assertion_type: JWT_SPIFFE, client_assertion: svid, ...(clientId ? { client_id: clientId } : {}) });
+  const spiffe = (svid: string, clientId?: string) => ({
+    ...grant,
+    client_assertion_type: JWT_SPIFFE,
+    client_assertion: svid,
+    ...(clientId ? { client_id: clientId } : {}),
+  });
 
   beforeAll(async () => {
     server = await startTestServer({}, { auditSink: audit });
@@ -38,8 +43,16 @@ describe('workload identity client authentication', () => {
     it('refuses a token signed with another key, for another audience, expired, or with alg none', async () => {
       const forged = await serviceAccountToken('default:reports', {}, { key: { ...demoPrivateJwk('demo-idp'), kid: 'demo-workloads-1' } });
       expectTokenError(await postForm(tokenUrl, kubernetes(forged)), 401, 'invalid_client');
-      expectTokenError(await postForm(tokenUrl, kubernetes(await serviceAccountToken('default:reports', { aud: ['https://kubernetes.default.svc'] }))), 401, 'invalid_client');
-      expectTokenError(await postForm(tokenUrl, kubernetes(await serviceAccountToken('default:reports', { iat: now() - 7200, exp: now() - 120 }))), 401, 'invalid_client');
+      expectTokenError(
+        await postForm(tokenUrl, kubernetes(await serviceAccountToken('default:reports', { aud: ['https://kubernetes.default.svc'] }))),
+        401,
+        'invalid_client',
+      );
+      expectTokenError(
+        await postForm(tokenUrl, kubernetes(await serviceAccountToken('default:reports', { iat: now() - 7200, exp: now() - 120 }))),
+        401,
+        'invalid_client',
+      );
       const unsigned = unsecuredJwt({ iss: 'https://kubernetes.demo.example', sub: 'system:serviceaccount:default:reports', aud: [ISSUER], exp: now() + 600 });
       expectTokenError(await postForm(tokenUrl, kubernetes(unsigned)), 401, 'invalid_client');
     });
@@ -69,7 +82,12 @@ describe('workload identity client authentication', () => {
     it('introspects with the same token', async () => {
       const token = await serviceAccountToken('default:reports');
       const issued = (await postForm(tokenUrl, kubernetes(token))).body.access_token as string;
-      const response = await postForm(`${server.url}/connect/introspect`, { token: issued, client_id: 'reports', client_assertion_type: JWT_BEARER, client_assertion: token });
+      const response = await postForm(`${server.url}/connect/introspect`, {
+        token: issued,
+        client_id: 'reports',
+        client_assertion_type: JWT_BEARER,
+        client_assertion: token,
+      });
       expect(response.body).toMatchObject({ active: true, client_id: 'reports' });
     });
   });
@@ -99,7 +117,10 @@ describe('workload identity client authentication', () => {
       const svid = await jwtSvid(LEDGER);
       const alone = await postForm(tokenUrl, spiffe(svid));
       expect(alone.status).toBe(200);
-      expect((await postForm(`${server.url}/connect/introspect`, { token: alone.body.access_token, ...spiffe(svid) })).body).toMatchObject({ active: true, client_id: 'ledger' });
+      expect((await postForm(`${server.url}/connect/introspect`, { token: alone.body.access_token, ...spiffe(svid) })).body).toMatchObject({
+        active: true,
+        client_id: 'ledger',
+      });
       expect((await postForm(tokenUrl, spiffe(svid, 'ledger'))).status).toBe(200);
       // Trust bundles are keyed by the trust domain of sub, never by iss.
       expect((await postForm(tokenUrl, spiffe(await jwtSvid(LEDGER, { iss: 'https://oidc-discovery.elsewhere.example' })))).status).toBe(200);
@@ -108,7 +129,9 @@ describe('workload identity client authentication', () => {
     it('audits the method of a failure without the SVID', async () => {
       const svid = await jwtSvid('spiffe://other.example/ns/default/sa/ledger');
       await postForm(tokenUrl, spiffe(svid));
-      expect(audit.events).toContainEqual(expect.objectContaining({ name: 'client.authentication_failed', method: 'spiffe_jwt_svid', error: 'the SPIFFE ID is not in a trusted trust domain' }));
+      expect(audit.events).toContainEqual(
+        expect.objectContaining({ name: 'client.authentication_failed', method: 'spiffe_jwt_svid', error: 'the SPIFFE ID is not in a trusted trust domain' }),
+      );
       expect(JSON.stringify(audit.events)).not.toContain(svid.split('.')[2]);
     });
   });
@@ -139,7 +162,7 @@ describe('workload identity client authentication', () => {
     });
     afterAll(() => bundle.close());
 
-    it('verifies an SVID with the bundle endpoint\'s jwt-svid key', async () => {
+    it("verifies an SVID with the bundle endpoint's jwt-svid key", async () => {
       const response = await postForm(tokenUrl, spiffe(await jwtSvid(workload, {}, { key: privateJwk })));
       expect(response.status).toBe(200);
       expect(bundle.hits()).toBe(1);

@@ -81,7 +81,10 @@ export async function startService(env: Record<string, string>, children: Set<Ch
   const child = spawnService(env, ROOT, children);
   const exited = runToExit(child, 170_000);
   let early: Exit | undefined;
-  void exited.then((exit) => (early = exit), () => undefined);
+  void exited.then(
+    (exit) => (early = exit),
+    () => undefined,
+  );
   const deadline = Date.now() + 90_000;
   for (;;) {
     if (early) throw new Error(`the service exited with ${early.code ?? early.signal} before it answered:\n${early.stdout}${early.stderr}`);

@@ -50,11 +50,7 @@ export async function insertClient(client: ClientFixture): Promise<void> {
     ],
   );
   for (const { secret, expiresAt } of client.secrets) {
-    await sql('INSERT INTO client_secrets (client_id, value_hash, expires_at) VALUES ($1, $2, $3)', [
-      client.clientId,
-      secretHash(secret),
-      expiresAt ?? null,
-    ]);
+    await sql('INSERT INTO client_secrets (client_id, value_hash, expires_at) VALUES ($1, $2, $3)', [client.clientId, secretHash(secret), expiresAt ?? null]);
   }
 }
 
@@ -82,12 +78,7 @@ export async function insertUser(user: UserFixture): Promise<string> {
 }
 
 /** The exact shape of a docs/endpoints.md#token-endpoint token error: status, headers and body. */
-export function expectTokenError(
-  response: HttpResponse,
-  status: number,
-  error: string,
-  { basicChallenge = false }: { basicChallenge?: boolean } = {},
-): void {
+export function expectTokenError(response: HttpResponse, status: number, error: string, { basicChallenge = false }: { basicChallenge?: boolean } = {}): void {
   expect({ status: response.status, body: response.body }).toEqual({
     status,
     body: { error, error_description: expect.any(String) },

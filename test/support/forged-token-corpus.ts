@@ -97,7 +97,8 @@ export function forgedTokenCorpus({ key, issuer, claims }: CorpusInput): ForgedT
   ];
   if (key.algorithm !== 'ES256') publicKeyForms.push(['PKCS#1 PEM', publicKey.export({ format: 'pem', type: 'pkcs1' }).toString()]);
   for (const bits of [256, 384, 512] as const) {
-    for (const [form, secret] of publicKeyForms) add(`HS${bits} keyed with our public key as ${form}`, hmacToken({ ...header, alg: `HS${bits}` }, claims, secret, bits));
+    for (const [form, secret] of publicKeyForms)
+      add(`HS${bits} keyed with our public key as ${form}`, hmacToken({ ...header, alg: `HS${bits}` }, claims, secret, bits));
   }
 
   // Keys the token chooses itself (RFC 7515 §4.1.2–4.1.5): each signed by an attacker, and once by us.
@@ -119,7 +120,8 @@ export function forgedTokenCorpus({ key, issuer, claims }: CorpusInput): ForgedT
   add('an empty crit header', service({ ...header, crit: [] }, claims));
 
   // RFC 9068 §4: typ must be at+jwt.
-  for (const typ of ['JWT', 'jwt', 'JOSE', 'id_token+jwt', 'at+jwt+evil', ' at+jwt', 'application/jwt', '']) add(`typ "${typ}"`, service({ ...header, typ }, claims));
+  for (const typ of ['JWT', 'jwt', 'JOSE', 'id_token+jwt', 'at+jwt+evil', ' at+jwt', 'application/jwt', ''])
+    add(`typ "${typ}"`, service({ ...header, typ }, claims));
   add('no typ', service({ alg: key.algorithm, kid: key.kid }, claims));
   add('typ that is not a string', service({ ...header, typ: ['at+jwt'] }, claims));
 

@@ -32,11 +32,7 @@ export async function request(url: string, init: RequestInit = {}): Promise<Http
 }
 
 /** POSTs `application/x-www-form-urlencoded`, as OAuth clients do. */
-export function postForm(
-  url: string,
-  form: Record<string, string | string[]> | string,
-  headers: Record<string, string> = {},
-): Promise<HttpResponse> {
+export function postForm(url: string, form: Record<string, string | string[]> | string, headers: Record<string, string> = {}): Promise<HttpResponse> {
   return request(url, {
     method: 'POST',
     body: typeof form === 'string' ? form : toForm(form),
@@ -76,7 +72,12 @@ export function postFormFrom(
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(
       url,
-      { method: 'POST', localAddress, agent: false, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body), ...headers } },
+      {
+        method: 'POST',
+        localAddress,
+        agent: false,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body), ...headers },
+      },
       (incoming) => {
         const chunks: Buffer[] = [];
         incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -101,6 +102,13 @@ export function postFormFrom(
 }
 
 /** A token request with client_secret_basic from a chosen local address. */
-export function requestTokenFrom(localAddress: string, baseUrl: string, clientId: string, secret: string, form: Record<string, string | string[]>, headers: Record<string, string> = {}): Promise<HttpResponse> {
+export function requestTokenFrom(
+  localAddress: string,
+  baseUrl: string,
+  clientId: string,
+  secret: string,
+  form: Record<string, string | string[]>,
+  headers: Record<string, string> = {},
+): Promise<HttpResponse> {
   return postFormFrom(localAddress, `${baseUrl}/connect/token`, form, { authorization: basic(clientId, secret), ...headers });
 }

@@ -29,8 +29,17 @@ export class TypeOrmAuthorizationCodeRepository extends AuthorizationCodeReposit
          session_id, auth_time, authentication_methods, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [
-        code.codeHash, code.clientId, code.redirectUri, code.codeChallenge, code.nonce ?? null, code.scopes, code.subject,
-        code.sessionId, new Date(code.authTime * 1000), code.authenticationMethods, code.expiresAt,
+        code.codeHash,
+        code.clientId,
+        code.redirectUri,
+        code.codeChallenge,
+        code.nonce ?? null,
+        code.scopes,
+        code.subject,
+        code.sessionId,
+        new Date(code.authTime * 1000),
+        code.authenticationMethods,
+        code.expiresAt,
       ],
     );
   }

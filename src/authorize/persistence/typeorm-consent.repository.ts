@@ -9,7 +9,10 @@ export class TypeOrmConsentRepository extends ConsentRepository {
   }
 
   async findScopes(subject: string, clientId: string): Promise<readonly string[]> {
-    const rows: { scopes: string[] }[] = await this.dataSource.query('SELECT scopes FROM consents WHERE subject_id = $1 AND client_id = $2', [subject, clientId]);
+    const rows: { scopes: string[] }[] = await this.dataSource.query('SELECT scopes FROM consents WHERE subject_id = $1 AND client_id = $2', [
+      subject,
+      clientId,
+    ]);
     return rows[0]?.scopes ?? [];
   }
 

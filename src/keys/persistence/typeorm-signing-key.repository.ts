@@ -76,10 +76,12 @@ class TypeOrmKeyRotationSession implements KeyRotationSession {
   }
 
   async reseal(kid: string, previousPrivateKey: string, sealedPrivateKey: string, publicKeyPem: string): Promise<void> {
-    await this.manager.query(
-      'UPDATE signing_keys SET private_key = $3, public_key = coalesce(public_key, $4) WHERE kid = $1 AND private_key = $2',
-      [kid, previousPrivateKey, sealedPrivateKey, publicKeyPem],
-    );
+    await this.manager.query('UPDATE signing_keys SET private_key = $3, public_key = coalesce(public_key, $4) WHERE kid = $1 AND private_key = $2', [
+      kid,
+      previousPrivateKey,
+      sealedPrivateKey,
+      publicKeyPem,
+    ]);
   }
 }
 

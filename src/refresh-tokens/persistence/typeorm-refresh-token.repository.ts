@@ -65,9 +65,7 @@ export class TypeOrmRefreshTokenRepository extends RefreshTokenRepository {
       return result.records as CompanionRow[];
     });
     return rows.flatMap(({ access_token_jti: jwtId, access_token_expires_at: expiresAt }) =>
-      jwtId !== null && expiresAt !== null && expiresAt.getTime() > at.getTime()
-        ? [{ jwtId, expiresAt: Math.floor(expiresAt.getTime() / 1000) }]
-        : [],
+      jwtId !== null && expiresAt !== null && expiresAt.getTime() > at.getTime() ? [{ jwtId, expiresAt: Math.floor(expiresAt.getTime() / 1000) }] : [],
     );
   }
 

@@ -18,7 +18,10 @@ export class TypeOrmTrustedIssuerRepository extends TrustedIssuerRepository {
     if (!entity) return undefined;
     const trustedBy: { client_id: string }[] =
       entity.role === 'subject' ? await this.issuers.query('SELECT client_id FROM client_subject_issuers WHERE issuer = $1', [issuer]) : [];
-    return toTrustedIssuer(entity, trustedBy.map((row) => row.client_id));
+    return toTrustedIssuer(
+      entity,
+      trustedBy.map((row) => row.client_id),
+    );
   }
 }
 
