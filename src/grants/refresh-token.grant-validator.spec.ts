@@ -7,7 +7,6 @@ import type { RefreshToken } from '../refresh-tokens/refresh-token';
 import { submit, type GrantRequest } from './grant.fixtures';
 import { ResourceCatalog } from '../resources/resource-catalog';
 import type { User } from '../users/user';
-import type { UserDirectory } from '../users/user-directory';
 import { RefreshTokenGrantValidator, type RefreshTokenLookup } from './refresh-token.grant-validator';
 
 const resources = new ResourceCatalog({ identityResources: DEMO_IDENTITY_RESOURCES, apiResources: DEMO_API_RESOURCES });
@@ -46,7 +45,7 @@ function setup({ token = stored as RefreshToken | null, user = alice as User | n
     find: async (handle: string) => (handle === HANDLE ? (token ?? undefined) : undefined),
     revokeFamily: async (familyId: string) => void calls.push(`revokeFamily ${familyId}`),
   };
-  const users = { findBySubjectId: async (subject: string) => (subject === user?.subjectId ? user : undefined) } as UserDirectory;
+  const users = { findBySubjectId: async (subject: string) => (subject === user?.subjectId ? user : undefined) };
   return { validator: new RefreshTokenGrantValidator(refreshTokens, users, new RecordingAuditSink()), calls };
 }
 

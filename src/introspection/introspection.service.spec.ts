@@ -5,7 +5,6 @@ import { OAuthError } from '../oauth/oauth-error';
 import type { RefreshToken } from '../refresh-tokens/refresh-token';
 import type { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
 import type { User } from '../users/user';
-import type { UserDirectory } from '../users/user-directory';
 import { UserStore } from '../users/user.store';
 import { IntrospectionService } from './introspection.service';
 
@@ -42,7 +41,7 @@ function service({ enabled = true, refresh = refreshToken, fault = undefined as 
     },
   };
   const refreshTokens: Pick<RefreshTokenService, 'find'> = { find: async (handle: string) => (handle === HANDLE ? refresh : undefined) };
-  const users = { findBySubjectId: async (subject: string) => (subject === '1' ? ({ subjectId: '1', enabled } as User) : undefined) } as UserDirectory;
+  const users = { findBySubjectId: async (subject: string) => (subject === '1' ? ({ subjectId: '1', enabled } as User) : undefined) };
   return new IntrospectionService(accessTokens, refreshTokens, new UserStore(users, { ttlSeconds: 0 }), { issuer: 'https://issuer' });
 }
 

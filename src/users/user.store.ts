@@ -14,7 +14,7 @@ import { UserDirectory } from './user-directory';
 export class UserStore {
   private readonly users: CachedLookup<User>;
 
-  constructor(directory: UserDirectory, @Inject(cacheConfig.KEY) cache: ConfigType<typeof cacheConfig>) {
+  constructor(@Inject(UserDirectory) directory: Pick<UserDirectory, 'findBySubjectId'>, @Inject(cacheConfig.KEY) cache: ConfigType<typeof cacheConfig>) {
     this.users = new CachedLookup((subjectId) => directory.findBySubjectId(subjectId), cache.ttlSeconds);
   }
 
