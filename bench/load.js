@@ -5,8 +5,9 @@
  * Runs one autocannon pass and prints its figures as one JSON line on stdout.
  *
  * Usage: node bench/load.js '<json>' with {url, method, headers, body, connections, durationSeconds,
- * poolFile?}. poolFile names a JSON array of {headers?, body?}: successive requests take its
- * entries in turn (the "cold" scenarios: many distinct tokens instead of one).
+ * poolFile?, poolOffset?}. poolFile names a JSON array of {headers?, body?}: successive requests take
+ * its entries in turn from poolOffset (the "cold" scenarios: many distinct tokens instead of one);
+ * the figures printed include poolTaken, how many entries this pass used.
  */
 const fs = require('node:fs');
 const autocannon = require('autocannon');
@@ -19,7 +20,8 @@ if (!/^http:\/\/127\.0\.0\.1:\d+\//.test(spec.url || '')) {
 const durationSeconds = Math.min(Math.max(Number(spec.durationSeconds) || 1, 1), 600);
 const connections = Math.min(Math.max(Number(spec.connections) || 1, 1), 1024);
 const pool = spec.poolFile ? JSON.parse(fs.readFileSync(spec.poolFile, 'utf8')) : undefined;
-let next = 0;
+const poolOffset = Math.max(Number(spec.poolOffset) || 0, 0);
+let next = poolOffset;
 const requests = pool && [
   {
     setupRequest: (request) => {
@@ -57,6 +59,7 @@ const instance = autocannon(
         errors: result.errors,
         timeouts: result.timeouts,
         statusCodes,
+        poolTaken: next - poolOffset,
       }) + '\n',
       // Exit now: autocannon leaves its keep-alive sockets to the server's idle timeout.
       () => process.exit(0),

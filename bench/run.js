@@ -3,7 +3,8 @@
  * `npm run bench`: starts the built service (dist/src/main.js) in production mode and the bare
  * baseline (bench/baseline.js), drives both with the same autocannon load from a separate process
  * (bench/load.js), and prints per scenario requests/s, p50/p99/max latency, non-2xx responses,
- * the server's RSS after the run, its CPU time per request, and Tollgate's throughput and CPU cost
+ * the server's RSS after the run, its CPU time per request, the share of Tollgate's token validations
+ * its verified-token cache answered, and Tollgate's throughput and CPU cost
  * as ratios of the baseline's. Results also go to bench/results/latest.json. See bench/README.md.
  *
  * Options (flag or env):            default
@@ -193,7 +194,8 @@ async function startServer(label, options, args, env, readyPath = '/.well-known/
     try {
       const response = await fetch(baseUrl + readyPath, { signal: AbortSignal.timeout(2000) });
       await response.arrayBuffer();
-      if (response.status === 200) return { label, child, baseUrl, logFile, profilePrefix, profiles: 0 };
+      const metricsUrl = env.METRICS_PORT ? `http://127.0.0.1:${env.METRICS_PORT}/metrics` : undefined;
+      if (response.status === 200) return { label, child, baseUrl, metricsUrl, logFile, profilePrefix, profiles: 0 };
     } catch {
       // not listening yet
     }
@@ -287,10 +289,14 @@ async function aliceToken(baseUrl, scope) {
 
 const POOL_SIZE = Number(process.env.BENCH_POOL) || 12_000;
 // Taken in turn, a pool the least-recently-used cache can hold whole would be answered from it
-// after the first pass (the "cold" scenarios would measure the hot path); one larger than the cache
-// misses every time.
+// after the first pass (the "cold" scenarios would measure the hot path). The cache keeps no token
+// that comes back only after more distinct tokens than it holds, so a larger pool misses every time,
+// provided each pass goes on where the server's previous one stopped (poolOffsets) instead of
+// presenting the pool's first tokens again soon after.
 const VERIFIED_TOKEN_CACHE_SIZE = Number(process.env.VERIFIED_TOKEN_CACHE_SIZE ?? 10_000);
 const pools = new Map();
+/** Per server (origin): how far into its pool the cold passes have gone. */
+const poolOffsets = new Map();
 
 /**
  * POOL_SIZE distinct alice tokens (scope "openid profile") from one server, minted once per server
@@ -324,7 +330,18 @@ function runLoad(options, url, request, durationSeconds) {
     poolFile = path.join(RESULTS_DIR, `.pool-${process.pid}-${crypto.createHash('sha256').update(url).digest('hex').slice(0, 8)}.json`);
     if (!fs.existsSync(poolFile)) fs.writeFileSync(poolFile, JSON.stringify(request.pool));
   }
-  const spec = { url, method: request.method, headers: request.headers, body: request.body, connections: options.connections, durationSeconds, poolFile };
+  const origin = new URL(url).origin;
+  const poolOffset = poolOffsets.get(origin) ?? 0;
+  const spec = {
+    url,
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    connections: options.connections,
+    durationSeconds,
+    poolFile,
+    poolOffset,
+  };
   return new Promise((resolve, reject) => {
     const child = spawnNode(options, 1, [path.join(__dirname, 'load.js'), JSON.stringify(spec)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -335,7 +352,9 @@ function runLoad(options, url, request, durationSeconds) {
     child.once('exit', (code) => {
       clearTimeout(timer);
       if (code !== 0) return reject(new Error(`load generator exited with ${code}: ${stderr.slice(-1000)}`));
-      resolve(JSON.parse(stdout.trim().split('\n').pop()));
+      const result = JSON.parse(stdout.trim().split('\n').pop());
+      if (poolFile) poolOffsets.set(origin, poolOffset + result.poolTaken);
+      resolve(result);
     });
   });
 }
@@ -378,7 +397,10 @@ async function measureScenario(options, servers, scenario) {
   // Slow scenarios (password: scrypt) need long rounds, or the requests in flight at each round's end dominate.
   const rounds = Math.max(1, Math.min(options.rounds, Math.floor(options.durationSeconds / (scenario.minRoundSeconds ?? 1))));
   const slices = Array.from({ length: rounds }, (_, i) => Math.floor(options.durationSeconds / rounds) + (i < options.durationSeconds % rounds ? 1 : 0));
-  for (const entry of ready) entry.rounds = [];
+  for (const entry of ready) {
+    entry.rounds = [];
+    entry.lookupsBefore = await cacheLookups(entry.server);
+  }
   for (const seconds of slices) {
     for (const entry of ready) {
       if (options.profile) entry.server.child.kill('SIGUSR2');
@@ -394,13 +416,32 @@ async function measureScenario(options, servers, scenario) {
       }
     }
   }
-  return prepared.map((entry) => {
-    if (entry.status !== 'ready') return { status: entry.status, reason: entry.reason };
-    const result = combineRounds(entry.rounds);
-    if (options.profile) result.profile = mergeProfiles(entry.server, entry.rounds.length, `${entry.server.label}-${scenario.name}`);
-    const errorFree = result.non2xx === 0 && result.errors === 0 && result.timeouts === 0;
-    return { status: errorFree ? 'ok' : 'errors', ...result, rssMb: rssMegabytes(entry.server.child.pid) };
-  });
+  return Promise.all(
+    prepared.map(async (entry) => {
+      if (entry.status !== 'ready') return { status: entry.status, reason: entry.reason };
+      const result = combineRounds(entry.rounds);
+      result.cacheHitPercent = cacheHitPercent(entry.lookupsBefore, await cacheLookups(entry.server));
+      if (options.profile) result.profile = mergeProfiles(entry.server, entry.rounds.length, `${entry.server.label}-${scenario.name}`);
+      const errorFree = result.non2xx === 0 && result.errors === 0 && result.timeouts === 0;
+      return { status: errorFree ? 'ok' : 'errors', ...result, rssMb: rssMegabytes(entry.server.child.pid) };
+    }),
+  );
+}
+
+/** The service's verified-token cache counters (hits, misses) from its metrics; undefined for the baseline. */
+async function cacheLookups(server) {
+  if (!server.metricsUrl) return undefined;
+  const text = await (await fetch(server.metricsUrl)).text();
+  const count = (result) => Number(new RegExp(`^tollgate_verified_token_cache_lookups_total\\{result="${result}"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { hits: count('hit'), misses: count('miss') };
+}
+
+/** The share of the measured rounds' token validations answered from the cache; undefined when none validated a token. */
+function cacheHitPercent(before, after) {
+  if (!before || !after) return undefined;
+  const hits = after.hits - before.hits;
+  const lookups = hits + after.misses - before.misses;
+  return lookups > 0 ? round((100 * hits) / lookups, 1) : undefined;
 }
 
 function combineRounds(rounds) {
@@ -498,12 +539,13 @@ function baselineEnvironment(algorithm) {
 
 async function benchAlgorithm(options, algorithm) {
   const runDirs = [];
-  const serviceEnv = () => serviceEnvironment(options, algorithm, runDirs);
+  // METRICS_PORT: the harness reads the verified-token cache's hits and misses (cacheHitPercent).
+  const serviceEnv = async () => ({ ...serviceEnvironment(options, algorithm, runDirs), METRICS_PORT: String(await freePort()) });
   const servers = [];
   try {
-    servers.push({ name: 'tollgate', ...(await startServer(`tollgate-${algorithm}`, options, [options.serviceEntry], serviceEnv())) });
+    servers.push({ name: 'tollgate', ...(await startServer(`tollgate-${algorithm}`, options, [options.serviceEntry], await serviceEnv())) });
     if (options.againstEntry) {
-      servers.push({ name: 'against', ...(await startServer(`against-${algorithm}`, options, [options.againstEntry], serviceEnv())) });
+      servers.push({ name: 'against', ...(await startServer(`against-${algorithm}`, options, [options.againstEntry], await serviceEnv())) });
     }
     if (options.baseline) {
       servers.push({ name: 'baseline', ...(await startServer(`baseline-${algorithm}`, options, [BASELINE_ENTRY], baselineEnvironment(algorithm), '/health')) });
@@ -554,6 +596,7 @@ function formatTable(run) {
     'errors',
     'RSS MB',
     'CPU µs/req',
+    'cache hits',
     'vs baseline req/s',
     'vs baseline CPU',
   ];
@@ -579,6 +622,7 @@ function formatTable(run) {
         String(result.errors + result.timeouts),
         String(result.rssMb ?? '?'),
         String(Math.round(result.cpuMicrosPerRequest)),
+        result.cacheHitPercent === undefined ? '' : `${result.cacheHitPercent}%`,
         ratio ? `${ratio.requestsPerSecond.toFixed(2)}x` : '',
         ratio ? `${ratio.cpuPerRequest.toFixed(2)}x` : '',
       ]);

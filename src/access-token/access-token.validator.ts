@@ -10,7 +10,7 @@ import { CLOCK_SKEW_SECONDS } from '../oauth/clock-skew';
 import { verifyJws } from './jws';
 import { readActorClaim, readMayActClaim, type ValidatedAccessToken } from './access-token';
 import { AccessTokenDenyList } from './access-token-deny-list';
-import { VerifiedTokenCache } from './verified-token.cache';
+import { tokenDigest, VerifiedTokenCache } from './verified-token.cache';
 
 export const MAX_TOKEN_LENGTH = 16 * 1024;
 /** The longest access-token lifetime a client can be registered with (a year); a longer-lived token is not ours. */
@@ -41,14 +41,20 @@ export class AccessTokenValidator {
     this.verified = new VerifiedTokenCache(cache.maxEntries, cache.maxAgeSeconds);
   }
 
+  /** How often a token was found in the verified-token cache (for the metrics). */
+  get cacheLookups(): { readonly hits: number; readonly misses: number } {
+    return this.verified.lookups;
+  }
+
   async validate(token: string): Promise<ValidatedAccessToken> {
-    const validated = this.verified.get(token, this.isPublished) ?? (await this.verify(token));
+    const digest = tokenDigest(token);
+    const validated = this.verified.get(digest, this.isPublished) ?? (await this.verify(token, digest));
     // RFC 7009: a revoked token is refused until it expires (docs/endpoints.md#revocation), cached or not.
     if (this.denyList.isRevoked(validated.jwtId)) throw rejected('the token has been revoked');
     return validated;
   }
 
-  private async verify(token: string): Promise<ValidatedAccessToken> {
+  private async verify(token: string, digest: string): Promise<ValidatedAccessToken> {
     if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) throw rejected('the token is empty or too long');
     const segments = token.split('.');
     if (segments.length !== 3) throw rejected('the token is not a compact JWS');
@@ -71,7 +77,7 @@ export class AccessTokenValidator {
     }
     const validated = toValidatedToken(payload);
     requirePlausibleLifetime(validated, Math.floor(Date.now() / 1000));
-    this.verified.set(token, validated, key.kid);
+    this.verified.offer(digest, validated, key.kid);
     return validated;
   }
 

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { AccessTokenModule } from '../access-token/access-token.module';
+import { AccessTokenValidator } from '../access-token/access-token.validator';
 import { DatabaseMonitoringModule } from '../database/database-monitoring.module';
 import { DatabasePoolStats } from '../database/database-pool.stats';
 import { KeysModule } from '../keys/keys.module';
@@ -7,15 +9,16 @@ import { TollgateMetrics } from './metrics';
 import { MetricsListener } from './metrics.listener';
 
 @Module({
-  imports: [KeysModule, DatabaseMonitoringModule],
+  imports: [KeysModule, DatabaseMonitoringModule, AccessTokenModule],
   providers: [
     {
       provide: TollgateMetrics,
-      inject: [SigningKeyStore, DatabasePoolStats],
-      useFactory: (keys: SigningKeyStore, pool: DatabasePoolStats) =>
+      inject: [SigningKeyStore, DatabasePoolStats, AccessTokenValidator],
+      useFactory: (keys: SigningKeyStore, pool: DatabasePoolStats, accessTokens: AccessTokenValidator) =>
         new TollgateMetrics({
           signingKeyCreatedAt: () => keys.activeSigningKey?.createdAt,
           pool: () => pool.current(),
+          verifiedTokenCache: () => accessTokens.cacheLookups,
         }),
     },
     MetricsListener,

@@ -56,8 +56,24 @@ export class TollgateMetrics {
     registers: [this.registry],
   });
 
-  constructor(options: { signingKeyCreatedAt: () => Date | undefined; pool: () => PoolStats | undefined }) {
+  constructor(options: {
+    signingKeyCreatedAt: () => Date | undefined;
+    pool: () => PoolStats | undefined;
+    verifiedTokenCache: () => { readonly hits: number; readonly misses: number };
+  }) {
     collectDefaultMetrics({ register: this.registry, prefix: 'tollgate_' });
+    new Counter({
+      name: 'tollgate_verified_token_cache_lookups_total',
+      help: 'Access-token validations by whether the verified-token cache answered them (hit) or the signature was checked (miss)',
+      labelNames: ['result'] as const,
+      registers: [this.registry],
+      collect() {
+        const { hits, misses } = options.verifiedTokenCache();
+        this.reset();
+        this.inc({ result: 'hit' }, hits);
+        this.inc({ result: 'miss' }, misses);
+      },
+    });
     new Gauge({
       name: 'tollgate_signing_key_age_seconds',
       help: 'Age of the key new tokens are signed with',

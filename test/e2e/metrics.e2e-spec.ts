@@ -1,6 +1,6 @@
 import { MetricsListener } from '../../src/metrics/metrics.listener';
 import { startTestServer, type TestServer } from '../support/create-test-app';
-import { request, requestToken } from '../support/http';
+import { request, requestToken, userAccessToken } from '../support/http';
 
 function sample(metrics: string, line: string): number {
   const match = metrics.split('\n').find((row) => row.startsWith(`${line} `));
@@ -47,6 +47,20 @@ describe('GET /metrics on METRICS_PORT', () => {
     expect(after).toMatch(/^tollgate_db_pool_connections\{state="total"\} \d/m);
     expect(after).toContain('tollgate_http_request_duration_seconds_bucket');
     expect(after).not.toMatch(/m2m|secret/);
+  });
+
+  it('counts validations the verified-token cache answered and those that checked the signature', async () => {
+    const token = await userAccessToken(server.url, 'alice', 'openid');
+    const hit = 'tollgate_verified_token_cache_lookups_total{result="hit"}';
+    const miss = 'tollgate_verified_token_cache_lookups_total{result="miss"}';
+    const before = (await request(metricsUrl)).body as string;
+    for (let time = 0; time < 3; time++) {
+      expect((await request(`${server.url}/connect/userinfo`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    }
+    const after = (await request(metricsUrl)).body as string;
+    // Kept from its second validation on: two signature checks, then one answer from the cache.
+    expect(sample(after, miss) - sample(before, miss)).toBe(2);
+    expect(sample(after, hit) - sample(before, hit)).toBe(1);
   });
 });
 
