@@ -45,7 +45,10 @@ const BASELINE_ENTRY = path.join(__dirname, 'baseline.js');
 const BOOT_TIMEOUT_MS = 180_000;
 // The glibc malloc setting `npm start` and the Dockerfile run the service with (see README,
 // "Memory"); both servers get it, so that they are measured as deployed.
-const GLIBC_TUNABLES = /GLIBC_TUNABLES=(\S+)/.exec(require('../package.json').scripts.start)[1];
+const START_SCRIPT = require('../package.json').scripts.start;
+const GLIBC_TUNABLES = /GLIBC_TUNABLES=(\S+)/.exec(START_SCRIPT)[1];
+// And the node options it starts the service with (the young generation's size, see Memory).
+const SERVICE_NODE_OPTIONS = /\bnode ((?:--\S+ )*)dist\/src\/main\.js/.exec(START_SCRIPT)[1].trim().split(' ').filter(Boolean);
 
 const SCENARIOS = [
   {
@@ -543,12 +546,21 @@ async function benchAlgorithm(options, algorithm) {
   const serviceEnv = async () => ({ ...serviceEnvironment(options, algorithm, runDirs), METRICS_PORT: String(await freePort()) });
   const servers = [];
   try {
-    servers.push({ name: 'tollgate', ...(await startServer(`tollgate-${algorithm}`, options, [options.serviceEntry], await serviceEnv())) });
+    servers.push({
+      name: 'tollgate',
+      ...(await startServer(`tollgate-${algorithm}`, options, [...SERVICE_NODE_OPTIONS, options.serviceEntry], await serviceEnv())),
+    });
     if (options.againstEntry) {
-      servers.push({ name: 'against', ...(await startServer(`against-${algorithm}`, options, [options.againstEntry], await serviceEnv())) });
+      servers.push({
+        name: 'against',
+        ...(await startServer(`against-${algorithm}`, options, [...SERVICE_NODE_OPTIONS, options.againstEntry], await serviceEnv())),
+      });
     }
     if (options.baseline) {
-      servers.push({ name: 'baseline', ...(await startServer(`baseline-${algorithm}`, options, [BASELINE_ENTRY], baselineEnvironment(algorithm), '/health')) });
+      servers.push({
+        name: 'baseline',
+        ...(await startServer(`baseline-${algorithm}`, options, [...SERVICE_NODE_OPTIONS, BASELINE_ENTRY], baselineEnvironment(algorithm), '/health')),
+      });
     }
     const rows = [];
     for (const scenario of options.scenarios) {
