@@ -27,7 +27,11 @@ export class ResourceCatalog {
 
   /** The names of the API resources that the scopes belong to, without repetition. */
   audiencesFor(scopes: readonly string[]): string[] {
-    return [...new Set(scopes.flatMap((scope) => this.audiencesByScope.get(scope) ?? []))];
+    const audiences: string[] = [];
+    for (const scope of scopes) {
+      for (const audience of this.audiencesByScope.get(scope) ?? []) if (!audiences.includes(audience)) audiences.push(audience);
+    }
+    return audiences;
   }
 
   scopesSupported(): string[] {
