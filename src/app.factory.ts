@@ -11,6 +11,7 @@ import { handleClientError } from './http/client-error-handler';
 import { allowRedirectOrigins } from './http/cors';
 import { limitConcurrentRequests } from './http/concurrency-limit';
 import { stampArrivalTime } from './http/request-arrival';
+import { sendStrictTransportSecurity } from './http/strict-transport-security';
 import { OAuthExceptionFilter } from './http/oauth-exception.filter';
 import { viewsDirectory } from './interaction/views-directory';
 import { requestChildLoggerFactory } from './logging/request-logger';
@@ -62,6 +63,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
   const fastify = app.getHttpAdapter().getInstance();
   // Node waits 60 s for a request's headers by default; a slow client gets far less (slow loris).
   fastify.server.headersTimeout = HEADERS_TIMEOUT_MS;
+  sendStrictTransportSecurity(fastify, config.issuer);
   stampArrivalTime(fastify);
   limitConcurrentRequests(fastify, config.maxConcurrentRequests, config.issuer);
   const redirectOrigins = app.get(RedirectOrigins);

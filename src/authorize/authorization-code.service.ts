@@ -53,6 +53,11 @@ export class AuthorizationCodeService {
     return this.repository.recordIssued(code.codeHash, issued);
   }
 
+  /** At logout, the session's codes not yet redeemed become unknown (docs/browser-sign-in.md#logout). */
+  revokeUnredeemed(sessionId: string): Promise<number> {
+    return this.repository.deleteUnredeemedOfSession(sessionId);
+  }
+
   purge(now = new Date()): Promise<number> {
     return this.repository.deleteExpiredBefore(now);
   }

@@ -38,7 +38,7 @@ describe('resolveRedirectUri', () => {
 });
 
 describe('responseTarget', () => {
-  it('keeps state as sent and falls back to query for an unknown or repeated response_mode', () => {
+  it('keeps state as sent (not an overlong one) and falls back to query for an unknown or repeated response_mode', () => {
     expect(responseTarget(read({ state: 'a b', response_mode: 'form_post' }), 'https://x/cb')).toEqual({
       redirectUri: 'https://x/cb',
       responseMode: 'form_post',
@@ -49,6 +49,7 @@ describe('responseTarget', () => {
       responseMode: 'query',
       state: undefined,
     });
+    expect(responseTarget(read({ state: 's'.repeat(2049) }), 'https://x/cb').state).toBeUndefined();
   });
 });
 
@@ -64,6 +65,7 @@ describe('validateAuthorizationRequest', () => {
     ['prompt none with consent', { ...valid, prompt: 'consent none' }, 'invalid_request'],
     ['max_age that is not a number', { ...valid, max_age: '1e3' }, 'invalid_request'],
     ['an overlong nonce', { ...valid, nonce: 'n'.repeat(2049) }, 'invalid_request'],
+    ['an overlong state, before anything but a repeated parameter', { ...valid, response_type: 'token', state: 's'.repeat(2049) }, 'invalid_request'],
   ])('refuses %s', (_, parameters, code) => {
     expect(() => validate(parameters)).toThrow(expect.objectContaining({ code }));
   });

@@ -93,6 +93,8 @@ export function validateAuthorizationRequest(
   // RFC 6749 §3.1: the first parameter the request repeats, before anything else.
   const repeated = parameters.repeated.find((name) => (AUTHORIZATION_PARAMETERS as readonly string[]).includes(name));
   if (repeated !== undefined) throw OAuthError.invalidRequest(`parameter ${repeated} must not be repeated`);
+  // A state too long to return exactly as sent is refused, not dropped; the error carries no state.
+  parameters.valid('state');
   // OpenID Connect Core §6: request objects are not supported (advertised in discovery).
   if (parameters.valid('request') !== undefined) throw OAuthError.requestNotSupported('request objects are not supported');
   if (parameters.valid('request_uri') !== undefined) throw OAuthError.requestUriNotSupported('request_uri is not supported');

@@ -9,3 +9,11 @@ export class EndSessionParameters {
   @FormField(MAX_LENGTH) post_logout_redirect_uri?: string;
   @FormField(MAX_LENGTH) state?: string;
 }
+
+/** The parameters a logout reads, carried through its confirmation page; others are ignored. */
+export const END_SESSION_PARAMETERS = [
+  'id_token_hint',
+  'client_id',
+  'post_logout_redirect_uri',
+  'state',
+] as const satisfies readonly (keyof EndSessionParameters)[];

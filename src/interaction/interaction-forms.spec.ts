@@ -1,6 +1,6 @@
 import { inspectParameters } from '../oauth/inspected-parameters';
 import { EndSessionParameters } from './end-session-parameters';
-import { ConsentForm, LoginForm } from './interaction-forms';
+import { ConsentForm, LoginForm, LogoutForm } from './interaction-forms';
 
 const HANDLE = 'h'.repeat(43);
 const refusal = (description: string) => expect.objectContaining({ code: 'invalid_request', description });
@@ -45,5 +45,14 @@ describe('EndSessionParameters', () => {
   it('reads each parameter up to 16 KiB', () => {
     const value = 'x'.repeat(16 * 1024);
     expect(inspectParameters(EndSessionParameters, { state: value, client_id: 'spa' }).valid('state')).toBe(value);
+  });
+});
+
+describe('LogoutForm', () => {
+  it('refuses a CSRF token longer than a handle, and carries the logout request', () => {
+    const form = inspectParameters(LogoutForm, { csrf_token: `${HANDLE}x`, client_id: 'spa', state: ['1', '2'] });
+    expect(() => form.valid('csrf_token')).toThrow(refusal('parameter csrf_token is too long'));
+    expect(form.valid('client_id')).toBe('spa');
+    expect(() => form.valid('state')).toThrow(refusal('parameter state must not be repeated'));
   });
 });

@@ -1,8 +1,9 @@
 import { AuthorizationParameters } from '../authorize/authorization-parameters';
 import { MAX_BODY_BYTES } from '../oauth/form';
 import { FormField } from '../oauth/inspected-parameters';
+import { EndSessionParameters } from './end-session-parameters';
 
-// A CSRF token is a 43-character handle (csrf.ts); anything else fails the check.
+// A CSRF token is 43 base64url characters (csrf.ts); anything else fails the check.
 const MAX_CSRF_TOKEN_LENGTH = 43;
 
 /**
@@ -20,4 +21,9 @@ export class LoginForm extends AuthorizationParameters {
 export class ConsentForm extends AuthorizationParameters {
   @FormField(MAX_CSRF_TOKEN_LENGTH) csrf_token?: string;
   @FormField('allow'.length) decision?: string;
+}
+
+/** The logout confirmation: the logout request in hidden fields and the CSRF token. */
+export class LogoutForm extends EndSessionParameters {
+  @FormField(MAX_CSRF_TOKEN_LENGTH) csrf_token?: string;
 }

@@ -4,7 +4,7 @@ import { AuthorizationParameters, type AuthorizationInput } from '../authorize/a
 import type { InspectedParameters } from '../oauth/inspected-parameters';
 import { EndSessionParameters } from './end-session-parameters';
 import { EndSessionService } from './end-session.service';
-import { ConsentForm, LoginForm } from './interaction-forms';
+import { ConsentForm, LoginForm, LogoutForm } from './interaction-forms';
 import { InteractionService } from './interaction.service';
 import { PageForm, PageQuery } from './page-parameters';
 import { PageRenderer } from './page.renderer';
@@ -12,7 +12,7 @@ import { StylesheetSource } from './stylesheet.source';
 
 /**
  * The browser-facing endpoints (docs/browser-sign-in.md): authorization (OpenID Connect Core
- * §3.1.2), the login and consent forms, RP-Initiated Logout, and the pages' stylesheet.
+ * §3.1.2), the login and consent forms, RP-Initiated Logout and its confirmation, and the pages' stylesheet.
  */
 @Controller()
 export class InteractionController {
@@ -67,6 +67,11 @@ export class InteractionController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     await this.pages.render(request, reply, await this.endSession.endSession(parameters, request.headers.cookie));
+  }
+
+  @Post('interaction/logout')
+  async confirmLogout(@PageForm(LogoutForm) form: InspectedParameters<LogoutForm>, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.pages.render(request, reply, await this.endSession.confirm(form, request.headers.cookie));
   }
 
   @Get('interaction/tollgate.css')

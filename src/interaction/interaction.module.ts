@@ -3,9 +3,11 @@ import { AuditModule } from '../audit/audit.module';
 import { AuthorizeModule } from '../authorize/authorize.module';
 import { ClientsModule } from '../clients/clients.module';
 import { IdTokenModule } from '../id-token/id-token.module';
+import { KeysModule } from '../keys/keys.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { UsersModule } from '../users/users.module';
+import { CsrfTokens } from './csrf';
 import { EndSessionService } from './end-session.service';
 import { InteractionController } from './interaction.controller';
 import { InteractionService } from './interaction.service';
@@ -13,10 +15,10 @@ import { PageRenderer } from './page.renderer';
 import { PasswordSignIn } from './password-sign-in';
 import { StylesheetSource } from './stylesheet.source';
 
-/** Login, consent and signed-out pages, and the endpoints that show them. */
+/** Login, consent, logout-confirmation and signed-out pages, and the endpoints that show them. */
 @Module({
-  imports: [AuthorizeModule, ClientsModule, IdTokenModule, SessionsModule, UsersModule, AuditModule, RateLimitModule],
+  imports: [AuthorizeModule, ClientsModule, IdTokenModule, KeysModule, SessionsModule, UsersModule, AuditModule, RateLimitModule],
   controllers: [InteractionController],
-  providers: [InteractionService, EndSessionService, PageRenderer, PasswordSignIn, StylesheetSource],
+  providers: [InteractionService, EndSessionService, CsrfTokens, PageRenderer, PasswordSignIn, StylesheetSource],
 })
 export class InteractionModule {}

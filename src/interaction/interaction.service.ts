@@ -1,13 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AuditSink } from '../audit/audit-event';
 import { AuthorizeService } from '../authorize/authorize.service';
-import type { ConfigType } from '../config/config-slice';
-import { issuerConfig } from '../config/config.slices';
 import type { AuthorizationInput } from '../authorize/authorization-parameters';
 import type { InspectedParameters } from '../oauth/inspected-parameters';
-import { SESSION_COOKIE, cookieHeader, readCookie } from '../sessions/session-cookie';
+import { BrowserCookies } from '../sessions/browser-cookies';
 import { SignInSessionService } from '../sessions/sign-in-session.service';
-import { CSRF_FIELD, isCsrfTokenValid } from './csrf';
+import { CSRF_FIELD, CsrfTokens } from './csrf';
 import type { ConsentForm, LoginForm } from './interaction-forms';
 import type { PageResult } from './page';
 import { PasswordSignIn } from './password-sign-in';
@@ -20,17 +18,24 @@ export class InteractionService {
     private readonly sessions: SignInSessionService,
     private readonly passwords: PasswordSignIn,
     private readonly audit: AuditSink,
-    @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
+    private readonly cookies: BrowserCookies,
+    private readonly csrf: CsrfTokens,
   ) {}
 
   async authorize(parameters: AuthorizationInput, cookies: string | undefined): Promise<PageResult> {
-    const session = await this.sessions.find(readCookie(cookies, SESSION_COOKIE));
+    const session = await this.sessions.find(this.cookies.session(cookies));
     return { page: await this.authorization.authorize(parameters, session) };
   }
 
-  /** The login form: a new session on success, the form again with one generic message otherwise. */
+  /**
+   * The login form: a new session on success, the form again with one generic message otherwise.
+   * Its CSRF token is bound to the pre-session, which a sign-in ends: the forms after it are bound to
+   * the new session.
+   */
   async signIn(form: InspectedParameters<LoginForm>, cookies: string | undefined, address: string): Promise<PageResult> {
-    if (!isCsrfTokenValid(cookies, form.accepted(CSRF_FIELD))) return { page: { kind: 'csrf_failed' } };
+    if (!this.csrf.isValid({ kind: 'pre-session', handle: this.cookies.preSession(cookies) }, form.accepted(CSRF_FIELD))) {
+      return { page: { kind: 'csrf_failed' } };
+    }
     const outcome = await this.authorization.authorize(form, undefined);
     if (outcome.kind !== 'login') return { page: outcome };
     const username = form.accepted('username') ?? '';
@@ -41,23 +46,21 @@ export class InteractionService {
       return { page: { kind: 'login_failed', outcome, username: username.slice(0, 256) } };
     }
     // A new sign-in replaces whatever session this browser had (prompt=login may switch users).
-    await this.sessions.end(readCookie(cookies, SESSION_COOKIE));
+    await this.sessions.end(this.cookies.session(cookies));
     const { handle, session } = await this.sessions.start(user.subjectId, ['pwd']);
     this.audit.emit({ name: 'user.signed_in', clientId, subject: user.subjectId, address });
     return {
       page: await this.authorization.authorize(form, session, { signedInNow: true }),
-      cookies: [cookieHeader(SESSION_COOKIE, handle, { secure: this.secureCookies, maxAgeSeconds: this.sessions.lifetimeSeconds })],
+      cookies: [this.cookies.setSession(handle, this.sessions.lifetimeSeconds), this.cookies.clearPreSession()],
+      sessionHandle: handle,
     };
   }
 
   /** The consent form: `decision` is `allow` or anything else, which denies. */
   async consent(form: InspectedParameters<ConsentForm>, cookies: string | undefined): Promise<PageResult> {
-    if (!isCsrfTokenValid(cookies, form.accepted(CSRF_FIELD))) return { page: { kind: 'csrf_failed' } };
-    const session = await this.sessions.find(readCookie(cookies, SESSION_COOKIE));
+    const handle = this.cookies.session(cookies);
+    if (!this.csrf.isValid({ kind: 'session', handle }, form.accepted(CSRF_FIELD))) return { page: { kind: 'csrf_failed' } };
+    const session = await this.sessions.find(handle);
     return { page: await this.authorization.consent(form, session, form.accepted('decision') === 'allow') };
-  }
-
-  get secureCookies(): boolean {
-    return this.config.issuer.startsWith('https:');
   }
 }

@@ -4,9 +4,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import type { ConfigType } from '../config/config-slice';
 import { issuerConfig } from '../config/config.slices';
-import { cookieHeader } from '../sessions/session-cookie';
+import { generateHandle } from '../oauth/opaque-handle';
+import { BrowserCookies } from '../sessions/browser-cookies';
 import { UserDirectory } from '../users/user-directory';
-import { CSRF_COOKIE, csrfToken } from './csrf';
+import { CsrfTokens, type CsrfBinding } from './csrf';
 import type { Page, PageResult } from './page';
 import { originOf, securePage } from './page-security';
 import { appendQuery } from './redirect-url';
@@ -19,18 +20,21 @@ export class PageRenderer {
 
   constructor(
     private readonly users: UserDirectory,
-    @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
+    private readonly cookies: BrowserCookies,
+    private readonly csrf: CsrfTokens,
+    @Inject(issuerConfig.KEY) config: ConfigType<typeof issuerConfig>,
   ) {
     // Links are absolute paths under the issuer's path, so a proxy may serve us under a prefix.
     this.basePath = new URL(config.issuer).pathname.replace(/\/+$/, '');
   }
 
-  async render(request: FastifyRequest, reply: FastifyReply, { page, cookies = [] }: PageResult): Promise<void> {
+  async render(request: FastifyRequest, reply: FastifyReply, { page, cookies = [], sessionHandle }: PageResult): Promise<void> {
     for (const cookie of cookies) reply.header('Set-Cookie', cookie);
-    await this.renderPage(request, reply, page);
+    await this.renderPage({ request, reply, sessionHandle }, page);
   }
 
-  private async renderPage(request: FastifyRequest, reply: FastifyReply, page: Page): Promise<void> {
+  private async renderPage(context: FormContext, page: Page): Promise<void> {
+    const { reply } = context;
     switch (page.kind) {
       case 'error_page':
         return this.view(reply, 400, 'error', { message: page.description });
@@ -47,7 +51,7 @@ export class PageRenderer {
       case 'login_failed': {
         const outcome = page.kind === 'login' ? page : page.outcome;
         const username = page.kind === 'login_failed' ? page.username : (outcome.request.loginHint ?? '');
-        return this.form(request, reply, outcome.request.redirectUri, 'login', {
+        return this.form(context, 'pre-session', [outcome.request.redirectUri], 'login', {
           clientId: outcome.request.client.clientId,
           carried: outcome.carried,
           failed: page.kind === 'login_failed',
@@ -56,13 +60,15 @@ export class PageRenderer {
       }
       case 'consent': {
         const user = await this.users.findBySubjectId(page.session.subject);
-        return this.form(request, reply, page.request.redirectUri, 'consent', {
+        return this.form(context, 'session', [page.request.redirectUri], 'consent', {
           clientId: page.request.client.clientId,
           carried: page.carried,
           scopes: describeScopes(page.request.scopes),
           username: user?.username ?? page.session.subject,
         });
       }
+      case 'logout_confirmation':
+        return this.form(context, 'session', page.returnTo === undefined ? [] : [page.returnTo], 'logout', { carried: page.carried });
     }
   }
 
@@ -78,13 +84,28 @@ export class PageRenderer {
     await this.send(reply, 200, 'form-post', { action: redirectUri, parameters: page.parameters, scriptNonce });
   }
 
-  /** A page with a form: the CSRF token in the form and its cookie. */
-  private async form(request: FastifyRequest, reply: FastifyReply, redirectUri: string, template: string, data: Record<string, unknown>): Promise<void> {
-    const csrf = csrfToken(request.headers.cookie);
-    if (csrf.fresh) reply.header('Set-Cookie', cookieHeader(CSRF_COOKIE, csrf.token, { secure: this.config.issuer.startsWith('https:') }));
-    // The POST is answered with a redirect to the client, which form-action governs too.
-    securePage(reply, { formTargets: [originOf(redirectUri) ?? redirectUri] });
-    await this.send(reply, 200, template, { ...data, csrfToken: csrf.token });
+  /**
+   * A page with a form, its CSRF token bound to the browser's session or pre-session (a pre-session
+   * is started when the browser has none). Its POST may be answered with a redirect to `formTargets`,
+   * which form-action governs too.
+   */
+  private async form(
+    context: FormContext,
+    kind: CsrfBinding['kind'],
+    formTargets: readonly string[],
+    template: string,
+    data: Record<string, unknown>,
+  ): Promise<void> {
+    const { request, reply } = context;
+    let handle = kind === 'session' ? (context.sessionHandle ?? this.cookies.session(request.headers.cookie)) : this.cookies.preSession(request.headers.cookie);
+    if (handle === undefined) {
+      // A session page is only shown for an active session; a pre-session starts here.
+      if (kind === 'session') throw new Error('a session form without a session');
+      handle = generateHandle();
+      reply.header('Set-Cookie', this.cookies.setPreSession(handle));
+    }
+    securePage(reply, { formTargets: formTargets.map((target) => originOf(target) ?? target) });
+    await this.send(reply, 200, template, { ...data, csrfToken: this.csrf.tokenFor(kind, handle) });
   }
 
   private async view(reply: FastifyReply, status: number, template: string, data: Record<string, unknown>): Promise<void> {
@@ -96,4 +117,11 @@ export class PageRenderer {
     const html = await reply.viewAsync(template, { ...data, basePath: this.basePath });
     reply.code(status).header('Content-Type', 'text/html; charset=utf-8').send(html);
   }
+}
+
+/** The request and reply of a page, with the session handle this response starts, if any. */
+interface FormContext {
+  readonly request: FastifyRequest;
+  readonly reply: FastifyReply;
+  readonly sessionHandle: string | undefined;
 }

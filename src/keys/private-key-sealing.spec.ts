@@ -18,6 +18,16 @@ describe('KeyEncryptionKey', () => {
     expect(() => new KeyEncryptionKey(randomBytes(16))).toThrow('a key-encryption key is 32 bytes');
   });
 
+  it('derives one key per purpose, the same from the same key material, and never the key itself', () => {
+    const bytes = randomBytes(32);
+    const key = new KeyEncryptionKey(bytes);
+    expect(key.derive('csrf token v1')).toEqual(new KeyEncryptionKey(Buffer.from(bytes)).derive('csrf token v1'));
+    expect(key.derive('csrf token v1')).toHaveLength(32);
+    expect(key.derive('csrf token v1')).not.toEqual(key.derive('another purpose'));
+    expect(key.derive('csrf token v1')).not.toEqual(kek().derive('csrf token v1'));
+    expect(key.derive('csrf token v1')).not.toEqual(bytes);
+  });
+
   it('never shows its bytes when serialized', () => {
     const key = kek();
     expect(JSON.stringify({ key })).toBe(`{"key":"[key-encryption key ${key.id}]"}`);

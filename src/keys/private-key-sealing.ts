@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
 
 /**
@@ -35,6 +35,14 @@ export class KeyEncryptionKey {
     decipher.setAAD(Buffer.from(associatedData, 'utf8'));
     decipher.setAuthTag(tag);
     return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
+  }
+
+  /**
+   * A 32-byte key for another purpose, derived with HKDF-SHA256 (RFC 5869): every instance holding
+   * this KEK derives the same key, and the derived key reveals nothing of the KEK.
+   */
+  derive(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.bytes, 'tollgate', `tollgate ${purpose}`, 32));
   }
 
   // Never print the key material, whatever logs the object.

@@ -108,6 +108,19 @@ describe('authorization endpoint errors', () => {
       expect(locationParameters(response)).toMatchObject({ error: 'invalid_request', state: 'xyz' });
     });
 
+    it('invalid_request for a state over 2,048 characters, without echoing it and without a code, signed in or not', async () => {
+      const browser = new Browser();
+      const login = await browser.get(`${server.url}/connect/authorize?${new URLSearchParams(valid())}`);
+      expect((await browser.submit(server.url, await login.text(), { username: 'alice', password: 'alice' })).status).toBe(302);
+      for (const client of [browser, new Browser()]) {
+        const response = await client.get(`${server.url}/connect/authorize?${new URLSearchParams({ ...valid(), state: 's'.repeat(2049) })}`);
+        expect(response.status).toBe(302);
+        expect(locationParameters(response)).toEqual({ error: 'invalid_request', error_description: 'parameter state is too long', iss: ISSUER });
+      }
+      const longest = await browser.get(`${server.url}/connect/authorize?${new URLSearchParams({ ...valid(), state: 's'.repeat(2048) })}`);
+      expect(locationParameters(longest)).toEqual({ code: expect.any(String), state: 's'.repeat(2048), iss: ISSUER });
+    });
+
     it('leaves state out when the request sent none', async () => {
       const parameters = valid();
       delete parameters.state;

@@ -234,18 +234,21 @@ describe('sign-in sessions', () => {
       expect(locationParameters(await stolen.get(authorizeUrl({ prompt: 'none' }, other.url))).error).toBe('login_required');
     });
 
+    // Without id_token_hint the user confirms the logout first (logout-confirmation.e2e-spec.ts).
     it('accepts client_id instead of id_token_hint', async () => {
       const { browser } = await signedIn();
-      const logout = await browser.get(
+      const confirmation = await browser.get(
         `${server.url}/connect/endsession?${new URLSearchParams({ client_id: 'spa', post_logout_redirect_uri: 'http://127.0.0.1:5173/' })}`,
       );
+      const logout = await browser.submit(server.url, await confirmation.text(), {});
       expect(logout.status).toBe(302);
       expect(logout.headers.get('location')).toBe('http://127.0.0.1:5173/');
     });
 
     it('shows the signed-out page without a post-logout redirect URI', async () => {
       const { browser } = await signedIn();
-      const logout = await browser.get(`${server.url}/connect/endsession`);
+      const confirmation = await browser.get(`${server.url}/connect/endsession`);
+      const logout = await browser.submit(server.url, await confirmation.text(), {});
       expect(logout.status).toBe(200);
       expect(logout.headers.get('x-frame-options')).toBe('DENY');
       expect(logout.headers.get('cache-control')).toBe('no-store');
@@ -316,9 +319,10 @@ describe('sign-in sessions', () => {
       try {
         const browser = new Browser();
         const page = await browser.get(authorizeUrl({}, https.url));
-        expect(page.headers.getSetCookie().find((line) => line.startsWith('tollgate.csrf='))).toMatch(/; Secure/);
+        // With an https issuer the cookies are __Host- cookies (csrf-binding.e2e-spec.ts).
+        expect(page.headers.getSetCookie().find((line) => line.startsWith('__Host-tollgate.presession='))).toMatch(/; Secure/);
         const redirect = await browser.submit(https.url, await page.text(), { username: 'alice', password: 'alice' });
-        expect(redirect.headers.getSetCookie().find((line) => line.startsWith('tollgate.session='))).toMatch(/; Secure/);
+        expect(redirect.headers.getSetCookie().find((line) => line.startsWith('__Host-tollgate.session='))).toMatch(/; Secure/);
       } finally {
         await https.close();
       }

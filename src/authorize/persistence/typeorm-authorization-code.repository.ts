@@ -76,6 +76,15 @@ export class TypeOrmAuthorizationCodeRepository extends AuthorizationCodeReposit
     return rows[0]?.replayed_at === null;
   }
 
+  async deleteUnredeemedOfSession(sessionId: string): Promise<number> {
+    // A redeemed code stays: its replay must still revoke what it issued.
+    const [, affected] = (await this.dataSource.query('DELETE FROM authorization_codes WHERE session_id = $1 AND consumed_at IS NULL', [sessionId])) as [
+      unknown,
+      number,
+    ];
+    return affected ?? 0;
+  }
+
   async deleteExpiredBefore(cutoff: Date): Promise<number> {
     const [, affected] = (await this.dataSource.query('DELETE FROM authorization_codes WHERE expires_at < $1', [cutoff])) as [unknown, number];
     return affected ?? 0;
