@@ -7,6 +7,7 @@ import { MetricsModule } from '../metrics/metrics.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { TrustedIssuersModule } from '../trusted-issuers/trusted-issuers.module';
 import { AssertionReplayGuard } from './assertion-replay.guard';
+import { CachedAssertionReplayGuard } from './cached-assertion-replay.guard';
 import { CLIENT_AUTH_METHODS } from './client-auth-method';
 import { ClientAuthGuard } from './client-auth.guard';
 import { ClientAuthenticator } from './client-authenticator';
@@ -14,7 +15,7 @@ import { ClientSecretBasicMethod, ClientSecretPostMethod } from './client-secret
 import { NoneMethod } from './none.method';
 import { PostgresAssertionReplayGuard } from './persistence/postgres-assertion-replay.guard';
 import { PrivateKeyJwtMethod } from './private-key-jwt.method';
-import { RedisAssertionReplayGuard } from './redis-assertion-replay.guard';
+import { RedisAssertionIdCache } from './redis-assertion-id.cache';
 import { WorkloadIdentityMethod } from './workload.method';
 
 const METHODS = [ClientSecretBasicMethod, ClientSecretPostMethod, PrivateKeyJwtMethod, WorkloadIdentityMethod, NoneMethod];
@@ -32,7 +33,8 @@ const METHODS = [ClientSecretBasicMethod, ClientSecretPostMethod, PrivateKeyJwtM
       provide: AssertionReplayGuard,
       inject: [throttlingConfig.KEY, PostgresAssertionReplayGuard],
       useFactory: ({ redisUrl }: ConfigType<typeof throttlingConfig>, postgres: PostgresAssertionReplayGuard) =>
-        redisUrl ? new RedisAssertionReplayGuard(redisUrl) : postgres,
+        // PostgreSQL is the record either way; Redis in front refuses remembered replays without a query.
+        redisUrl ? new CachedAssertionReplayGuard(new RedisAssertionIdCache(redisUrl), postgres) : postgres,
     },
     PostgresAssertionReplayGuard,
     ClientAuthenticator,
@@ -44,6 +46,6 @@ export class ClientAuthModule implements OnApplicationShutdown {
   constructor(@Inject(AssertionReplayGuard) private readonly replays: AssertionReplayGuard) {}
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.replays instanceof RedisAssertionReplayGuard) await this.replays.close();
+    if (this.replays instanceof CachedAssertionReplayGuard) await this.replays.close();
   }
 }

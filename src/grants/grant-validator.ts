@@ -78,7 +78,8 @@ export interface IdTokenContext {
  * names its own code in `context: { error }`.
  * `validate` gets the DTO already validated and returns a success or throws an `OAuthError`
  * (`invalid_grant`, `invalid_request`, `invalid_scope`, …). Client authentication, the client's
- * permission to use the grant and the scope's syntax and allowance are checked before it runs.
+ * permission to use the grant and the scope's syntax and allowance are checked before it runs; after
+ * it, that the success's `subject`, if any, is a user of the directory who is enabled (docs/users.md).
  * Register the class with `GrantsModule.register({ validators, imports })`; the built-in ones are
  * listed in `grants/built-in-grants.ts`.
  */
@@ -86,6 +87,8 @@ export interface GrantValidator<P extends object = object> {
   readonly grantType: string;
   readonly parameters: GrantParametersClass<P>;
   readonly parameterError?: OAuthErrorCode;
+  /** The error when the success names a `subject` that is no enabled user of the directory; `invalid_grant` by default. */
+  readonly subjectError?: OAuthErrorCode;
   validate(parameters: P, context: GrantContext): Promise<GrantSuccess>;
 }
 

@@ -3,7 +3,7 @@ import type { Client } from '../clients/client';
 import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../database/demo-data';
 import type { RequestParameters } from '../oauth/form';
 import type { RequestedScopes } from '../oauth/scope';
-import type { RefreshToken } from '../refresh-tokens/refresh-token';
+import { CONCURRENT_USE_GRACE_MS, type RefreshToken } from '../refresh-tokens/refresh-token';
 import { submit, type GrantRequest } from './grant.fixtures';
 import { ResourceCatalog } from '../resources/resource-catalog';
 import type { User } from '../users/user';
@@ -78,8 +78,8 @@ describe('RefreshTokenGrantValidator', () => {
     expect(calls).toEqual([]);
   });
 
-  it('refuses a consumed token and revokes its whole family (reuse detection)', async () => {
-    const { validator, calls } = setup({ token: { ...stored, consumedAt: new Date(Date.now() - 1000) } });
+  it('refuses a token used up before the grace window and revokes its whole family (reuse detection)', async () => {
+    const { validator, calls } = setup({ token: { ...stored, consumedAt: new Date(Date.now() - CONCURRENT_USE_GRACE_MS - 1000) } });
     await expect(submit(validator, context({ refresh_token: HANDLE }))).rejects.toEqual(rejection('invalid_grant', 'the refresh token has already been used'));
     expect(calls).toEqual(['revokeFamily family-1']);
   });
@@ -87,6 +87,15 @@ describe('RefreshTokenGrantValidator', () => {
   it('refuses a token used up after this request arrived (a concurrent use) without revoking the family', async () => {
     const receivedAt = Date.now() - 50;
     const { validator, calls } = setup({ token: { ...stored, consumedAt: new Date(receivedAt + 10) } });
+    await expect(submit(validator, { ...context({ refresh_token: HANDLE }), receivedAt })).rejects.toEqual(
+      rejection('invalid_grant', 'the refresh token has already been used'),
+    );
+    expect(calls).toEqual([]);
+  });
+
+  it('refuses a token used up just before this request arrived, within the grace window, without revoking the family', async () => {
+    const receivedAt = Date.now();
+    const { validator, calls } = setup({ token: { ...stored, consumedAt: new Date(receivedAt - 1000) } });
     await expect(submit(validator, { ...context({ refresh_token: HANDLE }), receivedAt })).rejects.toEqual(
       rejection('invalid_grant', 'the refresh token has already been used'),
     );

@@ -5,7 +5,7 @@ import type { Client } from '../clients/client';
 import { MAX_PARAMETER_LENGTH } from '../oauth/form';
 import { OAuthError } from '../oauth/oauth-error';
 import { OFFLINE_ACCESS, type RequestedScopes } from '../oauth/scope';
-import { REFRESH_TOKEN_GRANT_TYPE, refreshTokenState, type RefreshToken, type RefreshTokenFamily } from '../refresh-tokens/refresh-token';
+import { isConcurrentUse, REFRESH_TOKEN_GRANT_TYPE, refreshTokenState, type RefreshToken, type RefreshTokenFamily } from '../refresh-tokens/refresh-token';
 import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
 import type { ResourceCatalog } from '../resources/resource-catalog';
 import { UserDirectory } from '../users/user-directory';
@@ -79,9 +79,9 @@ export class RefreshTokenGrantValidator implements GrantValidator<RefreshTokenPa
       case 'active':
         return;
       case 'consumed':
-        // Used up while this request was already being served: a concurrent request with the same
-        // token won the race. Its tokens stay valid; this one gets nothing and revokes nothing.
-        if (token.consumedAt && token.consumedAt.getTime() >= receivedAt) throw invalidGrant('the refresh token has already been used');
+        // A concurrent request with the same token won the race (docs/tokens.md#refresh-tokens):
+        // its tokens stay valid; this one gets nothing and revokes nothing.
+        if (isConcurrentUse(token, receivedAt)) throw invalidGrant('the refresh token has already been used');
         // RFC 9700 §4.14.2: a rotated token came back, so one of its holders is not the client.
         return this.revokeReusedFamily(token);
       case 'revoked':

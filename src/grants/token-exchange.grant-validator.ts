@@ -15,6 +15,8 @@ import { TransactionTokenExchangeHandler } from './txn-token.exchange-handler';
 export class TokenExchangeGrantValidator implements GrantValidator<TokenExchangeParameters> {
   readonly grantType = TOKEN_EXCHANGE_GRANT_TYPE;
   readonly parameters = TokenExchangeParameters;
+  // RFC 8693 §2.2.2: a subject token that cannot be accepted, its disabled user's included.
+  readonly subjectError = 'invalid_request';
   private readonly handlers: ReadonlyMap<string, TokenExchangeHandler>;
 
   constructor(

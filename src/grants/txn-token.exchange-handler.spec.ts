@@ -28,7 +28,10 @@ const replaced: ValidatedTransactionToken = {
   expiresAt: 1_900_000_060,
 };
 
-function handlerWith(): { handler: TransactionTokenExchangeHandler; issued: TransactionTokenRequest[] } {
+const carried: ValidatedTransactionToken = { ...replaced, subjectToken: { expiresAt: 1_900_000_030, jwtId: 'jti-of-alice' } };
+const now = () => Math.floor(Date.now() / 1000);
+
+function handlerWith(revoked: readonly string[] = []): { handler: TransactionTokenExchangeHandler; issued: TransactionTokenRequest[] } {
   const issued: TransactionTokenRequest[] = [];
   const accessTokens: Pick<AccessTokenValidator, 'validate'> = {
     async validate(token: string): Promise<ValidatedAccessToken> {
@@ -41,6 +44,9 @@ function handlerWith(): { handler: TransactionTokenExchangeHandler; issued: Tran
   const transactionTokens: Pick<TransactionTokenValidator, 'validate'> = {
     async validate(token: string): Promise<ValidatedTransactionToken> {
       if (token === 'txn') return replaced;
+      if (token === 'txn-carrying') return carried;
+      if (token === 'txn-of-expired') return { ...carried, subjectToken: { expiresAt: now() - 1, jwtId: 'jti-of-alice' } };
+      if (token === 'txn-of-expired-external') return { ...carried, subjectToken: { expiresAt: now() - 1 } };
       throw OAuthError.invalidToken('the token is not a transaction token (typ)');
     },
   };
@@ -51,7 +57,14 @@ function handlerWith(): { handler: TransactionTokenExchangeHandler; issued: Tran
     },
   };
   return {
-    handler: new TransactionTokenExchangeHandler(accessTokens, transactionTokens, issuer, { trustDomain: TRUST_DOMAIN }, { validate: async () => undefined }),
+    handler: new TransactionTokenExchangeHandler(
+      accessTokens,
+      transactionTokens,
+      issuer,
+      { trustDomain: TRUST_DOMAIN },
+      { validate: async () => undefined },
+      { isRevoked: (jwtId) => revoked.includes(jwtId) },
+    ),
     issued,
   };
 }
@@ -112,7 +125,7 @@ describe('TransactionTokenExchangeHandler', () => {
         requestingWorkloads: ['gateway'],
         transactionContext: { action: 'pay' },
         requestContext: { channel: 'web', req_ip: '192.0.2.7' },
-        expiresAtMost: alice.expiresAt,
+        subjectToken: { expiresAt: alice.expiresAt, jwtId: alice.jwtId },
       },
     ]);
     expect(grant).toEqual({
@@ -128,7 +141,35 @@ describe('TransactionTokenExchangeHandler', () => {
     expect(grant.scopes).toEqual(['openid', 'api1']);
   });
 
-  it('replaces a transaction token: same txn, sub and contexts, req_wl extended, no cap from the old exp', async () => {
+  it('replaces a transaction token: same txn, sub and contexts, req_wl extended, its subject token carried forward', async () => {
+    const { handler, issued } = handlerWith();
+    await handler.exchange(request({ subjectToken: 'txn-carrying', subjectTokenType: TXN_TOKEN_TYPE }), context({ names: ['api1'], explicit: true }));
+    expect(issued).toEqual([
+      {
+        transactionId: 'txn-1',
+        subject: '1',
+        scopes: ['api1'],
+        requestingWorkloads: ['gateway', 'gateway'],
+        transactionContext: { action: 'checkout' },
+        requestContext: { req_ip: '10.0.0.1' },
+        subjectToken: { expiresAt: 1_900_000_030, jwtId: 'jti-of-alice' },
+      },
+    ]);
+  });
+
+  it.each([
+    ['whose subject token has expired', 'txn-of-expired', [], 'the subject token of the transaction has expired'],
+    ["whose trusted issuer's subject token has expired", 'txn-of-expired-external', [], 'the subject token of the transaction has expired'],
+    ['whose subject token is revoked', 'txn-carrying', ['jti-of-alice'], 'the subject token of the transaction has been revoked'],
+  ])('refuses to replace a transaction token %s as invalid_request', async (_, subjectToken, revoked, description) => {
+    const { handler, issued } = handlerWith(revoked);
+    await expect(handler.exchange(request({ subjectToken, subjectTokenType: TXN_TOKEN_TYPE }), context({ names: ['api1'], explicit: true }))).rejects.toEqual(
+      refused('invalid_request', description),
+    );
+    expect(issued).toEqual([]);
+  });
+
+  it('replaces a transaction token without subject_token no later than the replaced token itself', async () => {
     const { handler, issued } = handlerWith();
     await handler.exchange(
       request({ subjectToken: 'txn', subjectTokenType: TXN_TOKEN_TYPE, requestContext: '{"x":1}' }),
@@ -142,6 +183,7 @@ describe('TransactionTokenExchangeHandler', () => {
         requestingWorkloads: ['gateway', 'gateway'],
         transactionContext: { action: 'checkout' },
         requestContext: { req_ip: '10.0.0.1' },
+        subjectToken: { expiresAt: replaced.expiresAt },
       },
     ]);
   });

@@ -1,12 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { mayActFor } from '../access-token/access-token';
+import { AccessTokenDenyList } from '../access-token/access-token-deny-list';
 import { AccessTokenValidator } from '../access-token/access-token.validator';
 import type { ConfigType } from '../config/config-slice';
 import { trustDomainConfig } from '../config/config.slices';
 import { OAuthError } from '../oauth/oauth-error';
 import { OFFLINE_ACCESS } from '../oauth/scope';
 import { ExternalSubjectTokenValidator } from '../trusted-issuers/external-subject-token.validator';
-import { extendRequestingWorkloads, readContextParameter } from '../txn-tokens/txn-token';
+import { extendRequestingWorkloads, readContextParameter, subjectTokenRefusal, type TransactionSubjectToken } from '../txn-tokens/txn-token';
 import { TransactionTokenIssuer } from '../txn-tokens/txn-token.issuer';
 import { TransactionTokenValidator } from '../txn-tokens/txn-token.validator';
 import { carriedScopes } from './grant-scopes';
@@ -22,7 +23,7 @@ interface TransactionSubject {
   readonly requestingWorkloads: readonly string[];
   readonly transactionContext: Record<string, unknown>;
   readonly requestContext: Record<string, unknown>;
-  readonly expiresAtMost?: number;
+  readonly subjectToken: TransactionSubjectToken;
   /** The trusted external issuer of the subject token, for the audit log. */
   readonly subjectIssuer?: string;
 }
@@ -32,7 +33,8 @@ interface TransactionSubject {
  * (draft-ietf-oauth-transaction-tokens, docs/transaction-tokens.md). Only clients allowed to may
  * ask; the audience is the trust domain; the subject token need not name the requester in its
  * `aud` (a gateway sits in front of the APIs). A transaction token as subject token is replaced:
- * same `txn`, `sub` and `aud`, no wider scope, one more requesting workload, a fresh `exp`.
+ * same `txn`, `sub` and `aud`, no wider scope, one more requesting workload, a fresh `exp` no later
+ * than the access token the transaction began with, which must still be unexpired and unrevoked.
  */
 @Injectable()
 export class TransactionTokenExchangeHandler implements TokenExchangeHandler {
@@ -44,6 +46,7 @@ export class TransactionTokenExchangeHandler implements TokenExchangeHandler {
     @Inject(TransactionTokenIssuer) private readonly issuer: Pick<TransactionTokenIssuer, 'issue'>,
     @Inject(trustDomainConfig.KEY) private readonly config: ConfigType<typeof trustDomainConfig>,
     @Inject(ExternalSubjectTokenValidator) private readonly externalTokens: Pick<ExternalSubjectTokenValidator, 'validate'>,
+    @Inject(AccessTokenDenyList) private readonly denyList: Pick<AccessTokenDenyList, 'isRevoked'>,
   ) {}
 
   async exchange(request: TokenExchangeRequest, context: GrantContext): Promise<GrantSuccess> {
@@ -92,16 +95,25 @@ export class TransactionTokenExchangeHandler implements TokenExchangeHandler {
       requestingWorkloads: [],
       transactionContext,
       requestContext,
-      expiresAtMost: subjectToken.expiresAt,
+      // Only our own tokens' jti can be on the deny list.
+      subjectToken: { expiresAt: subjectToken.expiresAt, ...(external ? {} : { jwtId: subjectToken.jwtId }) },
       ...(external ? { subjectIssuer: external.issuer } : {}),
     };
   }
 
-  /** A replacement keeps what the transaction token says; the request's context cannot change it. */
+  /**
+   * A replacement keeps what the transaction token says; the request's context cannot change it.
+   * Its subject token must still hold (docs/transaction-tokens.md#replacement); its user is checked
+   * by the token endpoint like every grant's.
+   */
   private async replaced(token: string): Promise<TransactionSubject> {
     const replaced = await this.transactionTokens.validate(token).catch(invalidSubjectToken);
     const { transactionId, subject, scopes, requestingWorkloads, transactionContext, requestContext } = replaced;
-    return { transactionId, subject, scopes, requestingWorkloads, transactionContext, requestContext };
+    // A token issued before `subject_token` was carried: its own expiry is the limit.
+    const subjectToken = replaced.subjectToken ?? { expiresAt: replaced.expiresAt };
+    const refusal = subjectTokenRefusal(subjectToken, Math.floor(Date.now() / 1000), (jwtId) => this.denyList.isRevoked(jwtId));
+    if (refusal !== undefined) throw OAuthError.invalidRequest(refusal);
+    return { transactionId, subject, scopes, requestingWorkloads, transactionContext, requestContext, subjectToken };
   }
 }
 

@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { generateRefreshTokenHandle, hashRefreshTokenHandle, isRefreshTokenHandle, refreshTokenState, type RefreshToken } from './refresh-token';
+import {
+  CONCURRENT_USE_GRACE_MS,
+  generateRefreshTokenHandle,
+  hashRefreshTokenHandle,
+  isConcurrentUse,
+  isRefreshTokenHandle,
+  refreshTokenState,
+  type RefreshToken,
+} from './refresh-token';
 
 const now = new Date('2030-01-01T00:00:00Z');
 const token: RefreshToken = {
@@ -68,5 +76,24 @@ describe('refreshTokenState', () => {
 
   it('is active otherwise', () => {
     expect(refreshTokenState(token, now)).toBe('active');
+  });
+});
+
+describe('isConcurrentUse', () => {
+  const consumedAt = new Date('2026-01-01T00:00:00Z');
+
+  it('is false for a token never used', () => {
+    expect(isConcurrentUse({}, consumedAt.getTime())).toBe(false);
+  });
+
+  it('is false for a request that arrived once the grace window after the use had passed', () => {
+    expect(isConcurrentUse({ consumedAt }, consumedAt.getTime() + CONCURRENT_USE_GRACE_MS)).toBe(false);
+    expect(isConcurrentUse({ consumedAt }, consumedAt.getTime() + 60_000)).toBe(false);
+  });
+
+  it('is true for a request that arrived before the use, or within the grace window after it', () => {
+    expect(isConcurrentUse({ consumedAt }, consumedAt.getTime() - 50)).toBe(true);
+    expect(isConcurrentUse({ consumedAt }, consumedAt.getTime() + 10)).toBe(true);
+    expect(isConcurrentUse({ consumedAt }, consumedAt.getTime() + CONCURRENT_USE_GRACE_MS - 1)).toBe(true);
   });
 });

@@ -66,6 +66,20 @@ export function isRefreshTokenHandle(value: string): boolean {
   return HANDLE.test(value);
 }
 
+/**
+ * docs/tokens.md#refresh-tokens: how long after a token was used up another use of it is taken for a
+ * concurrent duplicate (the client sent it twice, or retried) rather than reuse by someone else.
+ */
+export const CONCURRENT_USE_GRACE_MS = 5_000;
+
+/**
+ * A used-up token presented by a request that arrived before, or within the grace window after, the
+ * use that consumed it: it loses the race, and revokes nothing (RFC 9700 §4.14.2 still applies after).
+ */
+export function isConcurrentUse(token: Pick<RefreshToken, 'consumedAt'>, receivedAt: number): boolean {
+  return token.consumedAt !== undefined && receivedAt < token.consumedAt.getTime() + CONCURRENT_USE_GRACE_MS;
+}
+
 export function refreshTokenState(token: RefreshToken, now: Date): RefreshTokenState {
   if (token.revokedAt) return 'revoked';
   if (token.consumedAt) return 'consumed';

@@ -6,6 +6,7 @@ import { ClientsModule } from '../clients/clients.module';
 import { IdTokenModule } from '../id-token/id-token.module';
 import { RefreshTokensModule } from '../refresh-tokens/refresh-tokens.module';
 import { ResourcesModule } from '../resources/resources.module';
+import { UsersModule } from '../users/users.module';
 import { TokenController } from './token.controller';
 import { TokenService } from './token.service';
 
@@ -15,7 +16,7 @@ export class TokenModule {
   static register(grants: DynamicModule): DynamicModule {
     return {
       module: TokenModule,
-      imports: [ClientsModule, ClientAuthModule, ResourcesModule, AccessTokenModule, RefreshTokensModule, IdTokenModule, AuditModule, grants],
+      imports: [ClientsModule, ClientAuthModule, ResourcesModule, AccessTokenModule, RefreshTokensModule, IdTokenModule, AuditModule, UsersModule, grants],
       controllers: [TokenController],
       providers: [TokenService],
     };

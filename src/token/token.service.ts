@@ -14,6 +14,8 @@ import { IdTokenIssuer } from '../id-token/id-token.issuer';
 import type { RefreshTokenFamily } from '../refresh-tokens/refresh-token';
 import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
 import { ResourceStore } from '../resources/resource.store';
+import { UserStore } from '../users/user.store';
+import { requireEnabledUser } from './subject-user';
 import { toSelfIssuedTokenResponse, toTokenResponse, type TokenResponse } from './token-response';
 
 /**
@@ -29,6 +31,7 @@ export class TokenService {
     private readonly refreshTokens: RefreshTokenService,
     private readonly audit: AuditSink,
     private readonly idTokens: IdTokenIssuer,
+    private readonly users: UserStore,
   ) {}
 
   async requestToken(body: FormBody, authenticated: AuthenticatedClient, clientAddress: string, receivedAt = Date.now()): Promise<TokenResponse> {
@@ -56,6 +59,8 @@ export class TokenService {
     const catalog = this.resources.catalog;
     const scopes = resolveRequestedScopes(singleParameter(body, 'scope'), client.allowedScopes, (scope) => catalog.isKnownScope(scope));
     const { grant: validated, family } = await runGrant(validator, body, { grantType, client, scopes, resources: catalog, clientAddress, receivedAt });
+    // docs/users.md: whatever the grant, a token's user is a known, enabled one (seen within CACHE_TTL_SECONDS).
+    if (validated.subject !== undefined) await requireEnabledUser(this.users, validated.subject, validator.subjectError ?? 'invalid_grant');
     if (validated.issuedToken) {
       this.audit.emit({
         name: 'token.issued',

@@ -6,7 +6,7 @@ import type { ConfigType } from '../config/config-slice';
 import { issuerConfig, tokenLifetimes, trustDomainConfig } from '../config/config.slices';
 import { SigningKeyStore } from '../keys/signing-key.store';
 import { formatScope } from '../oauth/scope';
-import { TXN_TOKEN_TYP, type TransactionTokenClaims } from './txn-token';
+import { TXN_TOKEN_TYP, type TransactionSubjectToken, type TransactionTokenClaims } from './txn-token';
 
 export interface TransactionTokenRequest {
   /** Absent for a new transaction: a fresh `txn` is drawn. */
@@ -16,8 +16,8 @@ export interface TransactionTokenRequest {
   readonly requestingWorkloads: readonly string[];
   readonly transactionContext: Record<string, unknown>;
   readonly requestContext: Record<string, unknown>;
-  /** Epoch seconds the token must not outlive (its subject token's `exp`). */
-  readonly expiresAtMost?: number;
+  /** The token must not outlive it; carried as `subject_token` for replacements. */
+  readonly subjectToken: TransactionSubjectToken;
 }
 
 export interface IssuedTransactionToken {
@@ -39,7 +39,8 @@ export class TransactionTokenIssuer {
 
   async issue(request: TransactionTokenRequest): Promise<IssuedTransactionToken> {
     const now = Math.floor(Date.now() / 1000);
-    const exp = Math.min(now + this.lifetimes.transactionTokenSeconds, request.expiresAtMost ?? Number.MAX_SAFE_INTEGER);
+    const { subjectToken } = request;
+    const exp = Math.min(now + this.lifetimes.transactionTokenSeconds, subjectToken.expiresAt);
     const transactionId = request.transactionId ?? randomBytes(16).toString('base64url');
     const claims: TransactionTokenClaims = {
       iss: this.config.issuer,
@@ -52,6 +53,7 @@ export class TransactionTokenIssuer {
       req_wl: request.requestingWorkloads.join(','),
       tctx: request.transactionContext,
       rctx: request.requestContext,
+      subject_token: { exp: subjectToken.expiresAt, ...(subjectToken.jwtId === undefined ? {} : { jti: subjectToken.jwtId }) },
     };
     const token = await signJws(this.jwt, { ...claims }, this.keys.signingKey(), TXN_TOKEN_TYP);
     return { token, transactionId, expiresIn: Math.max(exp - now, 0) };

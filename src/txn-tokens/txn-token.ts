@@ -25,6 +25,19 @@ export interface TransactionTokenClaims {
   readonly tctx: Record<string, unknown>;
   /** Request context, from `request_context`, with `req_ip`, the first requester's address. */
   readonly rctx: Record<string, unknown>;
+  /** The access token the transaction began with: its `exp`, and its `jti` when it is one of ours. */
+  readonly subject_token?: { readonly exp: number; readonly jti?: string };
+}
+
+/**
+ * The access token a transaction began with, carried by every replacement (docs/transaction-tokens.md#replacement):
+ * no replacement outlives it, and none is issued once it is revoked.
+ */
+export interface TransactionSubjectToken {
+  /** Epoch seconds. */
+  readonly expiresAt: number;
+  /** Its `jti`, for the deny list; absent for a trusted subject issuer's token. */
+  readonly jwtId?: string;
 }
 
 /** A transaction token of ours that passed validation, as the service reads it. */
@@ -36,6 +49,8 @@ export interface ValidatedTransactionToken {
   readonly transactionContext: Record<string, unknown>;
   readonly requestContext: Record<string, unknown>;
   readonly expiresAt: number;
+  /** Absent in transaction tokens issued before the claim existed. */
+  readonly subjectToken?: TransactionSubjectToken;
 }
 
 /** `request_context` / `request_details`: a JSON object of at most 4 KiB, else `invalid_request`. */
@@ -52,4 +67,14 @@ export function extendRequestingWorkloads(chain: readonly string[], clientId: st
   if (clientId.includes(',')) throw OAuthError.invalidRequest('a client whose id contains a comma cannot be named in req_wl');
   if (chain.length >= MAX_REQUESTING_WORKLOADS) throw OAuthError.invalidRequest(`req_wl is limited to ${MAX_REQUESTING_WORKLOADS} requesting workloads`);
   return [...chain, clientId];
+}
+
+/**
+ * Why a transaction's subject token no longer allows a replacement, or undefined when it does: it
+ * expired, or it was revoked (`isRevoked` reads the access-token deny list).
+ */
+export function subjectTokenRefusal(subjectToken: TransactionSubjectToken, nowSeconds: number, isRevoked: (jwtId: string) => boolean): string | undefined {
+  if (subjectToken.expiresAt <= nowSeconds) return 'the subject token of the transaction has expired';
+  if (subjectToken.jwtId !== undefined && isRevoked(subjectToken.jwtId)) return 'the subject token of the transaction has been revoked';
+  return undefined;
 }

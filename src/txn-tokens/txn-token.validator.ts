@@ -7,7 +7,7 @@ import { issuerConfig, trustDomainConfig } from '../config/config.slices';
 import { SigningKeyStore } from '../keys/signing-key.store';
 import { parseJsonObject } from '../oauth/json-object';
 import { OAuthError } from '../oauth/oauth-error';
-import { TXN_TOKEN_TYP, type ValidatedTransactionToken } from './txn-token';
+import { TXN_TOKEN_TYP, type TransactionSubjectToken, type ValidatedTransactionToken } from './txn-token';
 
 // Header parameters that would let the token choose its own key, or demand extensions we do not implement.
 const FORBIDDEN_HEADERS = ['jwk', 'jku', 'x5u', 'x5c', 'crit', 'zip', 'enc'];
@@ -48,7 +48,7 @@ export class TransactionTokenValidator {
   }
 
   private toValidatedToken(claims: Record<string, unknown>): ValidatedTransactionToken {
-    const { aud, txn, sub, scope, req_wl: requestingWorkloads, tctx, rctx, exp } = claims;
+    const { aud, txn, sub, scope, req_wl: requestingWorkloads, tctx, rctx, exp, subject_token: subjectTokenClaim } = claims;
     if (aud !== this.trust.trustDomain) throw rejected('the token is not for this trust domain (aud)');
     if (
       typeof txn !== 'string' ||
@@ -61,6 +61,8 @@ export class TransactionTokenValidator {
     ) {
       throw rejected('the token claims are malformed');
     }
+    const subjectToken = subjectTokenClaim === undefined ? undefined : readSubjectTokenClaim(subjectTokenClaim);
+    if (subjectTokenClaim !== undefined && !subjectToken) throw rejected('the token subject_token claim is malformed');
     return {
       transactionId: txn,
       subject: sub,
@@ -69,8 +71,17 @@ export class TransactionTokenValidator {
       transactionContext: tctx,
       requestContext: rctx,
       expiresAt: exp,
+      ...(subjectToken ? { subjectToken } : {}),
     };
   }
+}
+
+/** `subject_token`: `{exp, jti?}`, a number and a string. */
+function readSubjectTokenClaim(value: unknown): TransactionSubjectToken | undefined {
+  if (!isObject(value)) return undefined;
+  const { exp, jti } = value;
+  if (typeof exp !== 'number' || (jti !== undefined && typeof jti !== 'string')) return undefined;
+  return { expiresAt: exp, ...(jti === undefined ? {} : { jwtId: jti }) };
 }
 
 function rejected(description: string): OAuthError {

@@ -6,9 +6,10 @@ import type { User } from './user';
 import { UserDirectory } from './user-directory';
 
 /**
- * Users by subject id for the userinfo hot path, read from the directory at most
- * `CACHE_TTL_SECONDS` after they were last read: a disabled user or a changed claim is seen within
- * that time. Grants that authenticate users (password, refresh) read the directory directly.
+ * Users by subject id for the hot paths (userinfo, introspection, the token endpoint's check that a
+ * token's user is enabled), read from the directory at most `CACHE_TTL_SECONDS` after they were last
+ * read: a disabled user or a changed claim is seen within that time. Grants that authenticate users
+ * (password, refresh, authorization code) also read the directory directly.
  */
 @Injectable()
 export class UserStore {

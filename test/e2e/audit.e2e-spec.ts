@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { RecordingAuditSink } from '../../src/audit/recording-audit.sink';
 import { hashClientSecret } from '../../src/clients/client-secret.verifier';
-import { startTestServer, type TestServer } from '../support/create-test-app';
+import { sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { postForm, requestToken, userAccessToken } from '../support/http';
 
 describe('audit events', () => {
@@ -25,6 +26,10 @@ describe('audit events', () => {
     });
     const refreshToken = withRefresh.body.refresh_token as string;
     expect((await requestToken(server.url, 'frontend', 'frontend-secret', { grant_type: 'refresh_token', refresh_token: refreshToken })).status).toBe(200);
+    // Presented again after the grace window for concurrent duplicates: reuse.
+    await sql(`UPDATE refresh_tokens SET consumed_at = consumed_at - interval '1 minute' WHERE token_hash = $1`, [
+      createHash('sha256').update(refreshToken).digest('base64url'),
+    ]);
     expect((await requestToken(server.url, 'frontend', 'frontend-secret', { grant_type: 'refresh_token', refresh_token: refreshToken })).status).toBe(400);
     const revoked = await postForm(`${server.url}/connect/revocation`, { token: delegated.body.access_token, client_id: 'api1', client_secret: 'api1-secret' });
     expect(revoked.status).toBe(200);

@@ -23,6 +23,9 @@ interface RefreshTokenRow {
 }
 
 const hashOf = (handle: string) => createHash('sha256').update(handle).digest('base64url');
+/** As if the token had been used up a minute ago: past the grace window for concurrent duplicates. */
+const usedUpBeforeGraceWindow = (handle: string) =>
+  sql(`UPDATE refresh_tokens SET consumed_at = consumed_at - interval '1 minute' WHERE token_hash = $1`, [hashOf(handle)]);
 const rowOf = async (handle: string) => (await sql<RefreshTokenRow>('SELECT * FROM refresh_tokens WHERE token_hash = $1', [hashOf(handle)]))[0];
 
 /** RFC 6749 §6 (docs/tokens.md#refresh-tokens): refresh tokens for the password grant, rotated, with reuse detection. */
@@ -168,6 +171,7 @@ describe('POST /connect/token — grant_type=refresh_token', () => {
       expect(second.status).toBe(200);
       expect((await userinfo(server.url, second.body.access_token)).status).toBe(200);
 
+      await usedUpBeforeGraceWindow(first.refresh_token!);
       expectTokenError(await refresh(server.url, first.refresh_token!), 400, 'invalid_grant');
       expectTokenError(await refresh(server.url, second.body.refresh_token), 400, 'invalid_grant');
       const family = (await rowOf(first.refresh_token!)).family_id;
@@ -186,7 +190,8 @@ describe('POST /connect/token — grant_type=refresh_token', () => {
       // The winner's tokens were not revoked by the losers: its access token works, its refresh token rotates.
       expect((await userinfo(server.url, succeeded[0].body.access_token)).status).toBe(200);
       expect((await refresh(server.url, succeeded[0].body.refresh_token)).status).toBe(200);
-      // The presented token is still used up: a later replay is reuse, and revokes the family.
+      // The presented token is still used up: a replay after the grace window is reuse, and revokes the family.
+      await usedUpBeforeGraceWindow(handle!);
       expectTokenError(await refresh(server.url, handle!), 400, 'invalid_grant');
       expect((await userinfo(server.url, succeeded[0].body.access_token)).status).toBe(401);
     });

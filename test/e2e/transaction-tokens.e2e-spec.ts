@@ -78,6 +78,8 @@ describe('transaction tokens — token exchange with requested_token_type txn_to
         req_wl: 'gateway',
         tctx: details,
         rctx: { channel: 'web', req_ip: '127.0.0.1' },
+        // Carried by every replacement: none outlives the access token, or survives its revocation.
+        subject_token: { exp: jwtPayload(alice).exp, jti: jwtPayload(alice).jti },
       });
       expect(payload.exp! - payload.iat!).toBe(60);
       expect(payload.exp).toBeLessThanOrEqual(jwtPayload(alice).exp);
@@ -106,7 +108,7 @@ describe('transaction tokens — token exchange with requested_token_type txn_to
         requestingWorkloads: ['gateway'],
         transactionContext: {},
         requestContext: {},
-        expiresAtMost: Math.floor(Date.now() / 1000) + 5,
+        subjectToken: { expiresAt: Math.floor(Date.now() / 1000) + 5 },
       });
       expect(shortLived.expiresIn).toBeLessThanOrEqual(5);
     });
@@ -183,7 +185,7 @@ describe('transaction tokens — token exchange with requested_token_type txn_to
         requestingWorkloads: ['gateway'],
         transactionContext: {},
         requestContext: {},
-        expiresAtMost: Math.floor(Date.now() / 1000) - 120,
+        subjectToken: { expiresAt: Math.floor(Date.now() / 1000) - 120 },
       });
       expectTokenError(await txnRequest(server.url, orders, ofTxnToken(expired.token)), 400, 'invalid_request');
     });

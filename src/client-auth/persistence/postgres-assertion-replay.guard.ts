@@ -1,17 +1,34 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { PeriodicTask } from '../../scheduling/periodic-task';
 import { AssertionReplayGuard } from '../assertion-replay.guard';
 
 const PURGE_INTERVAL_MS = 10 * 60_000;
 
-/** `jti`s in PostgreSQL (`client_assertion_jtis`); expired rows are purged every ten minutes by whichever instance records one. */
+/**
+ * `jti`s in PostgreSQL (`client_assertion_jtis`), each until its assertion expires: the record of
+ * every used one, with or without Redis in front (docs/client-authentication.md). Every instance
+ * purges expired rows every ten minutes.
+ */
 @Injectable()
-export class PostgresAssertionReplayGuard extends AssertionReplayGuard {
-  private readonly logger = new Logger(PostgresAssertionReplayGuard.name);
-  private lastPurge = 0;
+export class PostgresAssertionReplayGuard extends AssertionReplayGuard implements OnModuleInit, OnModuleDestroy {
+  private readonly purges = new PeriodicTask({
+    name: 'Purging used client assertion ids',
+    periodMs: PURGE_INTERVAL_MS,
+    run: () => this.purge(),
+    log: new Logger(PostgresAssertionReplayGuard.name),
+  });
 
   constructor(private readonly dataSource: DataSource) {
     super();
+  }
+
+  onModuleInit(): void {
+    this.purges.start();
+  }
+
+  onModuleDestroy(): void {
+    this.purges.stop();
   }
 
   async firstUse(clientId: string, jti: string, expiresAt: Date): Promise<boolean> {
@@ -22,16 +39,15 @@ export class PostgresAssertionReplayGuard extends AssertionReplayGuard {
        RETURNING 1`,
       [clientId, jti, expiresAt],
     );
-    this.purgeNowAndThen();
     return rows.length === 1;
   }
 
-  private purgeNowAndThen(): void {
-    const now = Date.now();
-    if (now - this.lastPurge < PURGE_INTERVAL_MS) return;
-    this.lastPurge = now;
-    this.dataSource
-      .query(`DELETE FROM client_assertion_jtis WHERE expires_at < now() - interval '1 minute'`)
-      .catch((error: unknown) => this.logger.warn(`Purging used assertion ids failed: ${(error as Error).message}`));
+  /** Deletes the rows of assertions expired over a minute ago (clock skew); returns how many. */
+  async purge(): Promise<number> {
+    const [{ count }] = (await this.dataSource.query(
+      `WITH purged AS (DELETE FROM client_assertion_jtis WHERE expires_at < now() - interval '1 minute' RETURNING 1)
+       SELECT count(*)::int AS count FROM purged`,
+    )) as [{ count: number }];
+    return count;
   }
 }
