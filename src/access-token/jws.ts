@@ -2,6 +2,7 @@ import type { JwtService } from '@nestjs/jwt';
 import { jwtVerify, SignJWT } from 'jose';
 import type { PublishedKey, SigningKey } from '../keys/signing-key';
 import { CLOCK_SKEW_SECONDS } from '../oauth/clock-skew';
+import { isCanonicalCompactJws } from '../oauth/compact-jws';
 
 /**
  * Compact JWS for our tokens: @nestjs/jwt (jsonwebtoken) signs and verifies RS256, PS256 and
@@ -15,7 +16,8 @@ export async function signJws(jwt: JwtService, claims: Record<string, unknown>, 
 }
 
 /**
- * The verified payload; throws when the signature, `iss`, `exp` or `nbf` (60 s skew) fails.
+ * The verified payload; throws when a part is not canonical base64url (one spelling per token), or
+ * the signature, `iss`, `exp` or `nbf` (60 s skew) fails.
  * `ignoreExpiration` is for ID tokens presented as logout hints (OpenID Connect RP-Initiated Logout 1.0 §2).
  */
 export async function verifyJws(
@@ -25,6 +27,8 @@ export async function verifyJws(
   issuer: string,
   options: { ignoreExpiration?: boolean } = {},
 ): Promise<unknown> {
+  // Both libraries decode leniently: a signature respelled in its spare bits would still verify.
+  if (!isCanonicalCompactJws(token)) throw new Error('the token is not a compact JWS in canonical base64url');
   if (key.algorithm === 'EdDSA') {
     const currentDate = options.ignoreExpiration ? new Date(0) : undefined;
     return (await jwtVerify(token, key.publicKey, { algorithms: ['EdDSA'], issuer, clockTolerance: CLOCK_SKEW_SECONDS, currentDate })).payload;

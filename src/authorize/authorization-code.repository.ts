@@ -3,7 +3,8 @@ import type { AuthorizationCode, IssuedFromCode } from './authorization-code';
 /** Where authorization codes are stored, by hash; also the DI token. */
 export abstract class AuthorizationCodeRepository {
   abstract add(code: AuthorizationCode): Promise<void>;
-  abstract find(codeHash: string): Promise<AuthorizationCode | undefined>;
+  /** The code and whether it was used already (consumed). */
+  abstract find(codeHash: string): Promise<{ readonly code: AuthorizationCode; readonly used: boolean } | undefined>;
   /**
    * Marks the code used in one conditional update: true for exactly one caller. Otherwise the code
    * was used before: it is marked replayed and what it issued (if recorded yet) is returned.

@@ -8,15 +8,16 @@ import { AuthorizationCodeRepository } from './authorization-code.repository';
 export interface CodeRequest {
   readonly clientId: string;
   readonly redirectUri: string;
+  readonly redirectUriSent: boolean;
   readonly codeChallenge: string;
   readonly nonce?: string;
   readonly scopes: readonly string[];
 }
 
-export type CodeRedemption =
-  | { readonly outcome: 'redeemed'; readonly code: AuthorizationCode }
-  | { readonly outcome: 'unknown' }
-  | { readonly outcome: 'replayed'; readonly code: AuthorizationCode; readonly issued?: IssuedFromCode };
+/** A code presented at the token endpoint, before it is consumed: `used` when it was redeemed already. */
+export type CodeLookup = { readonly outcome: 'unknown' } | { readonly outcome: 'unused' | 'used'; readonly code: AuthorizationCode };
+
+export type CodeConsumption = { readonly outcome: 'redeemed' } | { readonly outcome: 'replayed'; readonly issued?: IssuedFromCode };
 
 /** Issues and redeems authorization codes (RFC 6749 §4.1.2, §10.5; RFC 7636). */
 @Injectable()
@@ -38,14 +39,22 @@ export class AuthorizationCodeService {
     return code;
   }
 
-  /** The code, consumed by this call; or why it cannot be redeemed. Another client's code is left untouched. */
-  async redeem(code: string, clientId: string): Promise<CodeRedemption> {
+  /**
+   * The code as stored, not consumed yet: the caller checks the request against it first, so that a
+   * request failing a check (a wrong `code_verifier`) leaves the code to its client. Another client's
+   * code is unknown.
+   */
+  async find(code: string, clientId: string): Promise<CodeLookup> {
     if (!isHandle(code)) return { outcome: 'unknown' };
-    const codeHash = hashHandle(code);
-    const stored = await this.repository.find(codeHash);
-    if (!stored || stored.clientId !== clientId) return { outcome: 'unknown' };
-    const consumption = await this.repository.consume(codeHash, new Date());
-    return consumption.consumed ? { outcome: 'redeemed', code: stored } : { outcome: 'replayed', code: stored, issued: consumption.issued };
+    const stored = await this.repository.find(hashHandle(code));
+    if (!stored || stored.code.clientId !== clientId) return { outcome: 'unknown' };
+    return { outcome: stored.used ? 'used' : 'unused', code: stored.code };
+  }
+
+  /** Uses the code up: `redeemed` for exactly one caller, `replayed` (with what it issued) for every other. */
+  async consume(code: AuthorizationCode): Promise<CodeConsumption> {
+    const consumption = await this.repository.consume(code.codeHash, new Date());
+    return consumption.consumed ? { outcome: 'redeemed' } : { outcome: 'replayed', issued: consumption.issued };
   }
 
   /** Binds the access token to its code; false when the code was replayed meanwhile (revoke it then). */

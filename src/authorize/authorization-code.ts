@@ -3,6 +3,8 @@ export interface AuthorizationCode {
   readonly codeHash: string;
   readonly clientId: string;
   readonly redirectUri: string;
+  /** Whether the authorization request named `redirect_uri` (then the token request must repeat it, RFC 6749 §4.1.3). */
+  readonly redirectUriSent: boolean;
   /** RFC 7636 S256 challenge, base64url. */
   readonly codeChallenge: string;
   readonly nonce?: string;

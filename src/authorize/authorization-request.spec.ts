@@ -93,4 +93,9 @@ describe('validateAuthorizationRequest', () => {
     expect(request).toMatchObject({ scopes: ['openid', 'profile'], codeChallenge: challenge, nonce: 'n', maxAge: 0, loginHint: 'alice' });
     expect([...request.prompts]).toEqual(['login', 'consent']);
   });
+
+  it('records whether redirect_uri was named, which the token request must then repeat (RFC 6749 §4.1.3)', () => {
+    expect(validate(valid).redirectUriSent).toBe(false);
+    expect(validate({ ...valid, redirect_uri: 'https://app.example/cb' }).redirectUriSent).toBe(true);
+  });
 });

@@ -15,6 +15,8 @@ export interface ResponseTarget {
 
 /** A validated authorization request (OpenID Connect Core §3.1.2.1, RFC 7636). */
 export interface AuthorizationRequest extends ResponseTarget {
+  /** False when the client's only registered redirect URI was used without being named. */
+  readonly redirectUriSent: boolean;
   readonly client: Client;
   readonly scopes: readonly string[];
   readonly codeChallenge: string;
@@ -108,6 +110,7 @@ export function validateAuthorizationRequest(
   const scopes = resolveRequestedScopes(parameters.valid('scope'), client.allowedScopes, isKnownScope).names;
   return {
     ...target,
+    redirectUriSent: parameters.valid('redirect_uri') !== undefined,
     client,
     scopes,
     codeChallenge,

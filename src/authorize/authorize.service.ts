@@ -99,6 +99,7 @@ export class AuthorizeService {
       {
         clientId: request.client.clientId,
         redirectUri: request.redirectUri,
+        redirectUriSent: request.redirectUriSent,
         codeChallenge: request.codeChallenge,
         nonce: request.nonce,
         scopes: request.scopes,

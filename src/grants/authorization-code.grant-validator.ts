@@ -53,15 +53,14 @@ export class AuthorizationCodeGrantValidator implements GrantValidator<Authoriza
     { code: handle, redirect_uri: redirectUri, code_verifier: verifier }: AuthorizationCodeParameters,
     { client }: GrantContext,
   ): Promise<GrantSuccess> {
-    const redemption = await this.codes.redeem(handle, client.clientId);
-    if (redemption.outcome === 'unknown') throw OAuthError.invalidGrant('the authorization code is invalid');
-    if (redemption.outcome === 'replayed') return this.revokeReplayed(redemption.code, redemption.issued);
-    const { code } = redemption;
-    if (code.expiresAt.getTime() <= Date.now()) throw OAuthError.invalidGrant('the authorization code has expired');
-    if (redirectUri !== code.redirectUri) throw OAuthError.invalidGrant('redirect_uri is not the one of the authorization request');
-    if (verifier === undefined || !isCodeVerifier(verifier) || !verifiesChallenge(verifier, code.codeChallenge)) {
-      throw OAuthError.invalidGrant('code_verifier does not match the code challenge');
-    }
+    const found = await this.codes.find(handle, client.clientId);
+    if (found.outcome === 'unknown') throw OAuthError.invalidGrant('the authorization code is invalid');
+    const { code } = found;
+    // Checked before the code is used up: a wrong verifier or redirect_uri leaves it to the client
+    // that holds the right ones. A code used already is a replay whatever else the request says.
+    if (found.outcome === 'unused') requireMatchingRequest(code, redirectUri, verifier);
+    const consumption = await this.codes.consume(code);
+    if (consumption.outcome === 'replayed') return this.revokeReplayed(code, consumption.issued);
     const user = await this.users.findBySubjectId(code.subject);
     if (!user || !user.enabled) throw OAuthError.invalidGrant('the user is unknown or disabled');
     return {
@@ -89,5 +88,17 @@ export class AuthorizationCodeGrantValidator implements GrantValidator<Authoriza
   private async revoke(issued: IssuedFromCode): Promise<void> {
     await this.denyList.revoke([{ jwtId: issued.jwtId, expiresAt: Math.floor(issued.expiresAt.getTime() / 1000) }]);
     await this.refreshTokens.revokeFamilyIssuedWith(issued.jwtId);
+  }
+}
+
+/** RFC 6749 §4.1.3, RFC 7636 §4.6: the request matches the code's authorization request, and the code is fresh. */
+function requireMatchingRequest(code: AuthorizationCode, redirectUri: string | undefined, verifier: string | undefined): void {
+  if (code.expiresAt.getTime() <= Date.now()) throw OAuthError.invalidGrant('the authorization code has expired');
+  // redirect_uri is required only when the authorization request had it; when sent, it must be the code's.
+  if (redirectUri !== code.redirectUri && (code.redirectUriSent || redirectUri !== undefined)) {
+    throw OAuthError.invalidGrant('redirect_uri is not the one of the authorization request');
+  }
+  if (verifier === undefined || !isCodeVerifier(verifier) || !verifiesChallenge(verifier, code.codeChallenge)) {
+    throw OAuthError.invalidGrant('code_verifier does not match the code challenge');
   }
 }

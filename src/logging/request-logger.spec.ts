@@ -25,6 +25,13 @@ describe('loggablePath', () => {
     expect(loggablePath(`/connect/token/${'A'.repeat(43)}?refresh_token=x`)).toBe('/connect/token/[redacted]');
   });
 
+  it('drops path parameters after ";" as it drops the query string', () => {
+    expect(loggablePath('/connect/authorize;code=abc')).toBe('/connect/authorize');
+    expect(loggablePath('/connect/authorize;a=1;code=abc?state=x')).toBe('/connect/authorize');
+    expect(loggablePath('/connect;code=abc/authorize')).toBe('/connect');
+    expect(loggablePath('/connect/authorize#code=abc')).toBe('/connect/authorize');
+  });
+
   it('keeps ordinary paths as they are', () => {
     expect(loggablePath('/.well-known/openid-configuration/jwks')).toBe('/.well-known/openid-configuration/jwks');
     expect(loggablePath('/connect/userinfo?access_token=x')).toBe('/connect/userinfo');

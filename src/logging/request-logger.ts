@@ -3,8 +3,8 @@ import type { LoggerOptions } from 'pino';
 import type { LogLevel } from '../config/app.config';
 
 /**
- * How the request log keeps credentials out: the query string is dropped from the URL (it may
- * carry tokens), path segments that look like tokens are masked, and no header or body is logged
+ * How the request log keeps credentials out: the query string and path parameters are dropped
+ * from the URL (they may carry tokens), path segments that look like tokens are masked, and no header or body is logged
  * (docs/client-authentication.md). The root logger applies it to every record, not only Fastify's.
  */
 export const requestLogRedaction: Pick<LoggerOptions, 'redact' | 'serializers'> = {
@@ -22,12 +22,16 @@ export const requestLogRedaction: Pick<LoggerOptions, 'redact' | 'serializers'> 
 // A JWT (three base64url segments) or a long opaque string: what a token or handle looks like.
 const TOKEN_LIKE_SEGMENT = /^(?:[\w-]+\.[\w-]+\.[\w-]*|[\w~.%+=-]{32,})$/;
 
+// The query string, and path parameters (RFC 3986 §3.3: `;` in a segment, as in `/connect/authorize;code=…`).
+const PARAMETERS = /[?;#]/;
+
 /**
- * The path of a request URL as logged: no query string, and any segment that looks like a token
- * (`/connect/userinfo/<jwt>`) replaced, since a client may put one there by mistake (RFC 6750 §5.3).
+ * The path of a request URL as logged: nothing from the first `?` or `;` on, and any segment that
+ * looks like a token (`/connect/userinfo/<jwt>`) replaced, since a client may put one there by
+ * mistake (RFC 6750 §5.3).
  */
 export function loggablePath(url: string): string {
-  const path = url.split('?')[0];
+  const path = url.split(PARAMETERS, 1)[0];
   return path
     .split('/')
     .map((segment) => (TOKEN_LIKE_SEGMENT.test(segment) ? '[redacted]' : segment))

@@ -36,6 +36,15 @@ describe('ForeignJwtVerifier.verify', () => {
     await expect(verifier.verify(`${input}.${signature}`, keys, expect_)).rejects.toThrow('the algorithm is not allowed');
   });
 
+  it('refuses a signature respelled in its spare bits, and padding (RFC 7515 §2)', async () => {
+    const token = await sign({});
+    // ES256 signatures are 86 characters: the last (A, Q, g or w) has 4 spare bits, which decoders ignore.
+    const respelled = token.slice(0, -1) + String.fromCharCode(token.charCodeAt(token.length - 1) + 1);
+    await expect(verifier.verify(token, keys, expect_)).resolves.toMatchObject({ sub: 'svc' });
+    await expect(verifier.verify(respelled, keys, expect_)).rejects.toThrow('the JWT is not a compact JWS in canonical base64url');
+    await expect(verifier.verify(`${token}==`, keys, expect_)).rejects.toThrow('the JWT is not a compact JWS in canonical base64url');
+  });
+
   it('refuses a wrong signature key, audience, issuer, an expired token and one without exp', async () => {
     const other = await generateKeyPair('ES256');
     const forged = await new SignJWT({ iss: 'https://issuer.example', aud: 'tollgate', exp: now() + 60 })
@@ -54,7 +63,8 @@ describe('ForeignJwtVerifier.verify', () => {
 
   it('refuses an unknown kid, garbage and an oversized token', async () => {
     await expect(verifier.verify(await sign({}, { kid: 'k9' }), keys, expect_)).rejects.toThrow('no registered key matches the JWT');
-    await expect(verifier.verify('not.a.jwt', keys, expect_)).rejects.toThrow('the JWT is malformed or cannot be verified');
+    await expect(verifier.verify('not.a.jwt', keys, expect_)).rejects.toThrow('the JWT is not a compact JWS in canonical base64url');
+    await expect(verifier.verify('e30.e30.QQ', keys, expect_)).rejects.toThrow('the JWT is malformed or cannot be verified');
     await expect(verifier.verify('x'.repeat(16 * 1024 + 1), keys, expect_)).rejects.toThrow('the JWT is empty or too long');
   });
 

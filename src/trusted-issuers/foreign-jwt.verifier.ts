@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { isCanonicalCompactJws } from '../oauth/compact-jws';
 
 /** Asymmetric algorithms accepted on JWTs from others: never `none`, never HMAC (RFC 8725 §3.1–3.2). */
 export const FOREIGN_JWT_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'] as const;
@@ -24,13 +25,15 @@ export class ForeignJwtRejected extends Error {
 
 /**
  * Verifies a JWT signed by someone else (a client, a workload issuer, a subject issuer) with `jose`:
- * signature by a key the resolver gives, algorithm allow-list, `iss`, `sub`, `aud`, and `exp` /
+ * canonical base64url, signature by a key the resolver gives, algorithm allow-list, `iss`, `sub`, `aud`, and `exp` /
  * `nbf` / `iat` within the clock skew. `exp` is always required.
  */
 @Injectable()
 export class ForeignJwtVerifier {
   async verify(token: string, keys: JWTVerifyGetKey, expected: ForeignJwtExpectations): Promise<JWTPayload> {
     if (token.length === 0 || token.length > MAX_JWT_LENGTH) throw new ForeignJwtRejected('the JWT is empty or too long');
+    // RFC 7515 §2: jose decodes leniently, so a signature respelled in its spare bits would still verify.
+    if (!isCanonicalCompactJws(token)) throw new ForeignJwtRejected('the JWT is not a compact JWS in canonical base64url');
     try {
       const { payload } = await jwtVerify(token, keys, {
         algorithms: [...FOREIGN_JWT_ALGORITHMS],

@@ -7,6 +7,8 @@ import { createTransactionTokenVerifier, TransactionTokenError } from './txn-tok
 
 const ISSUER = 'https://tollgate.example';
 const TRUST_DOMAIN = 'https://mesh.example';
+// ES256 signatures are 86 characters: the last (A, Q, g or w) has 4 spare bits, which decoders ignore.
+const respelled = (jws: string) => jws.slice(0, -1) + String.fromCharCode(jws.charCodeAt(jws.length - 1) + 1);
 
 describe('createTransactionTokenVerifier', () => {
   let server: Server;
@@ -56,6 +58,7 @@ describe('createTransactionTokenVerifier', () => {
     ['a non-object rctx', () => sign({ rctx: 'x' })],
     ['another key', () => otherKeySign()],
     ['garbage', async () => 'not.a.jwt'],
+    ['the signature respelled in its spare bits (RFC 7515 §2)', async () => respelled(await sign())],
   ])('refuses %s', async (_, token) => {
     await expect(verifier()(await token())).rejects.toBeInstanceOf(TransactionTokenError);
   });

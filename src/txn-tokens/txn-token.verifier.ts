@@ -1,4 +1,5 @@
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { isCanonicalCompactJws } from '../oauth/compact-jws';
 import { TXN_TOKEN_TYP, type TransactionTokenClaims } from './txn-token';
 
 /** draft-ietf-oauth-transaction-tokens: the HTTP header a transaction token travels in. */
@@ -27,7 +28,7 @@ const ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'];
 /**
  * For APIs receiving transaction tokens (docs/transaction-tokens.md): a function that verifies one
  * with the published JWK Set (fetched once and cached by `jose`, refetched on an unknown `kid`) —
- * `typ` `txntoken+jwt`, signature, `iss`, `aud` = the trust domain, `exp` — and returns its claims.
+ * `typ` `txntoken+jwt`, canonical base64url, signature, `iss`, `aud` = the trust domain, `exp` — and returns its claims.
  */
 export function createTransactionTokenVerifier(options: TransactionTokenVerifierOptions): TransactionTokenVerifier {
   const keys = options.keys ?? createRemoteJWKSet(new URL(options.jwksUri ?? `${options.issuer}/.well-known/openid-configuration/jwks`));
@@ -40,6 +41,8 @@ export function createTransactionTokenVerifier(options: TransactionTokenVerifier
     requiredClaims: ['iat', 'exp', 'txn', 'sub'],
   };
   return async (token) => {
+    // RFC 7515 §2: one spelling per token; jose would accept a signature respelled in its spare bits.
+    if (!isCanonicalCompactJws(token)) throw new TransactionTokenError('the transaction token is not a compact JWS in canonical base64url');
     let payload: Record<string, unknown>;
     try {
       ({ payload } = await jwtVerify(token, keys, expected));

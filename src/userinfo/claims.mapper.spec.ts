@@ -84,6 +84,19 @@ describe('mapUserInfoClaims', () => {
     });
   });
 
+  it('leaves out standard claims of another type than OIDC Core §5.1 defines, naming each to leftOut', () => {
+    const stored = { name: { first: 'Mallory' }, given_name: 'Mallory', email: 42, email_verified: 'yes' };
+    const leftOut: string[] = [];
+    const claims = mapUserInfoClaims(user({ claims: stored }), ['openid', 'profile', 'email'], catalog, (claim) => leftOut.push(claim));
+    expect(claims).toEqual({ sub: '1', given_name: 'Mallory', updated_at: 1767225600 });
+    expect(leftOut).toEqual(['name', 'email', 'email_verified']);
+  });
+
+  it('passes claims OIDC Core §5.1 does not define through as stored', () => {
+    const resources = { identityResource: () => ({ name: 'hr', claimTypes: ['department'] }) };
+    expect(mapUserInfoClaims(user({ claims: { department: { id: 7 } } }), ['hr'], resources)).toEqual({ sub: '1', department: { id: 7 } });
+  });
+
   it('does not let a claim type named __proto__ touch the prototype', () => {
     const resources = { identityResource: () => ({ name: 'odd', claimTypes: ['__proto__', 'constructor'] }) };
     const claims = mapUserInfoClaims(user({ claims: JSON.parse('{"__proto__": {"polluted": true}}') }), ['odd'], resources);

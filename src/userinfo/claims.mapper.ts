@@ -1,5 +1,6 @@
 import type { IdentityResource } from '../resources/resource';
 import type { User } from '../users/user';
+import { hasStandardClaimType } from './standard-claims';
 
 /** The UserInfo response body (OIDC Core §5.3.2): `sub` and the claims the granted scopes release. */
 export interface UserInfoClaims {
@@ -15,16 +16,24 @@ export interface IdentityResourceLookup {
 /**
  * docs/endpoints.md#userinfo: `sub` always, plus for every granted identity scope the claims of that scope that
  * the user has. A claim the user lacks is omitted, never null (OIDC Core §5.3.2); `role` is always
- * an array; `updated_at` is epoch seconds (OIDC Core §5.1).
+ * an array; `updated_at` is epoch seconds (OIDC Core §5.1). A standard claim stored with another
+ * type than OIDC Core §5.1 defines is left out, and its name passed to `leftOut`.
  */
-export function mapUserInfoClaims(user: User, grantedScopes: readonly string[], resources: IdentityResourceLookup): UserInfoClaims {
+export function mapUserInfoClaims(
+  user: User,
+  grantedScopes: readonly string[],
+  resources: IdentityResourceLookup,
+  leftOut: (claim: string) => void = () => undefined,
+): UserInfoClaims {
   const claims: Record<string, unknown> = { sub: user.subjectId };
   for (const scope of grantedScopes) {
     for (const claimType of resources.identityResource(scope)?.claimTypes ?? []) {
       // `in` also skips inherited names such as __proto__, which must never be assigned.
       if (claimType in claims) continue;
       const value = claimValue(user, claimType);
-      if (value !== undefined) claims[claimType] = value;
+      if (value === undefined) continue;
+      if (hasStandardClaimType(claimType, value)) claims[claimType] = value;
+      else leftOut(claimType);
     }
   }
   return claims as UserInfoClaims;

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ValidatedAccessToken } from '../access-token/access-token';
 import { OAuthError } from '../oauth/oauth-error';
 import { OPENID } from '../oauth/scope';
@@ -14,6 +14,10 @@ import { mapUserInfoClaims, type UserInfoClaims } from './claims.mapper';
  */
 @Injectable()
 export class UserInfoService {
+  private readonly logger = new Logger(UserInfoService.name);
+  // Standard claim names whose wrongly typed value was already reported: each is logged once.
+  private readonly reported = new Set<string>();
+
   constructor(
     private readonly users: UserStore,
     @Inject(ResourceStore) private readonly resources: Pick<ResourceStore, 'catalog'>,
@@ -22,7 +26,16 @@ export class UserInfoService {
   async userInfo(token: ValidatedAccessToken): Promise<UserInfoClaims> {
     const user = await this.activeUserOf(token);
     requireOpenIdScope(token);
-    return mapUserInfoClaims(user, token.scopes, this.resources.catalog);
+    return mapUserInfoClaims(user, token.scopes, this.resources.catalog, (claim) => this.reportLeftOut(claim, user));
+  }
+
+  /** By name only: the value may be personal data. Only standard claim names get here, so the set stays small. */
+  private reportLeftOut(claim: string, user: User): void {
+    if (this.reported.has(claim)) return;
+    this.reported.add(claim);
+    this.logger.warn(
+      `UserInfo left out claim "${claim}" of user ${user.subjectId.slice(0, 64)}: not of the type OIDC Core §5.1 defines (logged once per claim, not for later users)`,
+    );
   }
 
   private async activeUserOf(token: ValidatedAccessToken): Promise<User> {

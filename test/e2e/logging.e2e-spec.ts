@@ -41,4 +41,18 @@ describe('one logger', () => {
     for (const secret of ['m2m-secret', basic('m2m', 'm2m-secret').slice('Basic '.length), accessToken, accessToken.split('.')[2]])
       expect(output).not.toContain(secret);
   });
+
+  it('drops path parameters after ";" (matrix parameters) from the request log, as it drops the query string', async () => {
+    const before = lines.length;
+    for (const path of [
+      '/connect/authorize;code=short-code-1',
+      '/connect/authorize;jsessionid=s2;code=short-code-2?state=x',
+      '/.well-known;p=short-code-3/openid-configuration',
+    ])
+      await request(`${server.url}${path}`);
+    const logged = lines.slice(before).map((line) => JSON.parse(line) as { req?: { path: string } });
+    const paths = logged.flatMap(({ req }) => (req ? [req.path] : []));
+    expect(paths).toEqual(['/connect/authorize', '/connect/authorize', '/.well-known']);
+    expect(lines.slice(before).join('')).not.toMatch(/short-code/);
+  });
 });

@@ -7,6 +7,7 @@ interface CodeRow {
   readonly code_hash: string;
   readonly client_id: string;
   readonly redirect_uri: string;
+  readonly redirect_uri_sent: boolean;
   readonly code_challenge: string;
   readonly nonce: string | null;
   readonly scopes: string[];
@@ -15,6 +16,7 @@ interface CodeRow {
   readonly auth_time: Date;
   readonly authentication_methods: string[];
   readonly expires_at: Date;
+  readonly consumed_at: Date | null;
 }
 
 @Injectable()
@@ -26,8 +28,8 @@ export class TypeOrmAuthorizationCodeRepository extends AuthorizationCodeReposit
   async add(code: AuthorizationCode): Promise<void> {
     await this.dataSource.query(
       `INSERT INTO authorization_codes (code_hash, client_id, redirect_uri, code_challenge, nonce, scopes, subject_id,
-         session_id, auth_time, authentication_methods, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+         session_id, auth_time, authentication_methods, expires_at, redirect_uri_sent)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
       [
         code.codeHash,
         code.clientId,
@@ -40,13 +42,14 @@ export class TypeOrmAuthorizationCodeRepository extends AuthorizationCodeReposit
         new Date(code.authTime * 1000),
         code.authenticationMethods,
         code.expiresAt,
+        code.redirectUriSent,
       ],
     );
   }
 
-  async find(codeHash: string): Promise<AuthorizationCode | undefined> {
+  async find(codeHash: string): Promise<{ code: AuthorizationCode; used: boolean } | undefined> {
     const rows: CodeRow[] = await this.dataSource.query('SELECT * FROM authorization_codes WHERE code_hash = $1', [codeHash]);
-    return rows[0] && toCode(rows[0]);
+    return rows[0] && { code: toCode(rows[0]), used: rows[0].consumed_at !== null };
   }
 
   async consume(codeHash: string, at: Date): Promise<{ consumed: true } | { consumed: false; issued?: IssuedFromCode }> {
@@ -96,6 +99,7 @@ function toCode(row: CodeRow): AuthorizationCode {
     codeHash: row.code_hash,
     clientId: row.client_id,
     redirectUri: row.redirect_uri,
+    redirectUriSent: row.redirect_uri_sent,
     codeChallenge: row.code_challenge,
     nonce: row.nonce ?? undefined,
     scopes: row.scopes,
