@@ -3,8 +3,8 @@ import { AuditModule } from '../audit/audit.module';
 import { AuthorizeModule } from '../authorize/authorize.module';
 import { ClientsModule } from '../clients/clients.module';
 import { IdTokenModule } from '../id-token/id-token.module';
-import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { SessionsModule } from '../sessions/sessions.module';
+import { SignInModule } from '../sign-in/sign-in.module';
 import { UsersModule } from '../users/users.module';
 import { EndSessionService } from './end-session.service';
 import { InteractionController } from './interaction.controller';
@@ -15,7 +15,7 @@ import { StylesheetSource } from './stylesheet.source';
 
 /** Login, consent and signed-out pages, and the endpoints that show them. */
 @Module({
-  imports: [AuthorizeModule, ClientsModule, IdTokenModule, SessionsModule, UsersModule, AuditModule, RateLimitModule],
+  imports: [AuthorizeModule, ClientsModule, IdTokenModule, SessionsModule, UsersModule, AuditModule, SignInModule],
   controllers: [InteractionController],
   providers: [InteractionService, EndSessionService, PageRenderer, PasswordSignIn, StylesheetSource],
 })

@@ -7,6 +7,8 @@ import type { AuthorizationInput } from '../authorize/authorization-parameters';
 import type { InspectedParameters } from '../oauth/inspected-parameters';
 import { SESSION_COOKIE, cookieHeader, readCookie } from '../sessions/session-cookie';
 import { SignInSessionService } from '../sessions/sign-in-session.service';
+import { DEVICE_COOKIE, DeviceCookies, SECURE_DEVICE_COOKIE } from '../sign-in/device-cookie';
+import { PasswordChecksBusy } from '../sign-in/password-check.queue';
 import { CSRF_FIELD, isCsrfTokenValid } from './csrf';
 import type { ConsentForm, LoginForm } from './interaction-forms';
 import type { PageResult } from './page';
@@ -20,6 +22,7 @@ export class InteractionService {
     private readonly sessions: SignInSessionService,
     private readonly passwords: PasswordSignIn,
     private readonly audit: AuditSink,
+    private readonly deviceCookies: DeviceCookies,
     @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
   ) {}
 
@@ -36,7 +39,9 @@ export class InteractionService {
     const username = form.accepted('username') ?? '';
     const password = form.accepted('password') ?? '';
     const clientId = outcome.request.client.clientId;
-    const user = await this.passwords.verify(username, password, address, clientId);
+    const deviceId = this.deviceCookies.deviceOf(readCookie(cookies, this.deviceCookieName), username);
+    const user = await this.passwords.verify(username, password, address, clientId, deviceId).catch(busyOrThrow);
+    if (user instanceof PasswordChecksBusy) return { page: { kind: 'busy', retryAfterSeconds: user.retryAfterSeconds } };
     if (!user) {
       return { page: { kind: 'login_failed', outcome, username: username.slice(0, 256) } };
     }
@@ -46,8 +51,22 @@ export class InteractionService {
     this.audit.emit({ name: 'user.signed_in', clientId, subject: user.subjectId, address });
     return {
       page: await this.authorization.authorize(form, session, { signedInNow: true }),
-      cookies: [cookieHeader(SESSION_COOKIE, handle, { secure: this.secureCookies, maxAgeSeconds: this.sessions.lifetimeSeconds })],
+      cookies: [
+        cookieHeader(SESSION_COOKIE, handle, { secure: this.secureCookies, maxAgeSeconds: this.sessions.lifetimeSeconds }),
+        ...this.deviceCookie(username),
+      ],
     };
+  }
+
+  /** docs/throttling.md#device-cookies: this browser's later sign-ins as `username` count for it alone. */
+  private deviceCookie(username: string): string[] {
+    if (!this.deviceCookies.enabled) return [];
+    const value = this.deviceCookies.issue(username);
+    return [cookieHeader(this.deviceCookieName, value, { secure: this.secureCookies, maxAgeSeconds: this.deviceCookies.lifetimeSeconds })];
+  }
+
+  private get deviceCookieName(): string {
+    return this.secureCookies ? SECURE_DEVICE_COOKIE : DEVICE_COOKIE;
   }
 
   /** The consent form: `decision` is `allow` or anything else, which denies. */
@@ -60,4 +79,10 @@ export class InteractionService {
   get secureCookies(): boolean {
     return this.config.issuer.startsWith('https:');
   }
+}
+
+/** Hashing is saturated (docs/throttling.md#password-hashing): a page of its own, not a 500. */
+function busyOrThrow(error: unknown): PasswordChecksBusy {
+  if (error instanceof PasswordChecksBusy) return error;
+  throw error;
 }

@@ -23,6 +23,6 @@ import { SigningKeyStore } from './signing-key.store';
     SigningKeyRotator,
     SigningKeyStore,
   ],
-  exports: [SigningKeyStore, SigningKeyRotator],
+  exports: [SigningKeyStore, SigningKeyRotator, KEY_ENCRYPTION_KEYRING],
 })
 export class KeysModule {}

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
 
 /**
@@ -35,6 +35,11 @@ export class KeyEncryptionKey {
     decipher.setAAD(Buffer.from(associatedData, 'utf8'));
     decipher.setAuthTag(tag);
     return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
+  }
+
+  /** A 32-byte key for another purpose (HKDF-SHA256, RFC 5869), so that one secret serves each use apart. */
+  deriveKey(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.bytes, 'tollgate', purpose, 32));
   }
 
   // Never print the key material, whatever logs the object.
