@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { Transform } from 'class-transformer';
 import { IntegerIn, Satisfies, hasProtocol, validateEnvironment, type Env } from './environment';
 
@@ -75,7 +76,7 @@ export function readThrottlingConfig(env: Env, problems: string[]): { rateLimits
     signInAddressFailures: v.SIGN_IN_ADDRESS_FAILURES ?? 50,
     signInAddressWindowSeconds: v.SIGN_IN_ADDRESS_WINDOW_SECONDS ?? 300,
     deviceCookieDays: v.SIGN_IN_DEVICE_COOKIE_DAYS ?? 90,
-    passwordCheckConcurrency: v.PASSWORD_HASHING_CONCURRENCY ?? 4,
+    passwordCheckConcurrency: v.PASSWORD_HASHING_CONCURRENCY ?? defaultHashingConcurrency(),
     passwordCheckQueueLength: v.PASSWORD_HASHING_QUEUE ?? 32,
     passwordCheckQueueTimeoutMs: v.PASSWORD_HASHING_QUEUE_TIMEOUT_MS ?? 2000,
     memoryKeys: v.RATE_LIMIT_MEMORY_KEYS ?? 100_000,
@@ -83,6 +84,11 @@ export function readThrottlingConfig(env: Env, problems: string[]): { rateLimits
     redisTimeoutMs: v.REDIS_TIMEOUT_MS ?? 100,
   };
   return { rateLimits, trustProxy: v.TRUST_PROXY };
+}
+
+/** One core left for the event loop and the database driver, at most libuv's 4 threads (scrypt runs there). */
+function defaultHashingConcurrency(): number {
+  return Math.max(1, Math.min(4, availableParallelism() - 1));
 }
 
 const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
