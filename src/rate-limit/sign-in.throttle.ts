@@ -16,7 +16,8 @@ const MAX_USERNAME_KEY_LENGTH = 256;
 /**
  * Brute-force protection for user passwords (docs/throttling.md), shared by every place a user
  * signs in. Counted per (username, address): guessing from one address never locks the user out
- * from another. Callers answer a back-off exactly like a wrong password.
+ * from another; and per device for a browser with a device cookie, which its address's failures never
+ * hold back (docs/throttling.md#device-cookies). Callers answer a back-off exactly like a wrong password.
  */
 export class SignInThrottle {
   private readonly policy: BackOffPolicy;
