@@ -220,3 +220,21 @@ describe('device cookies over IPv6 (::1)', () => {
     expect(await refused.text()).toContain('The username or password is incorrect.');
   }, 120_000);
 });
+
+describe('device cookies when the issuer is https', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ ISSUER: 'https://tollgate.test' });
+  });
+  afterAll(() => server.close());
+
+  it('names the cookie __Host-tollgate.device and marks it Secure', async () => {
+    const browser = new Browser();
+    const loginPage = await (await browser.get(authorizeUrl(server.url, pkce().challenge))).text();
+    const signedIn = await browser.submit(server.url, loginPage, { username: 'alice', password: 'alice' });
+    expect(signedIn.status).toBe(302);
+    const device = signedIn.headers.getSetCookie().find((cookie) => cookie.startsWith('__Host-tollgate.device='));
+    expect(device).toMatch(/^__Host-tollgate\.device=d1\.[A-Za-z0-9_-]{22}\.\d+\.[A-Za-z0-9_-]{43}; Max-Age=7776000; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
+    expect(browser.cookies.has('tollgate.device')).toBe(false);
+  });
+});
