@@ -7,7 +7,7 @@ import type { AuthorizationInput } from '../authorize/authorization-parameters';
 import type { InspectedParameters } from '../oauth/inspected-parameters';
 import { SESSION_COOKIE, cookieHeader, readCookie } from '../sessions/session-cookie';
 import { SignInSessionService } from '../sessions/sign-in-session.service';
-import { DEVICE_COOKIE, DeviceCookies, SECURE_DEVICE_COOKIE } from '../sign-in/device-cookie';
+import { DeviceCookies } from '../sign-in/device-cookie';
 import { PasswordChecksBusy } from '../sign-in/password-check.queue';
 import { CSRF_FIELD, isCsrfTokenValid } from './csrf';
 import type { ConsentForm, LoginForm } from './interaction-forms';
@@ -39,7 +39,7 @@ export class InteractionService {
     const username = form.accepted('username') ?? '';
     const password = form.accepted('password') ?? '';
     const clientId = outcome.request.client.clientId;
-    const deviceId = this.deviceCookies.deviceOf(readCookie(cookies, this.deviceCookieName), username);
+    const deviceId = this.deviceCookies.deviceOf(cookies, username);
     const user = await this.passwords.verify(username, password, address, clientId, deviceId).catch(busyOrThrow);
     if (user instanceof PasswordChecksBusy) return { page: { kind: 'busy', retryAfterSeconds: user.retryAfterSeconds } };
     if (!user) {
@@ -53,20 +53,9 @@ export class InteractionService {
       page: await this.authorization.authorize(form, session, { signedInNow: true }),
       cookies: [
         cookieHeader(SESSION_COOKIE, handle, { secure: this.secureCookies, maxAgeSeconds: this.sessions.lifetimeSeconds }),
-        ...this.deviceCookie(username),
+        ...this.deviceCookies.setCookie(username),
       ],
     };
-  }
-
-  /** docs/throttling.md#device-cookies: this browser's later sign-ins as `username` count for it alone. */
-  private deviceCookie(username: string): string[] {
-    if (!this.deviceCookies.enabled) return [];
-    const value = this.deviceCookies.issue(username);
-    return [cookieHeader(this.deviceCookieName, value, { secure: this.secureCookies, maxAgeSeconds: this.deviceCookies.lifetimeSeconds })];
-  }
-
-  private get deviceCookieName(): string {
-    return this.secureCookies ? SECURE_DEVICE_COOKIE : DEVICE_COOKIE;
   }
 
   /** The consent form: `decision` is `allow` or anything else, which denies. */

@@ -37,9 +37,12 @@ export class KeyEncryptionKey {
     return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
   }
 
-  /** A 32-byte key for another purpose (HKDF-SHA256, RFC 5869), so that one secret serves each use apart. */
-  deriveKey(purpose: string): Buffer {
-    return Buffer.from(hkdfSync('sha256', this.bytes, 'tollgate', purpose, 32));
+  /**
+   * A 32-byte key for another purpose, derived with HKDF-SHA256 (RFC 5869): every instance holding
+   * this KEK derives the same key, and the derived key reveals nothing of the KEK.
+   */
+  derive(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.bytes, 'tollgate', `tollgate ${purpose}`, 32));
   }
 
   // Never print the key material, whatever logs the object.

@@ -1,3 +1,4 @@
+import { parseCookie, stringifySetCookie } from 'cookie';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const DEVICE_COOKIE = 'tollgate.device';
@@ -12,22 +13,48 @@ const FORMAT = /^d1\.([A-Za-z0-9_-]{22})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
  * Device cookies (OWASP "Slow down online guessing attacks with device cookies", docs/throttling.md):
  * after a successful browser sign-in, the browser gets `d1.<device id>.<expiry>.<mac>`, an HMAC-SHA256
  * of those and of the username. It names no user in clear, and is valid only for the username it was
- * issued to; sign-ins that carry it are counted for that device alone.
+ * issued to; sign-ins that carry it are counted for that device alone. HttpOnly, SameSite=Lax, Path=/,
+ * and Secure with the `__Host-` name when the issuer is https.
  */
 export class DeviceCookies {
+  readonly name: string;
+
   /**
    * @param keys HMAC keys, the first signs; the others (from earlier key-encryption keys) still verify.
    */
   constructor(
     private readonly keys: readonly Buffer[],
     readonly lifetimeSeconds: number,
+    private readonly secure: boolean,
     private readonly now: () => number = Date.now,
   ) {
     if (keys.length === 0) throw new Error('device cookies need a key');
+    this.name = secure ? SECURE_DEVICE_COOKIE : DEVICE_COOKIE;
   }
 
   get enabled(): boolean {
     return this.lifetimeSeconds > 0;
+  }
+
+  /** The Set-Cookie header of a new device cookie for `username`; none when device cookies are off. */
+  setCookie(username: string): string[] {
+    if (!this.enabled) return [];
+    return [
+      stringifySetCookie({
+        name: this.name,
+        value: this.issue(username),
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: this.secure,
+        path: '/',
+        maxAge: this.lifetimeSeconds,
+      }),
+    ];
+  }
+
+  /** The device id of the browser's device cookie (from its Cookie header) when it is valid for `username`. */
+  deviceOf(cookieHeader: string | undefined, username: string): string | undefined {
+    return cookieHeader ? this.verify(parseCookie(cookieHeader)[this.name], username) : undefined;
   }
 
   /** A new cookie value for this username, with a fresh random device id. */
@@ -38,7 +65,7 @@ export class DeviceCookies {
   }
 
   /** The device id of `value` when it is a valid, unexpired cookie issued for `username`; undefined otherwise. */
-  deviceOf(value: string | undefined, username: string): string | undefined {
+  verify(value: string | undefined, username: string): string | undefined {
     if (!this.enabled || value === undefined || username.length > MAX_USERNAME_LENGTH) return undefined;
     const parts = FORMAT.exec(value);
     if (!parts) return undefined;

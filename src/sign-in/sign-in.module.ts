@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import type { ConfigType } from '../config/config-slice';
-import { throttlingConfig } from '../config/config.slices';
+import { issuerConfig, throttlingConfig } from '../config/config.slices';
 import { KEY_ENCRYPTION_KEYRING } from '../keys/key-encryption-key';
 import { KeysModule } from '../keys/keys.module';
 import type { KeyEncryptionKeyring } from '../keys/private-key-sealing';
@@ -10,7 +10,7 @@ import { DeviceCookies } from './device-cookie';
 import { PasswordCheck } from './password-check';
 import { PasswordCheckQueue } from './password-check.queue';
 
-const DEVICE_COOKIE_KEY_PURPOSE = 'tollgate device cookie HMAC key v1';
+const DEVICE_COOKIE_KEY_PURPOSE = 'device cookie HMAC key v1';
 
 /** Password sign-in for every form that has one: back-off, device cookies, bounded hashing (docs/throttling.md). */
 @Module({
@@ -29,12 +29,13 @@ const DEVICE_COOKIE_KEY_PURPOSE = 'tollgate device cookie HMAC key v1';
     },
     {
       provide: DeviceCookies,
-      inject: [KEY_ENCRYPTION_KEYRING, throttlingConfig.KEY],
+      inject: [KEY_ENCRYPTION_KEYRING, throttlingConfig.KEY, issuerConfig.KEY],
       // Derived from the key-encryption key(s) every instance shares: a cookie from one instance holds at all.
-      useFactory: (keyring: KeyEncryptionKeyring, limits: ConfigType<typeof throttlingConfig>) =>
+      useFactory: (keyring: KeyEncryptionKeyring, limits: ConfigType<typeof throttlingConfig>, issuer: ConfigType<typeof issuerConfig>) =>
         new DeviceCookies(
-          [keyring.current, ...keyring.previous].map((key) => key.deriveKey(DEVICE_COOKIE_KEY_PURPOSE)),
+          [keyring.current, ...keyring.previous].map((key) => key.derive(DEVICE_COOKIE_KEY_PURPOSE)),
           limits.deviceCookieDays * 86_400,
+          issuer.issuer.startsWith('https:'),
         ),
     },
   ],
