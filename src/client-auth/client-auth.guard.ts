@@ -39,7 +39,10 @@ export class ClientAuthGuard implements CanActivate {
     const attempt = this.authenticator.identify({ authorization: request.headers.authorization, body, endpoint });
     // docs/throttling.md: failures are counted per (address, client_id the request names).
     const clientId = attempt.claimedClientId ?? (singleParameter(body, 'client_id')?.slice(0, 200) || undefined);
-    await this.throttle.admit(request.ip, clientId);
+    // A public client naming itself has no secret to guess: never refused, never counted, so that a
+    // neighbour's failures cannot stop the client's other users (their codes are 128-bit, PKCE-bound).
+    const guessable = attempt.method !== 'none';
+    if (guessable) await this.throttle.admit(request.ip, clientId);
     try {
       request.authenticatedClient = await attempt.verify();
     } catch (error) {
@@ -52,7 +55,7 @@ export class ClientAuthGuard implements CanActivate {
           address: request.ip,
           error: error.description ?? error.code,
         });
-        await this.throttle.failed(request.ip, clientId);
+        if (guessable) await this.throttle.failed(request.ip, clientId);
       }
       throw error;
     }

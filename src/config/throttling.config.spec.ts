@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { ConfigError, loadConfig } from './app.config';
 
 function problemsOf(env: Record<string, string>): readonly string[] {
@@ -24,6 +25,10 @@ describe('throttling settings', () => {
         signInMaxBackOffSeconds: 900,
         signInAddressFailures: 50,
         signInAddressWindowSeconds: 300,
+        deviceCookieDays: 90,
+        passwordCheckConcurrency: Math.max(1, Math.min(4, availableParallelism() - 1)),
+        passwordCheckQueueLength: 32,
+        passwordCheckQueueTimeoutMs: 2000,
         memoryKeys: 100_000,
         redisUrl: undefined,
         redisTimeoutMs: 100,

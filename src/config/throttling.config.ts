@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { Transform } from 'class-transformer';
 import { IntegerIn, Satisfies, hasProtocol, validateEnvironment, type Env } from './environment';
 
@@ -17,6 +18,12 @@ export interface RateLimitConfig {
   readonly signInMaxBackOffSeconds: number;
   readonly signInAddressFailures: number;
   readonly signInAddressWindowSeconds: number;
+  /** Lifetime of a device cookie (src/sign-in/device-cookie.ts); 0 = no device cookies. */
+  readonly deviceCookieDays: number;
+  /** Bound on concurrent password hashing (src/sign-in/password-check.queue.ts); concurrency 0 = unbounded. */
+  readonly passwordCheckConcurrency: number;
+  readonly passwordCheckQueueLength: number;
+  readonly passwordCheckQueueTimeoutMs: number;
   /** Ordinary counters kept in memory (least recently used go first); blocking keys are kept apart. */
   readonly memoryKeys: number;
   readonly redisUrl: string | undefined;
@@ -41,6 +48,10 @@ export class ThrottlingEnvironment {
   @Seconds() SIGN_IN_MAX_BACKOFF_SECONDS?: number;
   @WholeNumber() SIGN_IN_ADDRESS_FAILURES?: number;
   @Seconds() SIGN_IN_ADDRESS_WINDOW_SECONDS?: number;
+  @IntegerIn(0, 3650) SIGN_IN_DEVICE_COOKIE_DAYS?: number;
+  @IntegerIn(0, 1024) PASSWORD_HASHING_CONCURRENCY?: number;
+  @IntegerIn(0, 100_000) PASSWORD_HASHING_QUEUE?: number;
+  @IntegerIn(1, 60_000) PASSWORD_HASHING_QUEUE_TIMEOUT_MS?: number;
   @IntegerIn(100, 100_000_000) RATE_LIMIT_MEMORY_KEYS?: number;
   @Satisfies(hasProtocol('redis:', 'rediss:'), 'a redis:// or rediss:// URL') REDIS_URL?: string;
   @IntegerIn(1, 10_000) REDIS_TIMEOUT_MS?: number;
@@ -64,11 +75,20 @@ export function readThrottlingConfig(env: Env, problems: string[]): { rateLimits
     signInMaxBackOffSeconds: v.SIGN_IN_MAX_BACKOFF_SECONDS ?? 900,
     signInAddressFailures: v.SIGN_IN_ADDRESS_FAILURES ?? 50,
     signInAddressWindowSeconds: v.SIGN_IN_ADDRESS_WINDOW_SECONDS ?? 300,
+    deviceCookieDays: v.SIGN_IN_DEVICE_COOKIE_DAYS ?? 90,
+    passwordCheckConcurrency: v.PASSWORD_HASHING_CONCURRENCY ?? defaultHashingConcurrency(),
+    passwordCheckQueueLength: v.PASSWORD_HASHING_QUEUE ?? 32,
+    passwordCheckQueueTimeoutMs: v.PASSWORD_HASHING_QUEUE_TIMEOUT_MS ?? 2000,
     memoryKeys: v.RATE_LIMIT_MEMORY_KEYS ?? 100_000,
     redisUrl: v.REDIS_URL,
     redisTimeoutMs: v.REDIS_TIMEOUT_MS ?? 100,
   };
   return { rateLimits, trustProxy: v.TRUST_PROXY };
+}
+
+/** One core left for the event loop and the database driver, at most libuv's 4 threads (scrypt runs there). */
+function defaultHashingConcurrency(): number {
+  return Math.max(1, Math.min(4, availableParallelism() - 1));
 }
 
 const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];

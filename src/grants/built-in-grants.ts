@@ -1,8 +1,8 @@
 import { AccessTokenModule } from '../access-token/access-token.module';
 import { AuditModule } from '../audit/audit.module';
 import { AuthorizeModule } from '../authorize/authorize.module';
-import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { RefreshTokensModule } from '../refresh-tokens/refresh-tokens.module';
+import { SignInModule } from '../sign-in/sign-in.module';
 import { UsersModule } from '../users/users.module';
 import { AuthorizationCodeGrantValidator } from './authorization-code.grant-validator';
 import { ClientCredentialsGrantValidator } from './client-credentials.grant-validator';
@@ -23,5 +23,5 @@ export const BUILT_IN_GRANTS: GrantRegistration = {
     RefreshTokenGrantValidator,
     TokenExchangeGrantValidator,
   ],
-  imports: [AccessTokenModule, UsersModule, RefreshTokensModule, TokenExchangeModule, AuthorizeModule, AuditModule, RateLimitModule],
+  imports: [AccessTokenModule, UsersModule, RefreshTokensModule, TokenExchangeModule, AuthorizeModule, AuditModule, SignInModule],
 };

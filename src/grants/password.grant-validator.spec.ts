@@ -10,6 +10,8 @@ import { DatabaseUserDirectory } from '../users/database-user.directory';
 import { InMemoryUserRepository } from '../users/in-memory-user.repository.fixtures';
 import { MemoryCounterStore } from '../rate-limit/memory-counter-store';
 import { SignInThrottle } from '../rate-limit/sign-in.throttle';
+import { PasswordCheck } from '../sign-in/password-check';
+import { PasswordCheckQueue } from '../sign-in/password-check.queue';
 import { PasswordGrantValidator } from './password.grant-validator';
 
 class FakeUserRepository extends InMemoryUserRepository {
@@ -73,7 +75,8 @@ describe('PasswordGrantValidator', () => {
       addressFailures: 50,
       addressWindowSeconds: 300,
     });
-    validator = new PasswordGrantValidator(new DatabaseUserDirectory(users, hasher), signIns, audit);
+    const queue = new PasswordCheckQueue({ concurrency: 2, queueLength: 8, queueTimeoutMs: 10_000 });
+    validator = new PasswordGrantValidator(new PasswordCheck(new DatabaseUserDirectory(users, hasher), hasher, signIns, queue), audit);
   });
 
   afterEach(() => jest.restoreAllMocks());
@@ -124,6 +127,13 @@ describe('PasswordGrantValidator', () => {
       await expect(submit(validator, context({ username: 'alice', password: 'alice' }))).rejects.toEqual(invalidGrant);
       expect(users.lookups).toHaveLength(lookupsBefore);
       expect(audit.events.at(-1)).toEqual({ name: 'user.sign_in_failed', username: 'alice', clientId: 'frontend', address: '192.0.2.1', reason: 'back_off' });
+    });
+
+    it('hashes a decoy during back-off, so that the refusal costs the time of a checked password', async () => {
+      await failThreeTimes();
+      const verify = jest.spyOn(hasher, 'verify');
+      await expect(submit(validator, context({ username: 'alice', password: 'alice' }))).rejects.toEqual(invalidGrant);
+      expect(verify.mock.calls).toEqual([['alice', undefined]]);
     });
 
     it('does not hold back the same user from another address', async () => {

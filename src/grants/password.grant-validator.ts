@@ -2,8 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { IsDefined, IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { AuditSink } from '../audit/audit-event';
 import { OAuthError } from '../oauth/oauth-error';
-import { SignInThrottle } from '../rate-limit/sign-in.throttle';
-import { UserDirectory } from '../users/user-directory';
+import { PasswordCheck } from '../sign-in/password-check';
 import type { ParameterConstraintContext } from './grant-parameters';
 import type { GrantContext, GrantSuccess, GrantValidator } from './grant-validator';
 
@@ -34,8 +33,7 @@ export class PasswordGrantValidator implements GrantValidator<PasswordParameters
   readonly parameters = PasswordParameters;
 
   constructor(
-    @Inject(UserDirectory) private readonly users: Pick<UserDirectory, 'authenticate'>,
-    @Inject(SignInThrottle) private readonly signIns: Pick<SignInThrottle, 'isInBackOff' | 'recordFailure' | 'recordSuccess'>,
+    @Inject(PasswordCheck) private readonly passwords: Pick<PasswordCheck, 'check'>,
     private readonly audit: AuditSink,
   ) {}
 
@@ -51,13 +49,9 @@ export class PasswordGrantValidator implements GrantValidator<PasswordParameters
       // A back-off is answered exactly like a wrong password (RFC 6749 §5.2 invalid_grant): it tells nothing.
       return OAuthError.invalidGrant(INVALID_CREDENTIALS);
     };
-    if (await this.signIns.isInBackOff(username, clientAddress)) throw refuse('back_off');
-    const user = await this.users.authenticate(username, password);
-    if (!user) {
-      await this.signIns.recordFailure(username, clientAddress);
-      throw refuse('invalid_credentials');
-    }
-    await this.signIns.recordSuccess(username, clientAddress);
+    // No device cookies here: a password-grant client is not a browser that signed in on the login page.
+    const { user, refusal } = await this.passwords.check({ username, password, address: clientAddress });
+    if (refusal) throw refuse(refusal);
     return {
       subject: user.subjectId,
       scopes: scopes.names,

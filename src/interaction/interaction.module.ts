@@ -4,8 +4,8 @@ import { AuthorizeModule } from '../authorize/authorize.module';
 import { ClientsModule } from '../clients/clients.module';
 import { IdTokenModule } from '../id-token/id-token.module';
 import { KeysModule } from '../keys/keys.module';
-import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { SessionsModule } from '../sessions/sessions.module';
+import { SignInModule } from '../sign-in/sign-in.module';
 import { UsersModule } from '../users/users.module';
 import { CsrfTokens } from './csrf';
 import { EndSessionService } from './end-session.service';
@@ -17,7 +17,7 @@ import { StylesheetSource } from './stylesheet.source';
 
 /** Login, consent, logout-confirmation and signed-out pages, and the endpoints that show them. */
 @Module({
-  imports: [AuthorizeModule, ClientsModule, IdTokenModule, KeysModule, SessionsModule, UsersModule, AuditModule, RateLimitModule],
+  imports: [AuthorizeModule, ClientsModule, IdTokenModule, KeysModule, SessionsModule, UsersModule, AuditModule, SignInModule],
   controllers: [InteractionController],
   providers: [InteractionService, EndSessionService, CsrfTokens, PageRenderer, PasswordSignIn, StylesheetSource],
 })

@@ -5,6 +5,8 @@ import type { AuthorizationInput } from '../authorize/authorization-parameters';
 import type { InspectedParameters } from '../oauth/inspected-parameters';
 import { BrowserCookies } from '../sessions/browser-cookies';
 import { SignInSessionService } from '../sessions/sign-in-session.service';
+import { DeviceCookies } from '../sign-in/device-cookie';
+import { PasswordChecksBusy } from '../sign-in/password-check.queue';
 import { CSRF_FIELD, CsrfTokens } from './csrf';
 import type { ConsentForm, LoginForm } from './interaction-forms';
 import type { PageResult } from './page';
@@ -20,6 +22,7 @@ export class InteractionService {
     private readonly audit: AuditSink,
     private readonly cookies: BrowserCookies,
     private readonly csrf: CsrfTokens,
+    private readonly deviceCookies: DeviceCookies,
   ) {}
 
   async authorize(parameters: AuthorizationInput, cookies: string | undefined): Promise<PageResult> {
@@ -41,7 +44,9 @@ export class InteractionService {
     const username = form.accepted('username') ?? '';
     const password = form.accepted('password') ?? '';
     const clientId = outcome.request.client.clientId;
-    const user = await this.passwords.verify(username, password, address, clientId);
+    const deviceId = this.deviceCookies.deviceOf(cookies, username);
+    const user = await this.passwords.verify(username, password, address, clientId, deviceId).catch(busyOrThrow);
+    if (user instanceof PasswordChecksBusy) return { page: { kind: 'busy', retryAfterSeconds: user.retryAfterSeconds } };
     if (!user) {
       return { page: { kind: 'login_failed', outcome, username: username.slice(0, 256) } };
     }
@@ -51,7 +56,7 @@ export class InteractionService {
     this.audit.emit({ name: 'user.signed_in', clientId, subject: user.subjectId, address });
     return {
       page: await this.authorization.authorize(form, session, { signedInNow: true }),
-      cookies: [this.cookies.setSession(handle, this.sessions.lifetimeSeconds), this.cookies.clearPreSession()],
+      cookies: [this.cookies.setSession(handle, this.sessions.lifetimeSeconds), this.cookies.clearPreSession(), ...this.deviceCookies.setCookie(username)],
       sessionHandle: handle,
     };
   }
@@ -63,4 +68,10 @@ export class InteractionService {
     const session = await this.sessions.find(handle);
     return { page: await this.authorization.consent(form, session, form.accepted('decision') === 'allow') };
   }
+}
+
+/** Hashing is saturated (docs/throttling.md#password-hashing): a page of its own, not a 500. */
+function busyOrThrow(error: unknown): PasswordChecksBusy {
+  if (error instanceof PasswordChecksBusy) return error;
+  throw error;
 }

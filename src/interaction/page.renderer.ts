@@ -40,6 +40,9 @@ export class PageRenderer {
         return this.view(reply, 400, 'error', { message: page.description });
       case 'csrf_failed':
         return this.view(reply, 403, 'error', { message: 'The form expired or did not come from this site.' });
+      case 'busy':
+        reply.header('Retry-After', String(page.retryAfterSeconds));
+        return this.view(reply, 503, 'error', { message: 'Too many sign-ins are being checked right now. Please try again in a few seconds.' });
       case 'signed_out':
         return this.view(reply, 200, 'signed-out', {});
       case 'redirect':

@@ -5,6 +5,7 @@ export type Page =
   | AuthorizationOutcome
   | { readonly kind: 'login_failed'; readonly outcome: Extract<AuthorizationOutcome, { kind: 'login' }>; readonly username: string }
   | { readonly kind: 'csrf_failed' }
+  | { readonly kind: 'busy'; readonly retryAfterSeconds: number }
   | { readonly kind: 'signed_out' }
   | { readonly kind: 'redirect'; readonly location: string }
   /** OpenID Connect RP-Initiated Logout 1.0 §2: "Sign out?", the logout request in hidden fields. */

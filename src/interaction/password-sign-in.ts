@@ -1,38 +1,31 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AuditSink } from '../audit/audit-event';
-import { SignInThrottle } from '../rate-limit/sign-in.throttle';
+import { PasswordCheck } from '../sign-in/password-check';
 import type { User } from '../users/user';
-import { UserDirectory } from '../users/user-directory';
 
 const MAX_CREDENTIAL_LENGTH = 1024;
 const MAX_AUDITED_USERNAME_LENGTH = 200;
 
 /**
  * Checks a username and password from the login page within the sign-in back-off of
- * docs/throttling.md, the one the password grant uses. Every failure — unknown user, wrong
- * password, disabled user, back-off — looks the same to the caller.
+ * docs/throttling.md, the one the password grant uses, counted for the browser's device alone when
+ * it carries a device cookie for that username. Every failure — unknown user, wrong password,
+ * disabled user, back-off — looks the same to the caller. Throws 503 when hashing is saturated.
  */
 @Injectable()
 export class PasswordSignIn {
   constructor(
-    @Inject(UserDirectory) private readonly users: Pick<UserDirectory, 'authenticate'>,
-    @Inject(SignInThrottle) private readonly signIns: Pick<SignInThrottle, 'isInBackOff' | 'recordFailure' | 'recordSuccess'>,
+    @Inject(PasswordCheck) private readonly passwords: Pick<PasswordCheck, 'check'>,
     private readonly audit: AuditSink,
   ) {}
 
-  async verify(username: string, password: string, address: string, clientId: string): Promise<User | undefined> {
+  async verify(username: string, password: string, address: string, clientId: string, deviceId?: string): Promise<User | undefined> {
     const refuse = (reason: 'invalid_credentials' | 'back_off') => {
       this.audit.emit({ name: 'user.sign_in_failed', username: username.slice(0, MAX_AUDITED_USERNAME_LENGTH), clientId, address, reason });
       return undefined;
     };
     if (!username || username.length > MAX_CREDENTIAL_LENGTH || password.length > MAX_CREDENTIAL_LENGTH) return refuse('invalid_credentials');
-    if (await this.signIns.isInBackOff(username, address)) return refuse('back_off');
-    const user = await this.users.authenticate(username, password);
-    if (!user) {
-      await this.signIns.recordFailure(username, address);
-      return refuse('invalid_credentials');
-    }
-    await this.signIns.recordSuccess(username, address);
-    return user;
+    const { user, refusal } = await this.passwords.check({ username, password, address, deviceId });
+    return refusal ? refuse(refusal) : user;
   }
 }

@@ -71,6 +71,31 @@ describe('SignInThrottle', () => {
     });
   });
 
+  describe('with a device cookie', () => {
+    it("is never held back by its address's failures, of this username or of many", async () => {
+      await failTimes(5);
+      for (let i = 0; i < 50; i++) await throttle.recordFailure(`user-${i}`, '192.0.2.1');
+      expect(await throttle.isInBackOff('alice', '192.0.2.1')).toBe(true);
+      expect(await throttle.isInBackOff('alice', '192.0.2.1', 'device-a')).toBe(false);
+    });
+
+    it('is held back by its own failures alone, which leave the address and other devices alone', async () => {
+      for (let i = 0; i < 5; i++) await throttle.recordFailure('alice', '192.0.2.1', 'device-a');
+      expect(await throttle.isInBackOff('alice', '192.0.2.1', 'device-a')).toBe(true);
+      expect(await throttle.isInBackOff('alice', '192.0.2.1', 'device-b')).toBe(false);
+      expect(await throttle.isInBackOff('alice', '192.0.2.1')).toBe(false);
+      now += 30_000;
+      expect(await throttle.isInBackOff('alice', '192.0.2.1', 'device-a')).toBe(false);
+    });
+
+    it('forgets its failures after a success', async () => {
+      for (let i = 0; i < 4; i++) await throttle.recordFailure('alice', '192.0.2.1', 'device-a');
+      await throttle.recordSuccess('alice', '192.0.2.1', 'device-a');
+      await throttle.recordFailure('alice', '192.0.2.1', 'device-a');
+      expect(await throttle.isInBackOff('alice', '192.0.2.1', 'device-a')).toBe(false);
+    });
+  });
+
   describe('recordSuccess', () => {
     it('ends the back-off and forgets the failures', async () => {
       await failTimes(5);
