@@ -10,6 +10,7 @@ import { SubjectIssuers1764800100000 } from './1764800100000-SubjectIssuers';
 import { ClientSettingsHistory1764900000000 } from './1764900000000-ClientSettingsHistory';
 import { UserClaimsIndex1765000000000 } from './1765000000000-UserClaimsIndex';
 import { TrustedIssuerSettingsHistory1765000100000 } from './1765000100000-TrustedIssuerSettingsHistory';
+import { ClientNamesAndResourceHistory1765600000000 } from './1765600000000-ClientNamesAndResourceHistory';
 
 /** Every migration, oldest first. `npm run client:migration` appends here. */
-export const migrations = [InitialSchema1763870400000, TokenLifecycle1764000000000, SigningKeyRotation1764100000000, StandardIdentityResources1764500000000, BrowserSignIn1764600000000, TrustedIssuers1764700000000, SecretlessClients1764700100000, DelegationPolicies1764800000000, SubjectIssuers1764800100000, ClientSettingsHistory1764900000000, UserClaimsIndex1765000000000, TrustedIssuerSettingsHistory1765000100000];
+export const migrations = [InitialSchema1763870400000, TokenLifecycle1764000000000, SigningKeyRotation1764100000000, StandardIdentityResources1764500000000, BrowserSignIn1764600000000, TrustedIssuers1764700000000, SecretlessClients1764700100000, DelegationPolicies1764800000000, SubjectIssuers1764800100000, ClientSettingsHistory1764900000000, UserClaimsIndex1765000000000, TrustedIssuerSettingsHistory1765000100000, ClientNamesAndResourceHistory1765600000000];

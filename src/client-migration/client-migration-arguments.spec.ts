@@ -104,7 +104,7 @@ describe('parseClientMigrationArguments', () => {
     ],
     [['--client-id', 'api3', '--grant', 'delegation', '--scope', 'api2', '--expires', '2026-10-31'], '--expires 2026-10-31T00:00:00.000Z is not in the future'],
     [['--client-id', 'api3', '--add-secret', '--disable'], '--add-secret and --disable cannot be combined: write one migration for each'],
-    [['--client-id', 'api3', '--add-secret', '--scope', 'api2'], '--scope applies only when creating a client'],
+    [['--client-id', 'api3', '--add-secret', '--scope', 'api2'], '--scope applies only when creating or changing a client'],
     [['--client-id', 'api3', '--disable', '--expires', '2027-01-01'], '--expires does not apply to --disable'],
     [
       ['--client-id', 'api3', '--add-secret', '--remove-secret', 'deadbeef'],
@@ -146,9 +146,9 @@ describe('parseClientMigrationArguments', () => {
       delegation: { transactionTokens: true },
     });
     expect(parse('--client-id', 'frontend', '--may-act', 'api1')?.request).toEqual({
-      kind: 'delegation-policy',
+      kind: 'change',
       clientId: 'frontend',
-      delegation: { mayActClientId: 'api1' },
+      changes: { mayActClientId: 'api1' },
     });
   });
 
@@ -177,6 +177,7 @@ describe('parseClientMigrationArguments', () => {
       },
       outDir: 'migrations',
       updateIndex: true,
+      offline: false,
     });
   });
 
@@ -259,6 +260,7 @@ describe('parseClientMigrationArguments', () => {
       },
       outDir: '/tmp/m',
       updateIndex: false,
+      offline: false,
     });
   });
 
@@ -269,7 +271,7 @@ describe('parseClientMigrationArguments', () => {
       secretExpiresAt: new Date('2027-01-31T12:00:00Z'),
       secretDescription: undefined,
     });
-    expect(parse('--client-id', 'api3', '--disable')?.request).toEqual({ kind: 'disable', clientId: 'api3' });
+    expect(parse('--client-id', 'api3', '--disable')?.request).toEqual({ kind: 'change', clientId: 'api3', changes: { enabled: false } });
   });
 
   it('reads --expire-secrets-before and --remove-secret (an id or a prefix, in lower case)', () => {

@@ -1,4 +1,6 @@
 import type { ClientMigrationRequest, DelegationPolicy } from './client-migration-arguments';
+import { clientChangeAction, renderClientChange } from './client-change';
+import { literal } from './settings-history';
 
 export interface GeneratedMigration {
   readonly className: string;
@@ -18,14 +20,10 @@ export interface MigrationFacts {
 
 /** The TypeORM migration for one request. Values are embedded as JSON literals and passed as query parameters. */
 export function renderClientMigration(request: ClientMigrationRequest, facts: MigrationFacts): GeneratedMigration {
-  const action = {
-    create: 'AddClient',
-    'add-secret': 'AddClientSecret',
-    'expire-secrets': 'ExpireClientSecrets',
-    'remove-secret': 'RemoveClientSecret',
-    disable: 'DisableClient',
-    'delegation-policy': 'SetDelegationPolicy',
-  }[request.kind];
+  const action =
+    request.kind === 'change'
+      ? clientChangeAction(request.changes)
+      : { create: 'AddClient', 'add-secret': 'AddClientSecret', 'expire-secrets': 'ExpireClientSecrets', 'remove-secret': 'RemoveClientSecret' }[request.kind];
   const name = `${action}${pascalCase(request.clientId)}`;
   const className = `${name}${facts.timestamp}`;
   const { summary, up, down } = body(request, facts, className);
@@ -54,7 +52,6 @@ ${indent(down)}
 
 function body(request: ClientMigrationRequest, facts: MigrationFacts, className: string): { summary: string; up: string[]; down: string[] } {
   const clientId = literal(request.clientId);
-  const settings = new SettingsHistory(className, request.clientId);
   const exists = `(await queryRunner.query('SELECT 1 FROM clients WHERE client_id = $1', [${clientId}])).length > 0`;
   const mustExist = [
     `if ((await queryRunner.query('SELECT 1 FROM clients WHERE client_id = $1', [${clientId}])).length === 0) {`,
@@ -82,7 +79,7 @@ function body(request: ClientMigrationRequest, facts: MigrationFacts, className:
       return {
         summary: `Adds ${request.browser.public ? 'public ' : ''}client \`${request.clientId}\`: grants ${request.grantTypes.join(', ')}; scopes ${request.scopes.join(' ')}${request.browser.redirectUris.length > 0 ? `; redirect URIs ${request.browser.redirectUris.join(' ')}` : ''}${request.browser.requireConsent ? '; consent required' : ''}${authenticatesWith(request)}.`,
         up: [
-          `if (${exists}) throw new Error(${literal(`Client "${request.clientId}" already exists: give it a new secret with --add-secret`)});`,
+          `if (${exists}) throw new Error(${literal(alreadyExists(request.clientId))});`,
           'await queryRunner.query(',
           `  'INSERT INTO clients (client_id, enabled, allowed_grant_types, allowed_scopes, access_token_lifetime, refresh_token_lifetime, public_client, redirect_uris, post_logout_redirect_uris, require_consent) VALUES ($1, true, $2, $3, $4, $5, $6, $7, $8, $9)',`,
           `  [${clientId}, ${literal(request.grantTypes)}, ${literal(request.scopes)}, ${request.accessTokenLifetimeSeconds}, ${request.refreshTokenLifetimeSeconds}, ${literal(request.browser.public)}, ${literal(request.browser.redirectUris)}, ${literal(request.browser.postLogoutRedirectUris)}, ${literal(request.browser.requireConsent)}],`,
@@ -91,6 +88,9 @@ function body(request: ClientMigrationRequest, facts: MigrationFacts, className:
           ...(secretHash === undefined ? [] : insertSecret(request.secretDescription, request.secretExpiresAt)),
           ...secretlessCredentials(request),
           ...(request.delegation ? setDelegationPolicy(clientId, request.delegation) : []),
+          ...(request.clientName === undefined
+            ? []
+            : [`await queryRunner.query('UPDATE clients SET client_name = $2 WHERE client_id = $1', [${clientId}, ${literal(request.clientName)}]);`]),
         ],
         down: [
           `// Its ${request.workload ? 'workload identity' : 'secrets'} go${request.workload ? 'es' : ''} with it: ${request.workload ? 'client_workload_identities' : 'client_secrets'} references clients ON DELETE CASCADE.`,
@@ -128,58 +128,8 @@ function body(request: ClientMigrationRequest, facts: MigrationFacts, className:
         ],
         down: irreversible('Removing a secret'),
       };
-    case 'delegation-policy': {
-      const columns = [
-        ...(request.delegation.mayActClientId !== undefined ? ['may_act_client_id'] : []),
-        ...(request.delegation.transactionTokens ? ['transaction_tokens'] : []),
-      ];
-      return {
-        summary: `Sets the delegation policy of client \`${request.clientId}\`${describePolicy(request.delegation)}. \`down\` puts back the settings it replaced.`,
-        up: [...mustExist, ...settings.record(columns), ...setDelegationPolicy(clientId, request.delegation)],
-        down: settings.restore(columns),
-      };
-    }
-    case 'disable':
-      return {
-        summary: `Disables client \`${request.clientId}\`: it can no longer authenticate. \`down\` puts back whether it was enabled.`,
-        up: [
-          ...mustExist,
-          ...settings.record(['enabled']),
-          `await queryRunner.query('UPDATE clients SET enabled = false WHERE client_id = $1', [${clientId}]);`,
-        ],
-        down: settings.restore(['enabled']),
-      };
-  }
-}
-
-/**
- * The settings a migration overwrites on an existing client, kept under the migration's name in
- * `client_settings_before_migration` so that `down` restores them exactly (not to a default).
- */
-class SettingsHistory {
-  constructor(
-    private readonly migration: string,
-    private readonly clientId: string,
-  ) {}
-
-  record(columns: readonly string[]): string[] {
-    const fields = columns.map((column) => `'${column}', ${column}`).join(', ');
-    return [
-      'await queryRunner.query(',
-      `  "INSERT INTO client_settings_before_migration (migration, client_id, settings) SELECT $1, client_id, jsonb_build_object(${fields}) FROM clients WHERE client_id = $2",`,
-      `  [${literal(this.migration)}, ${literal(this.clientId)}],`,
-      ');',
-    ];
-  }
-
-  restore(columns: readonly string[]): string[] {
-    const assignments = columns.map((column, index) => `${column} = $${index + 2}`).join(', ');
-    return [
-      `const [before] = await queryRunner.query('SELECT settings FROM client_settings_before_migration WHERE migration = $1', [${literal(this.migration)}]);`,
-      `if (!before) throw new Error(${literal(`No record of client "${this.clientId}" before ${this.migration}: restore its settings by hand`)});`,
-      `await queryRunner.query('UPDATE clients SET ${assignments} WHERE client_id = $1', [${literal(this.clientId)}, ${columns.map((column) => `before.settings.${column}`).join(', ')}]);`,
-      `await queryRunner.query('DELETE FROM client_settings_before_migration WHERE migration = $1', [${literal(this.migration)}]);`,
-    ];
+    case 'change':
+      return renderClientChange(request.clientId, request.changes, className);
   }
 }
 
@@ -240,12 +190,9 @@ function setDelegationPolicy(clientId: string, policy: DelegationPolicy): string
   return lines;
 }
 
-function describePolicy(policy: DelegationPolicy): string {
-  const parts = [
-    ...(policy.mayActClientId !== undefined ? [`only \`${policy.mayActClientId}\` may act for its users (may_act)`] : []),
-    ...(policy.transactionTokens ? ['it may obtain transaction tokens'] : []),
-  ];
-  return `: ${parts.join('; ')}`;
+/** Why a client cannot be created again, and how it is changed instead (docs/operations.md#changing-what-exists). */
+export function alreadyExists(clientId: string): string {
+  return `Client "${clientId}" already exists: change it with npm run client:migration -- --client-id ${clientId} --change <the settings to change>, or add a secret with --add-secret`;
 }
 
 function pascalCase(clientId: string): string {
@@ -256,9 +203,6 @@ function pascalCase(clientId: string): string {
     .join('');
 }
 
-function literal(value: unknown): string {
-  return JSON.stringify(value);
-}
 
 function indent(lines: readonly string[]): string {
   return lines.map((line) => `    ${line}`).join('\n');

@@ -1,10 +1,11 @@
 import type { GeneratedMigration } from '../client-migration/client-migration-source';
 import type { IssuerMigrationRequest } from './issuer-migration-arguments';
-import { literal, renderSubjectIssuerChange, requireKnown, type MigrationBody } from './subject-issuer-source';
+import { renderIssuerChange } from './issuer-change';
+import { literal, requireKnown, type MigrationBody } from './subject-issuer-source';
 
 /** The TypeORM migration for one request; values are JSON literals passed as query parameters. */
 export function renderIssuerMigration(request: IssuerMigrationRequest, timestamp: number): GeneratedMigration {
-  const name = `${MIGRATION_NAMES[request.kind]}${pascalCase(request.issuer)}`;
+  const name = `${migrationName(request)}${pascalCase(request.issuer)}`;
   const className = `${name}${timestamp}`;
   const { summary, up, down } = migrationBody(request, className);
   const source = `import type { MigrationInterface, QueryRunner } from 'typeorm';
@@ -29,21 +30,12 @@ ${indent(down)}
 }
 
 function migrationBody(request: IssuerMigrationRequest, className: string): MigrationBody {
-  switch (request.kind) {
-    case 'create':
-      return registerIssuer(request);
-    case 'change-subject':
-      return renderSubjectIssuerChange(request, className);
-    case 'disable':
-      return {
-        summary: `Stops trusting \`${request.issuer}\`. \`down\` trusts it again.`,
-        up: [
-          `if (!(${exists(request.issuer)})) throw new Error(${literal(`Trusted issuer "${request.issuer}" does not exist`)});`,
-          `await queryRunner.query('UPDATE trusted_issuers SET enabled = false WHERE issuer = $1', [${literal(request.issuer)}]);`,
-        ],
-        down: [`await queryRunner.query('UPDATE trusted_issuers SET enabled = true WHERE issuer = $1', [${literal(request.issuer)}]);`],
-      };
-  }
+  return request.kind === 'create' ? registerIssuer(request) : renderIssuerChange(request.issuer, request.changes, className);
+}
+
+/** Why an issuer cannot be registered again, and how it is changed instead. */
+export function issuerAlreadyExists(issuer: string): string {
+  return `Trusted issuer "${issuer}" already exists: change it with npm run issuer:migration -- --change ${issuer} (--jwks-uri, --jwks-file, --description, subject settings), or --disable ${issuer}`;
 }
 
 function registerIssuer(request: Extract<IssuerMigrationRequest, { kind: 'create' }>): MigrationBody {
@@ -62,7 +54,7 @@ function registerIssuer(request: Extract<IssuerMigrationRequest, { kind: 'create
   return {
     summary: `Trusts ${ISSUER_KINDS[request.issuerKind]} \`${request.issuer}\` as a ${subject ? 'subject' : 'workload'} issuer, with ${request.jwksUri ? `the keys at ${request.jwksUri}` : 'the JWK Set below'}.`,
     up: [
-      `if (${exists(request.issuer)}) throw new Error(${literal(`Trusted issuer "${request.issuer}" already exists`)});`,
+      `if (${exists(request.issuer)}) throw new Error(${literal(issuerAlreadyExists(request.issuer))});`,
       ...(subject ? requireKnown(subject) : []),
       'await queryRunner.query(',
       `  "INSERT INTO trusted_issuers (issuer, role, kind, jwks, jwks_uri, description${subjectColumns}) VALUES (${[...values, ...subjectValues].map((_, index) => `$${index + 1}`).join(', ')})",`,
@@ -87,7 +79,12 @@ function exists(issuer: string): string {
   return `(await queryRunner.query('SELECT 1 FROM trusted_issuers WHERE issuer = $1', [${literal(issuer)}])).length > 0`;
 }
 
-const MIGRATION_NAMES = { create: 'AddTrustedIssuer', 'change-subject': 'ChangeSubjectIssuer', disable: 'DisableTrustedIssuer' } as const;
+function migrationName(request: IssuerMigrationRequest): string {
+  if (request.kind === 'create') return 'AddTrustedIssuer';
+  const { changes } = request;
+  if (Object.keys(changes).length === 1 && changes.enabled !== undefined) return changes.enabled ? 'EnableTrustedIssuer' : 'DisableTrustedIssuer';
+  return Object.keys(changes).length === 1 && changes.subject ? 'ChangeSubjectIssuer' : 'ChangeTrustedIssuer';
+}
 const ISSUER_KINDS = { spiffe: 'SPIFFE trust domain', kubernetes: 'Kubernetes issuer', jwt: 'identity provider' } as const;
 
 function pascalCase(issuer: string): string {

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { isScopeToken } from '../oauth/scope';
+import { changedResourceSettings, type ApiResourceChanges } from './resource-change';
 
 /** An API resource: the `aud` of tokens carrying any of its scopes (docs/tokens.md). */
 export interface ApiResourceRequest {
@@ -8,27 +9,48 @@ export interface ApiResourceRequest {
   readonly scopes: readonly string[];
 }
 
+/** `--api <name> --change`: settings of an existing API resource (docs/operations.md#changing-what-exists). */
+export interface ApiResourceChangeRequest {
+  readonly kind: 'change-api';
+  readonly name: string;
+  readonly changes: ApiResourceChanges;
+}
+
+export type ResourceMigrationRequest = ApiResourceRequest | ApiResourceChangeRequest;
+
 export interface ResourceMigrationCommand {
-  readonly request: ApiResourceRequest;
+  readonly request: ResourceMigrationRequest;
   readonly outDir: string;
   readonly updateIndex: boolean;
+  /** `--offline`: do not check the service's database for the resource first. */
+  readonly offline: boolean;
 }
 
 export class ResourceMigrationUsageError extends Error {}
 
 export const RESOURCE_USAGE = `Usage:
   npm run resource:migration -- --api <name> --scope <scope> [--scope <scope>...]
-Options: --out-dir <directory> (default: migrations), --no-index (do not append to <out-dir>/index.ts).
+  npm run resource:migration -- --api <name> --change [--scope <scope>...] [--enable | --disable]
+Options: --out-dir <directory> (default: migrations), --no-index (do not append to <out-dir>/index.ts),
+--offline (do not check the service's database first).
 Writes a timestamped TypeORM migration adding the API resource <name>: tokens with one of its scopes
 carry <name> in their aud. Its down removes the resource. Clients are then allowed the scopes with
 npm run client:migration. The standard identity resources (openid, profile, email, role, address,
-phone) come with the base schema.`;
+phone) come with the base schema.
+--change changes an existing API resource: --scope given replaces its scopes; --disable takes it out of
+tokens and requests, --enable puts it back. Its down puts back exactly what it replaced.
+The command first checks the database the service uses: adding a resource that exists, or changing one
+that does not, stops here.`;
 
 const OPTIONS = {
   api: { type: 'string' },
   scope: { type: 'string', multiple: true },
+  change: { type: 'boolean' },
+  enable: { type: 'boolean' },
+  disable: { type: 'boolean' },
   'out-dir': { type: 'string' },
   'no-index': { type: 'boolean' },
+  offline: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
 
@@ -47,9 +69,24 @@ export function parseResourceMigrationArguments(argv: readonly string[], default
   const name = values.api ?? '';
   if (values.api === undefined) problems.push('--api is required');
   else if (!NAME.test(name)) problems.push(`--api "${name}" must be 1 to 200 characters: letters, digits and . _ ~ : / -, starting with a letter or digit`);
-  const scopes = [...new Set((values.scope ?? []).flatMap((item) => item.split(' ')).filter((item) => item !== ''))];
+  const changing = values.change === true || values.enable !== undefined || values.disable !== undefined;
+  const scopes = values.scope === undefined && changing ? undefined : checkScopes(values.scope ?? [], problems);
+  let request: ResourceMigrationRequest;
+  if (changing) {
+    if (values.enable && values.disable) problems.push('--enable and --disable contradict each other');
+    const changes: ApiResourceChanges = { ...(scopes ? { scopes } : {}), ...(values.enable || values.disable ? { enabled: values.enable === true } : {}) };
+    if (changedResourceSettings(changes).length === 0) problems.push('--change needs at least one setting to change: --scope, --enable or --disable');
+    request = { kind: 'change-api', name, changes };
+  } else {
+    request = { kind: 'api', name, scopes: scopes ?? [] };
+  }
+  if (problems.length > 0) throw new ResourceMigrationUsageError(problems.join('\n'));
+  return { request, outDir: values['out-dir'] ?? defaultOutDir, updateIndex: !values['no-index'], offline: values.offline === true };
+}
+
+function checkScopes(raw: readonly string[], problems: string[]): string[] {
+  const scopes = [...new Set(raw.flatMap((item) => item.split(' ')).filter((item) => item !== ''))];
   if (scopes.length === 0) problems.push('--scope is required (at least one scope)');
   for (const scope of scopes) if (!isScopeToken(scope)) problems.push(`--scope "${scope}" is not a valid scope token (RFC 6749 §3.3)`);
-  if (problems.length > 0) throw new ResourceMigrationUsageError(problems.join('\n'));
-  return { request: { kind: 'api', name, scopes }, outDir: values['out-dir'] ?? defaultOutDir, updateIndex: !values['no-index'] };
+  return scopes;
 }

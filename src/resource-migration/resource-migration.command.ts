@@ -1,9 +1,10 @@
 import type { CommandIo } from '../client-migration/client-migration.command';
 import { writeGeneratedMigration } from '../client-migration/client-migration.command';
-import { parseResourceMigrationArguments, RESOURCE_USAGE, ResourceMigrationUsageError } from './resource-migration-arguments';
+import { resourceAlreadyExists } from './resource-change';
+import { parseResourceMigrationArguments, RESOURCE_USAGE, ResourceMigrationUsageError, type ResourceMigrationRequest } from './resource-migration-arguments';
 import { renderResourceMigration } from './resource-migration-source';
 
-/** `npm run resource:migration`: writes the migration and appends it to the index. Returns the exit code. */
+/** `npm run resource:migration`: checks the service's database, writes the migration and appends it to the index. Returns the exit code. */
 export async function runResourceMigrationCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   let command;
   try {
@@ -17,7 +18,20 @@ export async function runResourceMigrationCommand(argv: readonly string[], io: C
     io.stderr(`${RESOURCE_USAGE}\n`);
     return 0;
   }
+  if (io.existing && !command.offline) {
+    const problem = resourceProblem(command.request, await (await io.existing()).resource(command.request.name));
+    if (problem) {
+      io.stderr(`resource:migration: ${problem}\nNothing was written.\n`);
+      return 1;
+    }
+  }
   const now = io.now?.() ?? new Date();
   await writeGeneratedMigration(renderResourceMigration(command.request, now.getTime()), command, io);
   return 0;
+}
+
+function resourceProblem(request: ResourceMigrationRequest, current: { readonly kind: 'api' | 'identity' } | undefined): string | undefined {
+  if (current?.kind === 'identity') return `"${request.name}" is an identity resource (a scope of the base schema), not an API resource`;
+  if (request.kind === 'api') return current ? resourceAlreadyExists(request.name) : undefined;
+  return current ? undefined : `API resource "${request.name}" does not exist: add it with npm run resource:migration -- --api ${request.name} --scope <scopes>`;
 }

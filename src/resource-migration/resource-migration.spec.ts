@@ -27,6 +27,7 @@ describe('parseResourceMigrationArguments', () => {
       request: { kind: 'api', name: 'https://api2.example', scopes: ['api2.read', 'api2.write'] },
       outDir: 'migrations',
       updateIndex: true,
+      offline: false,
     });
     expect(parseResourceMigrationArguments(['--api', 'api2', '--scope', 'api2', '--no-index'], '/migrations')).toMatchObject({
       outDir: '/migrations',
@@ -42,7 +43,9 @@ describe('renderResourceMigration', () => {
     expect(migration.className).toBe('AddApiResourceHttpsApi2Example1795000000000');
     expect(migration.fileBase).toBe('1795000000000-AddApiResourceHttpsApi2Example');
     expect(migration.source).toContain(`'INSERT INTO api_resources (name, scopes) VALUES ($1, $2)', ["https://api2.example", ["api2"]]`);
-    expect(migration.source).toContain('throw new Error("API resource \\"https://api2.example\\" already exists");');
+    expect(migration.source).toContain(
+      'throw new Error("API resource \\"https://api2.example\\" already exists: change it with npm run resource:migration -- --api https://api2.example --change',
+    );
     expect(migration.source).toContain(
       `async down(queryRunner: QueryRunner): Promise<void> {\n    await queryRunner.query('DELETE FROM api_resources WHERE name = $1', ["https://api2.example"]);`,
     );
