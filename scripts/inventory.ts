@@ -21,7 +21,12 @@ export async function runInventoryCommand(noun: InventoryNoun, argv: readonly st
   const opened = await openInventory();
   if (!opened) return 1;
   try {
-    return await runInventoryRequest(request, opened.inventory, (text) => process.stdout.write(text), (text) => process.stderr.write(text));
+    return await runInventoryRequest(
+      request,
+      opened.inventory,
+      (text) => process.stdout.write(text),
+      (text) => process.stderr.write(text),
+    );
   } finally {
     await opened.close();
   }

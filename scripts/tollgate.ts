@@ -19,7 +19,9 @@ const COMMANDS: Record<string, { readonly summary: string; readonly run: (argv: 
   users: {
     summary: 'add users, set passwords (from standard input), disable, enable, import JSON lines; list, show',
     run: async (argv) =>
-      argv[0] === 'list' || argv[0] === 'show' ? (await import('./inventory.js')).runInventoryCommand('users', argv) : (await import('./users.js')).runUsersCommand(argv),
+      argv[0] === 'list' || argv[0] === 'show'
+        ? (await import('./inventory.js')).runInventoryCommand('users', argv)
+        : (await import('./users.js')).runUsersCommand(argv),
   },
   clients: {
     summary: 'list the clients, or show one (never a secret or its hash)',

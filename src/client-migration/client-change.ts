@@ -105,7 +105,9 @@ export function changedSettings(changes: ClientChanges): Setting[] {
 
 /** True when the request changes nothing. */
 export function changesNothing(changes: ClientChanges): boolean {
-  return changedSettings(changes).length === 0 && changes.jwksFile === undefined && changes.jwks === undefined && changes.jwksUri === undefined && !changes.workload;
+  return (
+    changedSettings(changes).length === 0 && changes.jwksFile === undefined && changes.jwks === undefined && changes.jwksUri === undefined && !changes.workload
+  );
 }
 
 function requireWorkloadIssuer(workload: WorkloadIdentityArgument): string[] {

@@ -292,3 +292,47 @@ describe('parseClientMigrationArguments', () => {
     expect(parseClientMigrationArguments(['--client-id', 'api3', '--disable', '--out-dir', 'here'], NOW, '/migrations')?.outDir).toBe('here');
   });
 });
+
+describe('parseClientMigrationArguments --change', () => {
+  const changeOf = (...argv: string[]) => parseClientMigrationArguments(['--client-id', 'api3', ...argv], new Date('2026-11-23T10:00:00Z'))?.request;
+  const refusal = (...argv: string[]) => {
+    try {
+      parseClientMigrationArguments(['--client-id', 'api3', ...argv]);
+    } catch (error) {
+      return (error as Error).message;
+    }
+    throw new Error('expected a refusal');
+  };
+
+  it('refuses a change of nothing, contradictions, --public and secret options', () => {
+    expect(refusal('--change')).toBe('--change needs at least one setting to change (see the options of --change below)');
+    expect(refusal('--change', '--consent', '--no-consent')).toBe('--consent and --no-consent contradict each other');
+    expect(refusal('--enable', '--disable')).toBe('--enable and --disable contradict each other');
+    expect(refusal('--change', '--public')).toContain('--public applies only when creating a client');
+    expect(refusal('--change', '--scope', 'api1', '--expires', '2099-01-01')).toBe('--expires does not apply to changing an existing client');
+    expect(refusal('--change', '--name', 'two\nlines')).toBe('--name must be one line of 1 to 200 characters');
+    expect(refusal('--add-secret', '--no-consent')).toBe('--no-consent applies only when changing a client');
+    expect(changeOf('--no-consent')).toEqual({ kind: 'change', clientId: 'api3', changes: { requireConsent: false } });
+  });
+
+  it('reads only the settings given, each checked as when creating', () => {
+    expect(
+      changeOf('--change', '--scope', 'api1 api2', '--grant', 'client_credentials', '--name', 'Reports', '--no-consent', '--access-token-lifetime', '60'),
+    ).toEqual({
+      kind: 'change',
+      clientId: 'api3',
+      changes: { scopes: ['api1', 'api2'], grantTypes: ['client_credentials'], clientName: 'Reports', requireConsent: false, accessTokenLifetimeSeconds: 60 },
+    });
+    expect(changeOf('--enable')).toEqual({ kind: 'change', clientId: 'api3', changes: { enabled: true } });
+    expect(changeOf('--change', '--workload', 'spiffe://prod.example/ledger')).toEqual({
+      kind: 'change',
+      clientId: 'api3',
+      changes: { workload: { issuer: 'spiffe://prod.example', subject: 'spiffe://prod.example/ledger' } },
+    });
+    expect(refusal('--change', '--redirect-uri', 'http://example.com/cb')).toContain('--redirect-uri "http://example.com/cb" must be an absolute https URI');
+  });
+
+  it('takes a display name when creating a client', () => {
+    expect(changeOf('--grant', 'client_credentials', '--scope', 'api1', '--name', 'Reports <b>')).toMatchObject({ kind: 'create', clientName: 'Reports <b>' });
+  });
+});

@@ -146,7 +146,13 @@ const OPTIONS = {
   help: { type: 'boolean' },
 } as const;
 
-type Values = { [name in keyof typeof OPTIONS]?: (typeof OPTIONS)[name] extends { multiple: true } ? string[] : (typeof OPTIONS)[name] extends { type: 'boolean' } ? boolean : string };
+type Values = {
+  [name in keyof typeof OPTIONS]?: (typeof OPTIONS)[name] extends { multiple: true }
+    ? string[]
+    : (typeof OPTIONS)[name] extends { type: 'boolean' }
+      ? boolean
+      : string;
+};
 
 // The settings of a client, given when creating or changing one.
 const CREATE_OR_CHANGE = [
@@ -188,14 +194,19 @@ export function parseClientMigrationArguments(
   if (kind !== undefined && kind !== 'create' && kind !== 'add-secret') {
     for (const name of ['expires', 'description'] as const)
       if (values[name] !== undefined)
-        problems.push(`--${name} does not apply to ${kind !== 'change' ? `--${optionOf(kind)}` : values.disable ? '--disable' : 'changing an existing client'}`);
+        problems.push(
+          `--${name} does not apply to ${kind !== 'change' ? `--${optionOf(kind)}` : values.disable ? '--disable' : 'changing an existing client'}`,
+        );
   }
   if (kind !== 'change') for (const name of CHANGE_ONLY) if (values[name] !== undefined) problems.push(`--${name} applies only when changing a client`);
   if (kind !== undefined && kind !== 'create' && kind !== 'change') {
     if (values['may-act'] !== undefined || values['transaction-tokens'] !== undefined)
-      problems.push('--may-act and --transaction-tokens apply when creating or changing a client, not with --add-secret, --expire-secrets-before, --remove-secret or --disable');
+      problems.push(
+        '--may-act and --transaction-tokens apply when creating or changing a client, not with --add-secret, --expire-secrets-before, --remove-secret or --disable',
+      );
     for (const name of CREATE_OR_CHANGE)
-      if (values[name] !== undefined) problems.push(`--${name} applies only when ${name === 'public' || name === 'workload-issuer' ? 'creating' : 'creating or changing'} a client`);
+      if (values[name] !== undefined)
+        problems.push(`--${name} applies only when ${name === 'public' || name === 'workload-issuer' ? 'creating' : 'creating or changing'} a client`);
   }
   let request: ClientMigrationRequest | undefined;
   if (kind === 'create') request = { kind, clientId, ...createSettings(values, problems), ...secret };
@@ -245,7 +256,9 @@ function checkClientChanges(values: Values, problems: string[]): ClientChanges {
     scopes: values.scope === undefined ? undefined : checkScopes(values.scope, problems),
     redirectUris: values['redirect-uri'] === undefined ? undefined : checkRedirectUris('redirect-uri', values['redirect-uri'], problems),
     postLogoutRedirectUris:
-      values['post-logout-redirect-uri'] === undefined ? undefined : checkRedirectUris('post-logout-redirect-uri', values['post-logout-redirect-uri'], problems),
+      values['post-logout-redirect-uri'] === undefined
+        ? undefined
+        : checkRedirectUris('post-logout-redirect-uri', values['post-logout-redirect-uri'], problems),
     requireConsent: flag(values.consent, values['no-consent']),
     enabled: flag(values.enable, values.disable),
     mayActClientId: values['may-act'] === undefined ? undefined : checkDelegationPolicy(values['may-act'], false, problems)?.mayActClientId,
@@ -274,8 +287,8 @@ function optionOf(kind: ClientMigrationRequest['kind']): string {
 
 /**
  * Which migration the options ask for, one per migration: a secret operation, a change of an
- * existing client, or a new client. --disable, --enable, and --may-act or --transaction-tokens
- * without --grant and --scope, are changes without saying --change.
+ * existing client, or a new client. --disable, --enable, --no-consent, --no-transaction-tokens, and
+ * --may-act or --transaction-tokens without --grant and --scope, are changes without saying --change.
  */
 function kindOf(values: Values, problems: string[]): ClientMigrationRequest['kind'] | undefined {
   const given = CHANGES.filter(([option]) => values[option] !== undefined);
@@ -289,8 +302,9 @@ function kindOf(values: Values, problems: string[]): ClientMigrationRequest['kin
     return undefined;
   }
   if (given.length === 1) return given[0][1];
-  if (values.disable || values.enable) return 'change';
-  const delegationAlone = (values['may-act'] !== undefined || values['transaction-tokens'] !== undefined) && values.grant === undefined && values.scope === undefined;
+  if (values.disable || CHANGE_ONLY.some((option) => values[option] !== undefined)) return 'change';
+  const delegationAlone =
+    (values['may-act'] !== undefined || values['transaction-tokens'] !== undefined) && values.grant === undefined && values.scope === undefined;
   return delegationAlone ? 'change' : 'create';
 }
 

@@ -91,10 +91,7 @@ describe('renderClientMigration', () => {
   });
 
   it('sets a delegation policy, recording only the settings it changes', () => {
-    const { source } = renderClientMigration(
-      { kind: 'change', clientId: 'frontend', changes: { mayActClientId: 'api1' } },
-      { timestamp: TIMESTAMP },
-    );
+    const { source } = renderClientMigration({ kind: 'change', clientId: 'frontend', changes: { mayActClientId: 'api1' } }, { timestamp: TIMESTAMP });
     expect(source).toContain("jsonb_build_object('may_act_client_id', may_act_client_id)");
     expect(source).toContain(`'UPDATE clients SET may_act_client_id = $2 WHERE client_id = $1', ["frontend", before.settings.may_act_client_id]`);
     expect(source).not.toContain('transaction_tokens');

@@ -203,7 +203,6 @@ function pascalCase(clientId: string): string {
     .join('');
 }
 
-
 function indent(lines: readonly string[]): string {
   return lines.map((line) => `    ${line}`).join('\n');
 }

@@ -12,7 +12,9 @@ const PUBLIC_CLIENT_GRANTS: readonly string[] = ['authorization_code', 'refresh_
 export function requestProblems(request: ClientMigrationRequest, current: ClientView | undefined): string[] {
   if (request.kind === 'create') return current ? [alreadyExists(request.clientId)] : [];
   if (!current)
-    return [`Client "${request.clientId}" does not exist: create it with npm run client:migration -- --client-id ${request.clientId} --grant <type> --scope <scopes>`];
+    return [
+      `Client "${request.clientId}" does not exist: create it with npm run client:migration -- --client-id ${request.clientId} --grant <type> --scope <scopes>`,
+    ];
   if (request.kind !== 'change') return [];
   const { changes } = request;
   const grantTypes = changes.grantTypes ?? current.grantTypes;
@@ -22,7 +24,8 @@ export function requestProblems(request: ClientMigrationRequest, current: Client
     problems.push(`Client "${request.clientId}" would use authorization_code without a redirect URI: give --redirect-uri`);
   if (current.authentication === 'none') {
     const others = grantTypes.filter((grantType) => !PUBLIC_CLIENT_GRANTS.includes(grantType));
-    if (others.length > 0) problems.push(`Client "${request.clientId}" is public: it may use only authorization_code and refresh_token, not ${others.join(', ')}`);
+    if (others.length > 0)
+      problems.push(`Client "${request.clientId}" is public: it may use only authorization_code and refresh_token, not ${others.join(', ')}`);
     if (changes.jwks || changes.jwksUri || changes.workload) problems.push(`Client "${request.clientId}" is public: it has no credential to change`);
   }
   return problems;

@@ -10,7 +10,12 @@ export interface HistoryTable {
 }
 
 export const CLIENT_HISTORY: HistoryTable = { history: 'client_settings_before_migration', table: 'clients', key: 'client_id', what: 'client' };
-export const API_RESOURCE_HISTORY: HistoryTable = { history: 'api_resource_settings_before_migration', table: 'api_resources', key: 'name', what: 'API resource' };
+export const API_RESOURCE_HISTORY: HistoryTable = {
+  history: 'api_resource_settings_before_migration',
+  table: 'api_resources',
+  key: 'name',
+  what: 'API resource',
+};
 export const TRUSTED_ISSUER_HISTORY: HistoryTable = {
   history: 'trusted_issuer_settings_before_migration',
   table: 'trusted_issuers',
@@ -46,7 +51,9 @@ export class SettingsHistory {
   update(assignments: readonly (readonly [column: string, value: string])[]): string[] {
     if (assignments.length === 0) return [];
     const set = assignments.map(([column], index) => `${column} = $${index + 2}`).join(', ');
-    return [`await queryRunner.query('UPDATE ${this.table.table} SET ${set} WHERE ${this.table.key} = $1', [${[literal(this.id), ...assignments.map(([, value]) => value)].join(', ')}]);`];
+    return [
+      `await queryRunner.query('UPDATE ${this.table.table} SET ${set} WHERE ${this.table.key} = $1', [${[literal(this.id), ...assignments.map(([, value]) => value)].join(', ')}]);`,
+    ];
   }
 
   restore(columns: readonly string[], extra: readonly string[] = []): string[] {

@@ -4,7 +4,14 @@ import type { ClientView, KeySummary, ResourceView, TrustedIssuerView, UserView 
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const cells = [header, ...rows].map((row) => row.map(cell));
   const widths = header.map((_, column) => Math.max(...cells.map((row) => row[column].length)));
-  return `${cells.map((row) => row.map((value, column) => (column === row.length - 1 ? value : value.padEnd(widths[column]))).join('  ').trimEnd()).join('\n')}\n`;
+  return `${cells
+    .map((row) =>
+      row
+        .map((value, column) => (column === row.length - 1 ? value : value.padEnd(widths[column])))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')}\n`;
 }
 
 /** `name: value` lines, names aligned; a list value continues on indented lines. */
@@ -31,7 +38,8 @@ export const CLIENT_TABLE = {
 
 export function showClient(client: ClientView): string {
   const secrets = client.secrets.map(
-    (secret) => `${secret.id} (${secret.description ?? 'no description'}; created ${secret.createdAt}; ${secret.expiresAt ? `expires ${secret.expiresAt}` : 'no expiry'})`,
+    (secret) =>
+      `${secret.id} (${secret.description ?? 'no description'}; created ${secret.createdAt}; ${secret.expiresAt ? `expires ${secret.expiresAt}` : 'no expiry'})`,
   );
   return formatFields([
     ['client_id', client.clientId],

@@ -41,12 +41,23 @@ export function parseInventoryArguments(noun: InventoryNoun, argv: readonly stri
 const NOT_FOUND: Record<InventoryNoun, string> = { clients: 'no client', resources: 'no resource', issuers: 'no trusted issuer', users: 'no user' };
 
 /** Writes the table or JSON; exit code 0, or 1 when `show` finds nothing. */
-export async function runInventoryRequest(request: InventoryRequest, inventory: Inventory, out: (text: string) => void, err: (text: string) => void): Promise<number> {
+export async function runInventoryRequest(
+  request: InventoryRequest,
+  inventory: Inventory,
+  out: (text: string) => void,
+  err: (text: string) => void,
+): Promise<number> {
   const json = (value: unknown) => out(`${JSON.stringify(value, null, 2)}\n`);
   if (request.action === 'list') {
     const [rows, table] = await listOf(request.noun, inventory);
     if (request.json) json(rows);
-    else out(formatTable(table.header, rows.map((row) => table.row(row as never))));
+    else
+      out(
+        formatTable(
+          table.header,
+          rows.map((row) => table.row(row as never)),
+        ),
+      );
     return 0;
   }
   const id = request.id ?? '';

@@ -34,7 +34,10 @@ export function renderIssuerChange(issuer: string, changes: IssuerChanges, migra
     ...(changes.enabled !== undefined ? [['enabled', literal(changes.enabled)] as [string, string]] : []),
     // trusted_issuers_one_key_source: inline keys or a jwks_uri, never both.
     ...(changes.jwks !== undefined || changes.jwksUri !== undefined
-      ? [['jwks', literal(changes.jwks ? JSON.stringify(changes.jwks) : null)] as [string, string], ['jwks_uri', literal(changes.jwksUri ?? null)] as [string, string]]
+      ? [
+          ['jwks', literal(changes.jwks ? JSON.stringify(changes.jwks) : null)] as [string, string],
+          ['jwks_uri', literal(changes.jwksUri ?? null)] as [string, string],
+        ]
       : []),
     ...subjectSettings.map((setting) => [SUBJECT_COLUMNS[setting], literal(subject?.[setting])] as [string, string]),
   ];
@@ -70,7 +73,9 @@ export function renderIssuerChange(issuer: string, changes: IssuerChanges, migra
     down: history.restore(
       columns,
       trustedBy.length > 0
-        ? [`await queryRunner.query('DELETE FROM client_subject_issuers WHERE issuer = $1 AND client_id = ANY($2::text[])', [${id}, before.settings.added_trusted_by ?? []]);`]
+        ? [
+            `await queryRunner.query('DELETE FROM client_subject_issuers WHERE issuer = $1 AND client_id = ANY($2::text[])', [${id}, before.settings.added_trusted_by ?? []]);`,
+          ]
         : [],
     ),
   };

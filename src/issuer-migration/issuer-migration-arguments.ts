@@ -1,12 +1,7 @@
 import { parseArgs } from 'node:util';
 import { jwksUriProblem } from '../trusted-issuers/jwks-uri';
 import { SPIFFE_TRUST_DOMAIN } from '../trusted-issuers/trusted-issuer';
-import {
-  checkSubjectIssuerChanges,
-  checkSubjectIssuerSettings,
-  SUBJECT_FLAGS,
-  type SubjectIssuerSettings,
-} from './subject-issuer-arguments';
+import { checkSubjectIssuerChanges, checkSubjectIssuerSettings, SUBJECT_FLAGS, type SubjectIssuerSettings } from './subject-issuer-arguments';
 import type { IssuerChanges } from './issuer-change';
 
 export type IssuerMigrationRequest =

@@ -33,5 +33,7 @@ export async function runResourceMigrationCommand(argv: readonly string[], io: C
 function resourceProblem(request: ResourceMigrationRequest, current: { readonly kind: 'api' | 'identity' } | undefined): string | undefined {
   if (current?.kind === 'identity') return `"${request.name}" is an identity resource (a scope of the base schema), not an API resource`;
   if (request.kind === 'api') return current ? resourceAlreadyExists(request.name) : undefined;
-  return current ? undefined : `API resource "${request.name}" does not exist: add it with npm run resource:migration -- --api ${request.name} --scope <scopes>`;
+  return current
+    ? undefined
+    : `API resource "${request.name}" does not exist: add it with npm run resource:migration -- --api ${request.name} --scope <scopes>`;
 }

@@ -51,3 +51,34 @@ describe('renderResourceMigration', () => {
     );
   });
 });
+
+describe('--change of an API resource', () => {
+  it('reads the scopes and enabled flag given, and refuses a change of nothing', () => {
+    expect(parseResourceMigrationArguments(['--api', 'api2', '--change', '--scope', 'api2 api2.read'])?.request).toEqual({
+      kind: 'change-api',
+      name: 'api2',
+      changes: { scopes: ['api2', 'api2.read'] },
+    });
+    expect(parseResourceMigrationArguments(['--api', 'api2', '--disable'])?.request).toEqual({ kind: 'change-api', name: 'api2', changes: { enabled: false } });
+    expect(problemOf('--api', 'api2', '--change')).toBe('--change needs at least one setting to change: --scope, --enable or --disable');
+    expect(problemOf('--api', 'api2', '--enable', '--disable')).toBe('--enable and --disable contradict each other');
+  });
+
+  it('records the columns it sets in api_resource_settings_before_migration; down puts them back', () => {
+    const migration = renderResourceMigration(
+      { kind: 'change-api', name: 'api2', changes: { scopes: ['api2', 'api2.read'], enabled: false } },
+      1_795_000_000_000,
+    );
+    expect(migration.className).toBe('ChangeApiResourceApi21795000000000');
+    expect(migration.source).toContain(
+      `"INSERT INTO api_resource_settings_before_migration (migration, name, settings) SELECT $1, name, jsonb_build_object('scopes', scopes, 'enabled', enabled) FROM api_resources WHERE name = $2",`,
+    );
+    expect(migration.source).toContain(`'UPDATE api_resources SET scopes = $2, enabled = $3 WHERE name = $1', ["api2", ["api2","api2.read"], false]`);
+    expect(migration.source).toContain(
+      `'UPDATE api_resources SET scopes = $2, enabled = $3 WHERE name = $1', ["api2", before.settings.scopes, before.settings.enabled]`,
+    );
+    expect(migration.source).toContain(
+      'throw new Error("API resource \\"api2\\" does not exist: add it with npm run resource:migration -- --api api2 --scope <scopes>");',
+    );
+  });
+});

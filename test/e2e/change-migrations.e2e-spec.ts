@@ -124,7 +124,9 @@ describe('change migrations from the command line', () => {
     // Without the check, the migration itself still refuses when applied.
     const offline = await generate('client:migration', '--client-id', 'm2m', '--grant', 'client_credentials', '--scope', 'api1', '--offline');
     expect(offline.code).toBe(0);
-    await expect(migrate('up', offline.migration!)).rejects.toThrow('Client "m2m" already exists: change it with npm run client:migration -- --client-id m2m --change');
+    await expect(migrate('up', offline.migration!)).rejects.toThrow(
+      'Client "m2m" already exists: change it with npm run client:migration -- --client-id m2m --change',
+    );
   });
 
   it('changes every other setting of a client at once, and down restores exactly the row and workload identities it replaced', async () => {
@@ -297,7 +299,12 @@ describe('change migrations from the command line', () => {
 
   it("changes a trusted issuer's keys and description, and disables and enables it; down restores each", async () => {
     const issuer = `https://${uniqueName('cluster')}.example`;
-    await writeFile(join(outDir, 'cluster.json'), JSON.stringify({ keys: [{ kty: 'EC', crv: 'P-256', kid: 'k1', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0' }] }));
+    await writeFile(
+      join(outDir, 'cluster.json'),
+      JSON.stringify({
+        keys: [{ kty: 'EC', crv: 'P-256', kid: 'k1', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0' }],
+      }),
+    );
     const added = await generate('issuer:migration', '--kubernetes', issuer, '--jwks-uri', 'https://keys.example/one', '--description', 'first');
     expect(added.code).toBe(0);
     await migrate('up', added.migration!);

@@ -50,7 +50,12 @@ describe('tollgate clients|resources|issuers|users list|show', () => {
       'authorization_code,refresh_token',
       'openid profile email api1 offline_access',
     ]);
-    expect(lines.find((line) => line.startsWith('spa '))?.split(/\s{2,}/).slice(0, 4)).toEqual(['spa', 'Demo Single-Page App', 'yes', 'none']);
+    expect(
+      lines
+        .find((line) => line.startsWith('spa '))
+        ?.split(/\s{2,}/)
+        .slice(0, 4),
+    ).toEqual(['spa', 'Demo Single-Page App', 'yes', 'none']);
     // A stored escape sequence is not passed to the terminal.
     expect(lines.find((line) => line.startsWith(`${clientId} `))).toContain('Listed ?[31m client');
   });
@@ -80,14 +85,23 @@ describe('tollgate clients|resources|issuers|users list|show', () => {
     expect(Object.keys(JSON.parse(json.stdout).secrets[0]).sort()).toEqual(['createdAt', 'description', 'expiresAt', 'id']);
 
     const batch = JSON.parse((await tollgate('clients', 'show', 'batch', '--json')).stdout);
-    expect({ authentication: batch.authentication, jwks: batch.jwks }).toEqual({ authentication: 'private_key_jwt', jwks: [{ kid: 'batch-1', kty: 'EC', alg: 'ES256' }] });
+    expect({ authentication: batch.authentication, jwks: batch.jwks }).toEqual({
+      authentication: 'private_key_jwt',
+      jwks: [{ kid: 'batch-1', kty: 'EC', alg: 'ES256' }],
+    });
   });
 
   it('lists and shows resources, trusted issuers and users, as tables and JSON', async () => {
     const resources = await tollgate('resources', 'list');
     expect(resources.stdout).toMatch(/^NAME +KIND +ENABLED +SCOPES +CLAIMS\n/);
     expect(resources.stdout).toMatch(/\napi1 +api +yes +api1 +-\n/);
-    expect(JSON.parse((await tollgate('resources', 'show', 'api2', '--json')).stdout)).toEqual({ name: 'api2', kind: 'api', enabled: true, scopes: ['api2'], claims: [] });
+    expect(JSON.parse((await tollgate('resources', 'show', 'api2', '--json')).stdout)).toEqual({
+      name: 'api2',
+      kind: 'api',
+      enabled: true,
+      scopes: ['api2'],
+      claims: [],
+    });
 
     const issuers = JSON.parse((await tollgate('issuers', 'list', '--json')).stdout);
     expect(issuers.map((issuer: { issuer: string; role: string }) => [issuer.issuer, issuer.role])).toEqual(

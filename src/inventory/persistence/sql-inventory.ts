@@ -111,7 +111,13 @@ function toClient(row: Row): ClientView {
 }
 
 function toResource(row: Row): ResourceView {
-  return { name: row.name as string, kind: row.kind as ResourceView['kind'], enabled: row.enabled as boolean, scopes: row.scopes as string[], claims: row.claims as string[] };
+  return {
+    name: row.name as string,
+    kind: row.kind as ResourceView['kind'],
+    enabled: row.enabled as boolean,
+    scopes: row.scopes as string[],
+    claims: row.claims as string[],
+  };
 }
 
 function toIssuer(row: Row): TrustedIssuerView {
