@@ -151,6 +151,7 @@ describe('change migrations from the command line', () => {
     expect(created.code).toBe(0);
     await migrate('up', created.migration!);
     const before = await clientRow(clientId);
+    expect(before).toMatchObject({ client_name: 'First name', allowed_grant_types: ['authorization_code'], enabled: true });
     const identitiesBefore = await workloadIdentities(clientId);
     expect(identitiesBefore).toEqual([{ issuer: 'https://kubernetes.demo.example', subject: 'system:serviceaccount:default:browser-app' }]);
 
