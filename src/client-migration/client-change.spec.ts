@@ -1,4 +1,5 @@
 import { clientChangeAction, renderClientChange } from './client-change';
+import { renderClientMigration } from './client-migration-source';
 import { requestProblems } from './existing-client-check';
 import type { ClientView } from '../inventory/inventory';
 
@@ -39,7 +40,10 @@ describe('renderClientChange', () => {
   });
 
   it('keeps a name with */ from ending the comment the summary is written in', () => {
-    expect(renderClientChange('api3', { clientName: 'a */ b' }, MIGRATION).summary).not.toContain('*/');
+    const { source } = renderClientMigration({ kind: 'change', clientId: 'api3', changes: { clientName: 'a */ b' } }, { timestamp: 1_795_000_000_000 });
+    const comment = source.slice(source.indexOf('/**'), source.indexOf('*/') + 2);
+    expect(comment).toContain('client_name "a *\\/ b"');
+    expect(source).toContain(`'UPDATE clients SET client_name = $2 WHERE client_id = $1', ["api3", "a */ b"]`);
   });
 });
 

@@ -124,6 +124,5 @@ function describe(changes: ClientChanges): string {
   if (changes.jwks) parts.push('private_key_jwt with the JWK Set below');
   if (changes.jwksUri) parts.push(`private_key_jwt with the JWK Set at ${changes.jwksUri}`);
   if (changes.workload) parts.push(`workload identity ${changes.workload.subject}`);
-  // The summary is a line of a comment: no "*/" may end it early.
-  return parts.join('; ').replaceAll('*/', '*\\/');
+  return parts.join('; ');
 }

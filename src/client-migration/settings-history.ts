@@ -72,3 +72,8 @@ export class SettingsHistory {
 export function literal(value: unknown): string {
   return JSON.stringify(value);
 }
+
+/** Text for the migration's doc comment: a value holding `*\/` would end the comment and break the file. */
+export function commentSafe(text: string): string {
+  return text.replaceAll('*/', '*\\/');
+}

@@ -214,6 +214,12 @@ describe('change migrations from the command line', () => {
     await migrate('up', disabled.migration!);
     await migrate('down', disabled.migration!);
     expect(await sql('SELECT enabled FROM clients WHERE client_id = $1', [clientId])).toEqual([{ enabled: false }]);
+    const enabled = await generate('client:migration', '--client-id', clientId, '--enable');
+    expect(enabled.stderr).toContain('EnableClient');
+    await migrate('up', enabled.migration!);
+    expect(await sql('SELECT enabled FROM clients WHERE client_id = $1', [clientId])).toEqual([{ enabled: true }]);
+    await migrate('down', enabled.migration!);
+    expect(await sql('SELECT enabled FROM clients WHERE client_id = $1', [clientId])).toEqual([{ enabled: false }]);
     await migrate('down', created.migration!);
   });
 
@@ -252,10 +258,10 @@ describe('change migrations from the command line', () => {
     };
     expect(await consentPage()).toBe(clientId);
 
-    const named = await generate('client:migration', '--client-id', clientId, '--change', '--name', '<script>alert("x")</script> & Partner');
+    const named = await generate('client:migration', '--client-id', clientId, '--change', '--name', '<script>alert("x")</script> */ & Partner');
     expect(named.code).toBe(0);
     await migrate('up', named.migration!);
-    expect(await consentPage()).toBe('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Partner');
+    expect(await consentPage()).toBe('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; */ &amp; Partner');
 
     await migrate('down', named.migration!);
     expect(await consentPage()).toBe(clientId);
