@@ -107,7 +107,7 @@ fi
 step 'operator commands from the image, without a compiler'
 "${engine[@]}" exec "${ENV_ARGS[@]}" "$NAME" sh -c '! command -v tsc && tollgate 2>&1 | head -1'
 "${engine[@]}" exec "${ENV_ARGS[@]}" "$NAME" tollgate keys:rotate
-"${run[@]}" --rm -v "$OUT:/migrations" "$IMAGE" tollgate client:migration --client-id api3 --grant client_credentials --scope api2 >/dev/null
+"${run[@]}" --rm -v "$OUT:/migrations" "$IMAGE" tollgate client:migration --client-id api3 --grant client_credentials --scope api2 --offline >/dev/null
 written=$(ls "$OUT")
 grep -q -- '-AddClientApi3.ts$' <<<"$written" || fail 'client:migration wrote nothing to the mounted directory'
 echo "client:migration wrote $written to the mounted directory"

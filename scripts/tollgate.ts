@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
-import type { CommandIo } from '../src/client-migration/client-migration.command';
+import type { CommandIo, ExistingRecords } from '../src/client-migration/client-migration.command';
 
 /**
  * `tollgate <command> [options]`: the operator commands, compiled, so they run where there is no
@@ -13,19 +13,34 @@ const COMMANDS: Record<string, { readonly summary: string; readonly run: (argv: 
     run: async (argv) => (await import('./rotate-signing-key.js')).runKeysRotateCommand(argv),
   },
   'client:migration': {
-    summary: 'write a migration that adds a client, rotates its secrets or disables it',
+    summary: 'write a migration that adds a client, changes it, or rotates its secrets',
     run: async (argv, io) => (await import('../src/client-migration/client-migration.command.js')).runClientMigrationCommand(argv, io),
   },
   users: {
-    summary: 'add users, set passwords (from standard input), disable, enable, import JSON lines',
-    run: async (argv) => (await import('./users.js')).runUsersCommand(argv),
+    summary: 'add users, set passwords (from standard input), disable, enable, import JSON lines; list, show',
+    run: async (argv) =>
+      argv[0] === 'list' || argv[0] === 'show'
+        ? (await import('./inventory.js')).runInventoryCommand('users', argv)
+        : (await import('./users.js')).runUsersCommand(argv),
+  },
+  clients: {
+    summary: 'list the clients, or show one (never a secret or its hash)',
+    run: async (argv) => (await import('./inventory.js')).runInventoryCommand('clients', argv),
+  },
+  resources: {
+    summary: 'list the API and identity resources, or show one',
+    run: async (argv) => (await import('./inventory.js')).runInventoryCommand('resources', argv),
+  },
+  issuers: {
+    summary: 'list the trusted issuers, or show one',
+    run: async (argv) => (await import('./inventory.js')).runInventoryCommand('issuers', argv),
   },
   'issuer:migration': {
-    summary: 'write a migration that trusts a workload issuer (Kubernetes cluster, SPIFFE trust domain) or disables it',
+    summary: 'write a migration that trusts a workload or subject issuer, changes it or disables it',
     run: async (argv, io) => (await import('../src/issuer-migration/issuer-migration.command.js')).runIssuerMigrationCommand(argv, io),
   },
   'resource:migration': {
-    summary: 'write a migration that adds an API resource and its scopes',
+    summary: 'write a migration that adds an API resource and its scopes, or changes one',
     run: async (argv, io) => (await import('../src/resource-migration/resource-migration.command.js')).runResourceMigrationCommand(argv, io),
   },
 };
@@ -43,12 +58,35 @@ async function main([name, ...argv]: readonly string[]): Promise<number> {
     process.stderr.write(`${help ? '' : `tollgate: unknown command ${JSON.stringify(name)}\n`}${USAGE}\n`);
     return help ? 0 : 2;
   }
-  return command.run(argv, {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
-    cwd: process.cwd(),
-    defaultOutDir: process.env.MIGRATIONS_OUT_DIR || undefined,
-  });
+  const database = new ServiceDatabase();
+  try {
+    return await command.run(argv, {
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text),
+      cwd: process.cwd(),
+      defaultOutDir: process.env.MIGRATIONS_OUT_DIR || undefined,
+      existing: () => database.open(),
+    });
+  } finally {
+    await database.close();
+  }
+}
+
+/** The database the service uses, opened only when a migration command checks what exists. */
+class ServiceDatabase {
+  private opened?: ReturnType<typeof import('./inventory.js').openInventory>;
+
+  async open(): Promise<ExistingRecords> {
+    this.opened ??= import('./inventory.js').then(({ openInventory }) => openInventory());
+    const opened = await this.opened;
+    if (!opened) throw new Error("cannot check the service's database with these settings (above): fix them, or give --offline");
+    return opened.inventory;
+  }
+
+  async close(): Promise<void> {
+    const opened = await this.opened?.catch(() => undefined);
+    await opened?.close();
+  }
 }
 
 main(process.argv.slice(2)).then(

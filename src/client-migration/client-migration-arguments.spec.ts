@@ -104,7 +104,7 @@ describe('parseClientMigrationArguments', () => {
     ],
     [['--client-id', 'api3', '--grant', 'delegation', '--scope', 'api2', '--expires', '2026-10-31'], '--expires 2026-10-31T00:00:00.000Z is not in the future'],
     [['--client-id', 'api3', '--add-secret', '--disable'], '--add-secret and --disable cannot be combined: write one migration for each'],
-    [['--client-id', 'api3', '--add-secret', '--scope', 'api2'], '--scope applies only when creating a client'],
+    [['--client-id', 'api3', '--add-secret', '--scope', 'api2'], '--scope applies only when creating or changing a client'],
     [['--client-id', 'api3', '--disable', '--expires', '2027-01-01'], '--expires does not apply to --disable'],
     [
       ['--client-id', 'api3', '--add-secret', '--remove-secret', 'deadbeef'],
@@ -146,9 +146,9 @@ describe('parseClientMigrationArguments', () => {
       delegation: { transactionTokens: true },
     });
     expect(parse('--client-id', 'frontend', '--may-act', 'api1')?.request).toEqual({
-      kind: 'delegation-policy',
+      kind: 'change',
       clientId: 'frontend',
-      delegation: { mayActClientId: 'api1' },
+      changes: { mayActClientId: 'api1' },
     });
   });
 
@@ -177,6 +177,7 @@ describe('parseClientMigrationArguments', () => {
       },
       outDir: 'migrations',
       updateIndex: true,
+      offline: false,
     });
   });
 
@@ -259,6 +260,7 @@ describe('parseClientMigrationArguments', () => {
       },
       outDir: '/tmp/m',
       updateIndex: false,
+      offline: false,
     });
   });
 
@@ -269,7 +271,7 @@ describe('parseClientMigrationArguments', () => {
       secretExpiresAt: new Date('2027-01-31T12:00:00Z'),
       secretDescription: undefined,
     });
-    expect(parse('--client-id', 'api3', '--disable')?.request).toEqual({ kind: 'disable', clientId: 'api3' });
+    expect(parse('--client-id', 'api3', '--disable')?.request).toEqual({ kind: 'change', clientId: 'api3', changes: { enabled: false } });
   });
 
   it('reads --expire-secrets-before and --remove-secret (an id or a prefix, in lower case)', () => {
@@ -288,5 +290,49 @@ describe('parseClientMigrationArguments', () => {
   it('writes to the default directory it is given (MIGRATIONS_OUT_DIR of the tollgate command) unless --out-dir', () => {
     expect(parseClientMigrationArguments(['--client-id', 'api3', '--disable'], NOW, '/migrations')?.outDir).toBe('/migrations');
     expect(parseClientMigrationArguments(['--client-id', 'api3', '--disable', '--out-dir', 'here'], NOW, '/migrations')?.outDir).toBe('here');
+  });
+});
+
+describe('parseClientMigrationArguments --change', () => {
+  const changeOf = (...argv: string[]) => parseClientMigrationArguments(['--client-id', 'api3', ...argv], new Date('2026-11-23T10:00:00Z'))?.request;
+  const refusal = (...argv: string[]) => {
+    try {
+      parseClientMigrationArguments(['--client-id', 'api3', ...argv]);
+    } catch (error) {
+      return (error as Error).message;
+    }
+    throw new Error('expected a refusal');
+  };
+
+  it('refuses a change of nothing, contradictions, --public and secret options', () => {
+    expect(refusal('--change')).toBe('--change needs at least one setting to change (see the options of --change below)');
+    expect(refusal('--change', '--consent', '--no-consent')).toBe('--consent and --no-consent contradict each other');
+    expect(refusal('--enable', '--disable')).toBe('--enable and --disable contradict each other');
+    expect(refusal('--change', '--public')).toContain('--public applies only when creating a client');
+    expect(refusal('--change', '--scope', 'api1', '--expires', '2099-01-01')).toBe('--expires does not apply to changing an existing client');
+    expect(refusal('--change', '--name', 'two\nlines')).toBe('--name must be one line of 1 to 200 characters');
+    expect(refusal('--add-secret', '--no-consent')).toBe('--no-consent applies only when changing a client');
+    expect(changeOf('--no-consent')).toEqual({ kind: 'change', clientId: 'api3', changes: { requireConsent: false } });
+  });
+
+  it('reads only the settings given, each checked as when creating', () => {
+    expect(
+      changeOf('--change', '--scope', 'api1 api2', '--grant', 'client_credentials', '--name', 'Reports', '--no-consent', '--access-token-lifetime', '60'),
+    ).toEqual({
+      kind: 'change',
+      clientId: 'api3',
+      changes: { scopes: ['api1', 'api2'], grantTypes: ['client_credentials'], clientName: 'Reports', requireConsent: false, accessTokenLifetimeSeconds: 60 },
+    });
+    expect(changeOf('--enable')).toEqual({ kind: 'change', clientId: 'api3', changes: { enabled: true } });
+    expect(changeOf('--change', '--workload', 'spiffe://prod.example/ledger')).toEqual({
+      kind: 'change',
+      clientId: 'api3',
+      changes: { workload: { issuer: 'spiffe://prod.example', subject: 'spiffe://prod.example/ledger' } },
+    });
+    expect(refusal('--change', '--redirect-uri', 'http://example.com/cb')).toContain('--redirect-uri "http://example.com/cb" must be an absolute https URI');
+  });
+
+  it('takes a display name when creating a client', () => {
+    expect(changeOf('--grant', 'client_credentials', '--scope', 'api1', '--name', 'Reports <b>')).toMatchObject({ kind: 'create', clientName: 'Reports <b>' });
   });
 });

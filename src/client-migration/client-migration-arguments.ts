@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { isScopeToken } from '../oauth/scope';
+import { changesNothing, type ClientChanges } from './client-change';
 import { checkWorkloadIdentity, jwksUriArgumentProblem, type WorkloadIdentityArgument } from './secretless-client-arguments';
 
 /** The grant types Tollgate serves (docs/endpoints.md#token-endpoint); any absolute URI names an extension grant (RFC 6749 §4.5). */
@@ -34,14 +35,16 @@ export type ClientMigrationRequest =
       readonly jwksUri?: string;
       readonly workload?: WorkloadIdentityArgument;
       readonly browser: BrowserClientRegistration;
+      /** Shown on the consent page (`client_name`). */
+      readonly clientName?: string;
     }
-  | { readonly kind: 'delegation-policy'; readonly clientId: string; readonly delegation: DelegationPolicy }
+  /** Changes settings of an existing client (`--change`, or `--disable`, `--enable`, `--may-act`, `--transaction-tokens` alone). */
+  | { readonly kind: 'change'; readonly clientId: string; readonly changes: ClientChanges }
   | { readonly kind: 'add-secret'; readonly clientId: string; readonly secretExpiresAt?: Date; readonly secretDescription?: string }
   /** Secrets created before `before` stop working when the migration is applied. */
   | { readonly kind: 'expire-secrets'; readonly clientId: string; readonly before: Date }
   /** `secretId` is a secret's id or a prefix of at least 8 characters of it. */
-  | { readonly kind: 'remove-secret'; readonly clientId: string; readonly secretId: string }
-  | { readonly kind: 'disable'; readonly clientId: string };
+  | { readonly kind: 'remove-secret'; readonly clientId: string; readonly secretId: string };
 
 /** docs/delegation.md, docs/transaction-tokens.md: `--may-act <client_id>`, `--transaction-tokens`. */
 export interface DelegationPolicy {
@@ -66,26 +69,39 @@ export interface ClientMigrationCommand {
   readonly outDir: string;
   /** Append the class to `<outDir>/index.ts` (off with `--no-index`). */
   readonly updateIndex: boolean;
+  /** `--offline`: do not check the service's database for the client first. */
+  readonly offline: boolean;
 }
 
 export class ClientMigrationUsageError extends Error {}
 
 export const USAGE = `Usage:
-  npm run client:migration -- --client-id <id> --grant <type> [--grant <type>...] --scope "<scope> [<scope>...]"
+  npm run client:migration -- --client-id <id> --grant <type> [--grant <type>...] --scope "<scope> [<scope>...]" [--name <display name>]
                               [--access-token-lifetime <seconds>] [--refresh-token-lifetime <seconds>]
                               [--expires <ISO 8601 date>] [--description <text>]
                               [--may-act <client_id>] [--transaction-tokens]
                               [--public] [--redirect-uri <uri>...] [--post-logout-redirect-uri <uri>...] [--consent]
   npm run client:migration -- --client-id <id> --grant <type> --scope "<scope>" (--jwks-file <file> | --jwks-uri <url> | --workload <identity> [--workload-issuer <url>])
+  npm run client:migration -- --client-id <id> --change [--name <display name>] [--grant <type>...] [--scope "<scope>..."]
+                              [--redirect-uri <uri>...] [--post-logout-redirect-uri <uri>...] [--consent | --no-consent]
+                              [--enable | --disable] [--may-act <client_id>] [--transaction-tokens | --no-transaction-tokens]
+                              [--access-token-lifetime <seconds>] [--refresh-token-lifetime <seconds>]
+                              [--jwks-file <file> | --jwks-uri <url>] [--workload <identity> [--workload-issuer <url>]]
   npm run client:migration -- --client-id <id> --add-secret [--expires <ISO 8601 date>] [--description <text>]
   npm run client:migration -- --client-id <id> --expire-secrets-before <ISO 8601 date-time>
   npm run client:migration -- --client-id <id> --remove-secret <secret id or its first 8+ characters>
   npm run client:migration -- --client-id <id> [--may-act <client_id>] [--transaction-tokens]
   npm run client:migration -- --client-id <id> --disable
-Options for every form: --out-dir <directory> (default: migrations), --no-index (do not append to <out-dir>/index.ts).
+Options for every form: --out-dir <directory> (default: migrations), --no-index (do not append to <out-dir>/index.ts),
+--offline (do not check the service's database first; the migration still refuses, when applied, what it cannot do).
+The command first checks the database the service uses (DATABASE_URL, else the embedded one): creating a client that
+exists, or changing one that does not, stops here, before any secret is printed.
+--change changes an existing client: only the settings given, and a list given (--grant, --scope, --redirect-uri,
+--post-logout-redirect-uri) replaces the whole list; its down puts back exactly what it replaced. --disable, --enable,
+--may-act and --transaction-tokens alone are changes too. A change never adds a secret: use --add-secret.
+--name: the display name users see on the consent page (client_name; the client id when there is none).
 --may-act: the client's user tokens say that only <client_id> may act for the user (RFC 8693 may_act).
 --transaction-tokens: the client may obtain transaction tokens (token exchange, requested_token_type txn_token).
-Without --grant and --scope, these two change an existing client.
 Writes a timestamped TypeORM migration; a new secret is printed once, on stdout, and only its SHA-256 hash is stored.
 --add-secret prints the new secret's id on stderr; --expire-secrets-before and --remove-secret refuse, when applied,
 to leave the client without a valid secret. Rotation, step by step: docs/operations.md.
@@ -99,6 +115,7 @@ Grant types: ${KNOWN_GRANT_TYPES.join(', ')}, or an extension grant's absolute U
 
 const OPTIONS = {
   'client-id': { type: 'string' },
+  name: { type: 'string' },
   grant: { type: 'string', multiple: true },
   scope: { type: 'string', multiple: true },
   'access-token-lifetime': { type: 'string' },
@@ -107,16 +124,21 @@ const OPTIONS = {
   description: { type: 'string' },
   'may-act': { type: 'string' },
   'transaction-tokens': { type: 'boolean' },
+  'no-transaction-tokens': { type: 'boolean' },
   'add-secret': { type: 'boolean' },
+  change: { type: 'boolean' },
   disable: { type: 'boolean' },
+  enable: { type: 'boolean' },
   'expire-secrets-before': { type: 'string' },
   'remove-secret': { type: 'string' },
   public: { type: 'boolean' },
   'redirect-uri': { type: 'string', multiple: true },
   'post-logout-redirect-uri': { type: 'string', multiple: true },
   consent: { type: 'boolean' },
+  'no-consent': { type: 'boolean' },
   'out-dir': { type: 'string' },
   'no-index': { type: 'boolean' },
+  offline: { type: 'boolean' },
   'jwks-file': { type: 'string' },
   'jwks-uri': { type: 'string' },
   workload: { type: 'string' },
@@ -124,13 +146,41 @@ const OPTIONS = {
   help: { type: 'boolean' },
 } as const;
 
+type Values = {
+  [name in keyof typeof OPTIONS]?: (typeof OPTIONS)[name] extends { multiple: true }
+    ? string[]
+    : (typeof OPTIONS)[name] extends { type: 'boolean' }
+      ? boolean
+      : string;
+};
+
+// The settings of a client, given when creating or changing one.
+const CREATE_OR_CHANGE = [
+  'name',
+  'grant',
+  'scope',
+  'access-token-lifetime',
+  'refresh-token-lifetime',
+  'jwks-file',
+  'jwks-uri',
+  'workload',
+  'workload-issuer',
+  'public',
+  'redirect-uri',
+  'post-logout-redirect-uri',
+  'consent',
+] as const;
+
+// Options that only a change takes; --disable, --enable, --may-act and --transaction-tokens alone make a change too.
+const CHANGE_ONLY = ['no-consent', 'no-transaction-tokens', 'enable'] as const;
+
 /** Reads the command line; every mistake is a `ClientMigrationUsageError` naming the option. `undefined` for --help. */
 export function parseClientMigrationArguments(
   argv: readonly string[],
   now: Date = new Date(),
   defaultOutDir = 'migrations',
 ): ClientMigrationCommand | undefined {
-  let values;
+  let values: Values;
   try {
     ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }));
   } catch (error) {
@@ -139,88 +189,123 @@ export function parseClientMigrationArguments(
   if (values.help) return undefined;
   const problems: string[] = [];
   const clientId = checkClientId(values['client-id'], problems);
-  const delegation = checkDelegationPolicy(values['may-act'], values['transaction-tokens'], problems);
-  const changed = kindOf(values, problems);
-  // --may-act and --transaction-tokens alone change an existing client; with --grant and --scope they go with a new one.
-  const kind = changed === 'create' && delegation !== undefined && values.grant === undefined && values.scope === undefined ? 'delegation-policy' : changed;
-  if (kind !== undefined && kind !== 'create' && kind !== 'delegation-policy' && delegation) {
-    problems.push(
-      '--may-act and --transaction-tokens apply when creating or changing a client, not with --add-secret, --expire-secrets-before, --remove-secret or --disable',
-    );
-  }
-  const creating = [
-    'grant',
-    'scope',
-    'access-token-lifetime',
-    'refresh-token-lifetime',
-    'jwks-file',
-    'jwks-uri',
-    'workload',
-    'workload-issuer',
-    'public',
-    'redirect-uri',
-    'post-logout-redirect-uri',
-    'consent',
-  ] as const;
-  if (kind !== 'create') for (const name of creating) if (values[name] !== undefined) problems.push(`--${name} applies only when creating a client`);
+  const kind = kindOf(values, problems);
+  const secret = { secretExpiresAt: checkExpiry(values.expires, now, problems), secretDescription: checkDescription(values.description, problems) };
   if (kind !== undefined && kind !== 'create' && kind !== 'add-secret') {
     for (const name of ['expires', 'description'] as const)
       if (values[name] !== undefined)
         problems.push(
-          `--${name} does not apply to ${kind === 'delegation-policy' ? 'changing an existing client' : `--${kind === 'expire-secrets' ? 'expire-secrets-before' : kind}`}`,
+          `--${name} does not apply to ${kind !== 'change' ? `--${optionOf(kind)}` : values.disable ? '--disable' : 'changing an existing client'}`,
         );
   }
-  const secret = { secretExpiresAt: checkExpiry(values.expires, now, problems), secretDescription: checkDescription(values.description, problems) };
-  let request: ClientMigrationRequest | undefined;
-  if (kind === 'create') {
-    const secretless = secretlessOptions(values, problems);
-    const grantTypes = checkGrantTypes(values.grant ?? [], problems);
-    if (values.public === true && (secretless.jwksFile !== undefined || secretless.jwksUri !== undefined || secretless.workload !== undefined)) {
-      problems.push('--public cannot be combined with --jwks-file, --jwks-uri or --workload: a public client has no credential');
-    }
-    request = {
-      kind,
-      clientId,
-      grantTypes,
-      scopes: checkScopes(values.scope ?? [], problems),
-      accessTokenLifetimeSeconds: checkLifetime('access-token-lifetime', values['access-token-lifetime'], DEFAULT_ACCESS_TOKEN_LIFETIME, problems),
-      refreshTokenLifetimeSeconds: checkLifetime('refresh-token-lifetime', values['refresh-token-lifetime'], DEFAULT_REFRESH_TOKEN_LIFETIME, problems),
-      ...secret,
-      ...(delegation ? { delegation } : {}),
-      ...secretless,
-      browser: checkBrowserRegistration(values, grantTypes, problems),
-    };
-  } else if (kind === 'delegation-policy' && delegation) {
-    request = { kind, clientId, delegation };
-  } else if (kind === 'add-secret') {
-    request = { kind, clientId, ...secret };
-  } else if (kind === 'expire-secrets') {
-    request = { kind, clientId, before: checkCutoff(values['expire-secrets-before'] ?? '', now, problems) };
-  } else if (kind === 'remove-secret') {
-    request = { kind, clientId, secretId: checkSecretId(values['remove-secret'] ?? '', problems) };
-  } else if (kind === 'disable') {
-    request = { kind, clientId };
+  if (kind !== 'change') for (const name of CHANGE_ONLY) if (values[name] !== undefined) problems.push(`--${name} applies only when changing a client`);
+  if (kind !== undefined && kind !== 'create' && kind !== 'change') {
+    if (values['may-act'] !== undefined || values['transaction-tokens'] !== undefined)
+      problems.push(
+        '--may-act and --transaction-tokens apply when creating or changing a client, not with --add-secret, --expire-secrets-before, --remove-secret or --disable',
+      );
+    for (const name of CREATE_OR_CHANGE)
+      if (values[name] !== undefined)
+        problems.push(`--${name} applies only when ${name === 'public' || name === 'workload-issuer' ? 'creating' : 'creating or changing'} a client`);
   }
+  let request: ClientMigrationRequest | undefined;
+  if (kind === 'create') request = { kind, clientId, ...createSettings(values, problems), ...secret };
+  else if (kind === 'change') request = { kind, clientId, changes: checkClientChanges(values, problems) };
+  else if (kind === 'add-secret') request = { kind, clientId, ...secret };
+  else if (kind === 'expire-secrets') request = { kind, clientId, before: checkCutoff(values['expire-secrets-before'] ?? '', now, problems) };
+  else if (kind === 'remove-secret') request = { kind, clientId, secretId: checkSecretId(values['remove-secret'] ?? '', problems) };
   if (problems.length > 0 || !request) throw new ClientMigrationUsageError(problems.join('\n'));
   const outDir = values['out-dir'] ?? defaultOutDir;
-  return { request, outDir, updateIndex: !values['no-index'] };
+  return { request, outDir, updateIndex: !values['no-index'], offline: values.offline === true };
+}
+
+function createSettings(values: Values, problems: string[]): Omit<Extract<ClientMigrationRequest, { kind: 'create' }>, 'kind' | 'clientId'> {
+  const delegation = checkDelegationPolicy(values['may-act'], values['transaction-tokens'], problems);
+  const secretless = secretlessOptions(values, problems);
+  const grantTypes = checkGrantTypes(values.grant ?? [], problems);
+  if (values.public === true && (secretless.jwksFile !== undefined || secretless.jwksUri !== undefined || secretless.workload !== undefined)) {
+    problems.push('--public cannot be combined with --jwks-file, --jwks-uri or --workload: a public client has no credential');
+  }
+  const clientName = checkClientName(values.name, problems);
+  return {
+    grantTypes,
+    scopes: checkScopes(values.scope ?? [], problems),
+    accessTokenLifetimeSeconds: checkLifetime('access-token-lifetime', values['access-token-lifetime'], DEFAULT_ACCESS_TOKEN_LIFETIME, problems),
+    refreshTokenLifetimeSeconds: checkLifetime('refresh-token-lifetime', values['refresh-token-lifetime'], DEFAULT_REFRESH_TOKEN_LIFETIME, problems),
+    ...(delegation ? { delegation } : {}),
+    ...secretless,
+    browser: checkBrowserRegistration(values, grantTypes, problems),
+    ...(clientName === undefined ? {} : { clientName }),
+  };
+}
+
+/** `--change` (or a shorthand of it): each setting given is checked as when creating; the rest stay as they are. */
+function checkClientChanges(values: Values, problems: string[]): ClientChanges {
+  if (values.public !== undefined) problems.push('--public applies only when creating a client: register the app again under a new client id');
+  for (const [yes, no] of [
+    ['consent', 'no-consent'],
+    ['enable', 'disable'],
+    ['transaction-tokens', 'no-transaction-tokens'],
+  ] as const)
+    if (values[yes] && values[no]) problems.push(`--${yes} and --${no} contradict each other`);
+  const secretless = secretlessOptions(values, problems);
+  const flag = (yes: boolean | undefined, no: boolean | undefined) => (yes ? true : no ? false : undefined);
+  const changes: ClientChanges = {
+    clientName: checkClientName(values.name, problems),
+    grantTypes: values.grant === undefined ? undefined : checkGrantTypes(values.grant, problems),
+    scopes: values.scope === undefined ? undefined : checkScopes(values.scope, problems),
+    redirectUris: values['redirect-uri'] === undefined ? undefined : checkRedirectUris('redirect-uri', values['redirect-uri'], problems),
+    postLogoutRedirectUris:
+      values['post-logout-redirect-uri'] === undefined
+        ? undefined
+        : checkRedirectUris('post-logout-redirect-uri', values['post-logout-redirect-uri'], problems),
+    requireConsent: flag(values.consent, values['no-consent']),
+    enabled: flag(values.enable, values.disable),
+    mayActClientId: values['may-act'] === undefined ? undefined : checkDelegationPolicy(values['may-act'], false, problems)?.mayActClientId,
+    transactionTokens: flag(values['transaction-tokens'], values['no-transaction-tokens']),
+    accessTokenLifetimeSeconds:
+      values['access-token-lifetime'] === undefined ? undefined : checkLifetime('access-token-lifetime', values['access-token-lifetime'], 0, problems),
+    refreshTokenLifetimeSeconds:
+      values['refresh-token-lifetime'] === undefined ? undefined : checkLifetime('refresh-token-lifetime', values['refresh-token-lifetime'], 0, problems),
+    ...secretless,
+  };
+  const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as ClientChanges;
+  if (changesNothing(defined)) problems.push('--change needs at least one setting to change (see the options of --change below)');
+  return defined;
 }
 
 const CHANGES = [
   ['add-secret', 'add-secret'],
   ['expire-secrets-before', 'expire-secrets'],
   ['remove-secret', 'remove-secret'],
-  ['disable', 'disable'],
+  ['change', 'change'],
 ] as const;
 
-/** Which change to an existing client the options ask for (`create` when none); one per migration. */
-function kindOf(values: Record<string, unknown>, problems: string[]): ClientMigrationRequest['kind'] | undefined {
+function optionOf(kind: ClientMigrationRequest['kind']): string {
+  return CHANGES.find(([, value]) => value === kind)?.[0] ?? kind;
+}
+
+/**
+ * Which migration the options ask for, one per migration: a secret operation, a change of an
+ * existing client, or a new client. --disable, --enable, --no-consent, --no-transaction-tokens, and
+ * --may-act or --transaction-tokens without --grant and --scope, are changes without saying --change.
+ */
+function kindOf(values: Values, problems: string[]): ClientMigrationRequest['kind'] | undefined {
   const given = CHANGES.filter(([option]) => values[option] !== undefined);
   if (given.length > 1) {
     problems.push(`${given.map(([option]) => `--${option}`).join(' and ')} cannot be combined: write one migration for each`);
     return undefined;
   }
-  return given[0]?.[1] ?? 'create';
+  const toggles = (['disable', 'enable'] as const).filter((option) => values[option] !== undefined);
+  if (given.length === 1 && given[0][0] !== 'change' && toggles.length > 0) {
+    problems.push(`--${given[0][0]} and ${toggles.map((option) => `--${option}`).join(' and ')} cannot be combined: write one migration for each`);
+    return undefined;
+  }
+  if (given.length === 1) return given[0][1];
+  if (values.disable || CHANGE_ONLY.some((option) => values[option] !== undefined)) return 'change';
+  const delegationAlone =
+    (values['may-act'] !== undefined || values['transaction-tokens'] !== undefined) && values.grant === undefined && values.scope === undefined;
+  return delegationAlone ? 'change' : 'create';
 }
 
 // An instant in the past (or now): a secret created later, e.g. by --add-secret, stays valid.
@@ -327,6 +412,22 @@ function checkDelegationPolicy(mayAct: string | undefined, transactionTokens: bo
   if (mayAct !== undefined && !CLIENT_ID.test(mayAct))
     problems.push(`--may-act "${mayAct}" must be a client id: 1 to 100 characters, letters, digits and . _ ~ -`);
   return { ...(mayAct === undefined ? {} : { mayActClientId: mayAct }), ...(transactionTokens ? { transactionTokens: true } : {}) };
+}
+
+function checkRedirectUris(option: string, raw: readonly string[], problems: string[]): string[] {
+  const uris = unique(raw);
+  for (const uri of uris) checkRedirectUri(option, uri, problems);
+  return uris;
+}
+
+const MAX_CLIENT_NAME = 200;
+
+/** OpenID Connect Dynamic Client Registration §2 `client_name`: one line, shown to users (escaped). */
+function checkClientName(raw: string | undefined, problems: string[]): string | undefined {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  if (raw !== undefined && (raw.trim() === '' || raw.length > MAX_CLIENT_NAME || /[\x00-\x1f\x7f]/.test(raw)))
+    problems.push(`--name must be one line of 1 to ${MAX_CLIENT_NAME} characters`);
+  return raw;
 }
 
 function checkGrantTypes(raw: readonly string[], problems: string[]): string[] {

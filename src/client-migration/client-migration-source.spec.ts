@@ -5,7 +5,7 @@ const HASH = 'n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=';
 
 describe('renderClientMigration', () => {
   it('names the class and file after the client, ending with the 13-digit timestamp TypeORM orders by', () => {
-    const migration = renderClientMigration({ kind: 'disable', clientId: 'svc.reports-2' }, { timestamp: TIMESTAMP });
+    const migration = renderClientMigration({ kind: 'change', clientId: 'svc.reports-2', changes: { enabled: false } }, { timestamp: TIMESTAMP });
     expect(migration.className).toBe(`DisableClientSvcReports2${TIMESTAMP}`);
     expect(migration.fileBase).toBe(`${TIMESTAMP}-DisableClientSvcReports2`);
     expect(migration.source).toContain(`name = 'DisableClientSvcReports2${TIMESTAMP}';`);
@@ -77,12 +77,12 @@ describe('renderClientMigration', () => {
   });
 
   it('disables a client, recording whether it was enabled; down puts that back', () => {
-    const { source } = renderClientMigration({ kind: 'disable', clientId: 'api3' }, { timestamp: TIMESTAMP });
+    const { source } = renderClientMigration({ kind: 'change', clientId: 'api3', changes: { enabled: false } }, { timestamp: TIMESTAMP });
     const name = `DisableClientApi3${TIMESTAMP}`;
     expect(source).toContain(
       `"INSERT INTO client_settings_before_migration (migration, client_id, settings) SELECT $1, client_id, jsonb_build_object('enabled', enabled) FROM clients WHERE client_id = $2",\n      ["${name}", "api3"],`,
     );
-    expect(source).toContain(`'UPDATE clients SET enabled = false WHERE client_id = $1', ["api3"]`);
+    expect(source).toContain(`'UPDATE clients SET enabled = $2 WHERE client_id = $1', ["api3", false]`);
     expect(source).toContain(`'SELECT settings FROM client_settings_before_migration WHERE migration = $1', ["${name}"]`);
     expect(source).toContain(`'DELETE FROM client_settings_before_migration WHERE migration = $1', ["${name}"]`);
     expect(source).toContain(`'UPDATE clients SET enabled = $2 WHERE client_id = $1', ["api3", before.settings.enabled]`);
@@ -91,10 +91,7 @@ describe('renderClientMigration', () => {
   });
 
   it('sets a delegation policy, recording only the settings it changes', () => {
-    const { source } = renderClientMigration(
-      { kind: 'delegation-policy', clientId: 'frontend', delegation: { mayActClientId: 'api1', transactionTokens: false } },
-      { timestamp: TIMESTAMP },
-    );
+    const { source } = renderClientMigration({ kind: 'change', clientId: 'frontend', changes: { mayActClientId: 'api1' } }, { timestamp: TIMESTAMP });
     expect(source).toContain("jsonb_build_object('may_act_client_id', may_act_client_id)");
     expect(source).toContain(`'UPDATE clients SET may_act_client_id = $2 WHERE client_id = $1', ["frontend", before.settings.may_act_client_id]`);
     expect(source).not.toContain('transaction_tokens');

@@ -3,7 +3,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { hashClientSecret } from '../clients/client-secret.verifier';
 import { ClientMigrationUsageError, parseClientMigrationArguments, USAGE } from './client-migration-arguments';
+import type { Inventory } from '../inventory/inventory';
 import { appendToMigrationIndex, renderClientMigration, type GeneratedMigration } from './client-migration-source';
+import { requestProblems } from './existing-client-check';
 import { checkJwksDocument } from './secretless-client-arguments';
 
 export interface CommandIo {
@@ -13,7 +15,14 @@ export interface CommandIo {
   readonly now?: () => Date;
   /** Where migrations are written without --out-dir (`tollgate` reads MIGRATIONS_OUT_DIR); `migrations` by default. */
   readonly defaultOutDir?: string;
+  /**
+   * What exists in the database the service uses, checked before anything is written or printed
+   * (`tollgate` opens it on first use); without it, or with --offline, only the migration checks, when applied.
+   */
+  readonly existing?: () => Promise<ExistingRecords>;
 }
+
+export type ExistingRecords = Pick<Inventory, 'client' | 'resource' | 'resources' | 'trustedIssuer'>;
 
 /**
  * `npm run client:migration`: writes the migration, appends it to the index, and prints a new
@@ -35,15 +44,24 @@ export async function runClientMigrationCommand(argv: readonly string[], io: Com
     return 0;
   }
   let { request } = command;
-  if (request.kind === 'create' && request.jwksFile !== undefined) {
+  const jwksFile = request.kind === 'create' ? request.jwksFile : request.kind === 'change' ? request.changes.jwksFile : undefined;
+  if (jwksFile !== undefined) {
     const problems: string[] = [];
-    const document = await readJson(resolve(io.cwd, request.jwksFile), problems);
+    const document = await readJson(resolve(io.cwd, jwksFile), problems);
     const jwks = problems.length === 0 ? checkJwksDocument(document, problems) : undefined;
     if (!jwks) {
       io.stderr(`client:migration: ${problems.join('\n')}\n`);
       return 2;
     }
-    request = { ...request, jwks };
+    if (request.kind === 'create') request = { ...request, jwks };
+    else if (request.kind === 'change') request = { ...request, changes: { ...request.changes, jwks } };
+  }
+  if (io.existing && !command.offline) {
+    const problems = requestProblems(request, await (await io.existing()).client(request.clientId));
+    if (problems.length > 0) {
+      io.stderr(`client:migration: ${problems.join('\n')}\nNothing was written.\n`);
+      return 1;
+    }
   }
   const secretless = request.kind === 'create' && (request.jwks !== undefined || request.jwksUri !== undefined || request.workload !== undefined);
   // RFC 6749 §10.10: 256 bits from the CSPRNG; only its hash is written anywhere.

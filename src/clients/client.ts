@@ -9,6 +9,8 @@ export interface ClientSecret {
 /** A registered client, as the protocol sees it (read-only; persistence maps to it). */
 export interface Client {
   readonly clientId: string;
+  /** What users see on the consent page; the client id when absent. */
+  readonly clientName?: string;
   readonly enabled: boolean;
   readonly allowedGrantTypes: readonly string[];
   readonly allowedScopes: readonly string[];

@@ -43,8 +43,8 @@ export async function seedDemoData(dataSource: DataSource): Promise<void> {
     }
     for (const client of DEMO_CLIENTS) {
       await manager.query(
-        `INSERT INTO clients (client_id, allowed_grant_types, allowed_scopes, transaction_tokens, jwks, public_client, redirect_uris, post_logout_redirect_uris, require_consent)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING`,
+        `INSERT INTO clients (client_id, allowed_grant_types, allowed_scopes, transaction_tokens, jwks, public_client, redirect_uris, post_logout_redirect_uris, require_consent, client_name)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
         [
           client.clientId,
           client.grantTypes,
@@ -55,8 +55,11 @@ export async function seedDemoData(dataSource: DataSource): Promise<void> {
           client.redirectUris ?? [],
           client.postLogoutRedirectUris ?? [],
           client.requireConsent ?? false,
+          client.clientName,
         ],
       );
+      // A demo database seeded before clients had names gets them too.
+      await manager.query('UPDATE clients SET client_name = $2 WHERE client_id = $1 AND client_name IS NULL', [client.clientId, client.clientName]);
       if (client.secret) {
         await manager.query(`INSERT INTO client_secrets (client_id, value_hash, description) VALUES ($1, $2, 'demo secret') ON CONFLICT DO NOTHING`, [
           client.clientId,

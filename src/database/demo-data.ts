@@ -54,6 +54,8 @@ export const DEMO_USERS = [
 
 export interface DemoClient {
   readonly clientId: string;
+  /** Shown on the consent page. */
+  readonly clientName: string;
   readonly secret?: string;
   readonly grantTypes: readonly string[];
   readonly scopes: readonly string[];
@@ -73,12 +75,14 @@ export interface DemoClient {
 export const DEMO_CLIENTS: readonly DemoClient[] = [
   {
     clientId: 'frontend',
+    clientName: 'Demo Frontend',
     secret: 'frontend-secret',
     grantTypes: ['password', 'refresh_token'],
     scopes: ['openid', 'profile', 'email', 'role', 'api1', 'offline_access'],
   },
   {
     clientId: 'api1',
+    clientName: 'Demo API 1',
     secret: 'api1-secret',
     grantTypes: ['delegation', 'urn:ietf:params:oauth:grant-type:token-exchange'],
     scopes: ['openid', 'profile', 'role', 'api2'],
@@ -86,27 +90,31 @@ export const DEMO_CLIENTS: readonly DemoClient[] = [
   {
     // The second hop of a delegation chain: API 2 calls API 3 for the user (docs/delegation.md).
     clientId: 'api2',
+    clientName: 'Demo API 2',
     secret: 'api2-secret',
     grantTypes: ['delegation', 'urn:ietf:params:oauth:grant-type:token-exchange'],
     scopes: ['openid', 'profile', 'api3'],
   },
-  { clientId: 'm2m', secret: 'm2m-secret', grantTypes: ['client_credentials'], scopes: ['api1', 'api2'] },
+  { clientId: 'm2m', clientName: 'Demo Machine Client', secret: 'm2m-secret', grantTypes: ['client_credentials'], scopes: ['api1', 'api2'] },
   {
     clientId: 'gateway',
+    clientName: 'Demo API Gateway',
     secret: 'gateway-secret',
     grantTypes: ['urn:ietf:params:oauth:grant-type:token-exchange'],
     scopes: ['openid', 'api1', 'api2'],
     transactionTokens: true,
   },
-  { clientId: 'batch', grantTypes: ['client_credentials'], scopes: ['api1', 'api2'], jwks: { keys: [DEMO_PUBLIC_KEYS.batch] } },
+  { clientId: 'batch', clientName: 'Demo Batch Job', grantTypes: ['client_credentials'], scopes: ['api1', 'api2'], jwks: { keys: [DEMO_PUBLIC_KEYS.batch] } },
   {
     clientId: 'reports',
+    clientName: 'Demo Reports Workload',
     grantTypes: ['client_credentials'],
     scopes: ['api2'],
     workloadIdentity: { issuer: 'https://kubernetes.demo.example', subject: 'system:serviceaccount:default:reports' },
   },
   {
     clientId: 'ledger',
+    clientName: 'Demo Ledger Workload',
     grantTypes: ['client_credentials'],
     scopes: ['api2'],
     workloadIdentity: { issuer: 'spiffe://demo.example', subject: 'spiffe://demo.example/ns/default/sa/ledger' },
@@ -114,6 +122,7 @@ export const DEMO_CLIENTS: readonly DemoClient[] = [
   {
     // A browser app: public (no secret), first-party (no consent screen). docs/browser-sign-in.md
     clientId: 'spa',
+    clientName: 'Demo Single-Page App',
     public: true,
     grantTypes: ['authorization_code', 'refresh_token'],
     scopes: ['openid', 'profile', 'email', 'role', 'api1', 'offline_access'],
@@ -123,6 +132,7 @@ export const DEMO_CLIENTS: readonly DemoClient[] = [
   {
     // A server-side web app of a third party: confidential, asks the user's consent.
     clientId: 'webapp',
+    clientName: 'Demo Web App',
     secret: 'webapp-secret',
     grantTypes: ['authorization_code', 'refresh_token'],
     scopes: ['openid', 'profile', 'email', 'api1', 'offline_access'],

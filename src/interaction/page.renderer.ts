@@ -64,7 +64,7 @@ export class PageRenderer {
       case 'consent': {
         const user = await this.users.findBySubjectId(page.session.subject);
         return this.form(context, 'session', [page.request.redirectUri], 'consent', {
-          clientId: page.request.client.clientId,
+          clientName: page.request.client.clientName ?? page.request.client.clientId,
           carried: page.carried,
           scopes: describeScopes(page.request.scopes),
           username: user?.username ?? page.session.subject,

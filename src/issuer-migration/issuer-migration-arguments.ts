@@ -1,13 +1,8 @@
 import { parseArgs } from 'node:util';
 import { jwksUriProblem } from '../trusted-issuers/jwks-uri';
 import { SPIFFE_TRUST_DOMAIN } from '../trusted-issuers/trusted-issuer';
-import {
-  checkSubjectIssuerChanges,
-  checkSubjectIssuerSettings,
-  SUBJECT_FLAGS,
-  type SubjectIssuerChanges,
-  type SubjectIssuerSettings,
-} from './subject-issuer-arguments';
+import { checkSubjectIssuerChanges, checkSubjectIssuerSettings, SUBJECT_FLAGS, type SubjectIssuerSettings } from './subject-issuer-arguments';
+import type { IssuerChanges } from './issuer-change';
 
 export type IssuerMigrationRequest =
   | {
@@ -22,13 +17,15 @@ export type IssuerMigrationRequest =
       /** Present for a subject issuer (`--subject`), absent for a workload issuer. */
       readonly subject?: SubjectIssuerSettings;
     }
-  | { readonly kind: 'change-subject'; readonly issuer: string; readonly changes: SubjectIssuerChanges }
-  | { readonly kind: 'disable'; readonly issuer: string };
+  /** `--change`, or `--subject` without keys, `--disable` and `--enable`: settings of a registered issuer. */
+  | { readonly kind: 'change'; readonly issuer: string; readonly changes: IssuerChanges };
 
 export interface IssuerMigrationCommand {
   readonly request: IssuerMigrationRequest;
   readonly outDir: string;
   readonly updateIndex: boolean;
+  /** `--offline`: do not check the service's database for the issuer first. */
+  readonly offline: boolean;
 }
 
 export class IssuerMigrationUsageError extends Error {}
@@ -39,8 +36,15 @@ export const ISSUER_USAGE = `Usage:
   npm run issuer:migration -- --subject <issuer URL> (--jwks-file <file> | --jwks-uri <url>) --audience <aud> --user-claim <claim>
       [--identity-scope <scope>...] [--trusted-by <client_id>...] [--description <text>]
   npm run issuer:migration -- --subject <registered issuer URL> [--audience <aud>] [--user-claim <claim>] [--identity-scope <scope>...] [--trusted-by <client_id>...]
+  npm run issuer:migration -- --change <registered issuer> [--jwks-file <file> | --jwks-uri <url>] [--description <text>]
+      [--audience <aud>] [--user-claim <claim>] [--identity-scope <scope>...] [--trusted-by <client_id>...]   (the last four: subject issuers)
   npm run issuer:migration -- --disable <issuer or spiffe://trust domain>
-Options for every form: --out-dir <directory> (default: migrations), --no-index (do not append to <out-dir>/index.ts).
+  npm run issuer:migration -- --enable <issuer or spiffe://trust domain>
+Options for every form: --out-dir <directory> (default: migrations), --no-index (do not append to <out-dir>/index.ts),
+--offline (do not check the service's database first).
+The command first checks the database the service uses: registering an issuer that exists, or changing
+one that does not, stops here. Every change (--change, --disable, --enable, --subject without keys)
+records what it replaces, and its down puts back exactly that.
 Writes a timestamped TypeORM migration that registers a trusted workload issuer (docs/trusted-issuers.md):
 a Kubernetes cluster (its service-account token issuer, e.g. \`kubectl get --raw /.well-known/openid-configuration\`)
 or a SPIFFE trust domain. Keys are stored inline (--jwks-file, public keys only) or fetched from --jwks-uri (https).
@@ -61,6 +65,9 @@ const OPTIONS = {
   'trusted-by': { type: 'string', multiple: true },
   spiffe: { type: 'string' },
   disable: { type: 'string' },
+  enable: { type: 'string' },
+  change: { type: 'string' },
+  offline: { type: 'boolean' },
   'jwks-file': { type: 'string' },
   'jwks-uri': { type: 'string' },
   description: { type: 'string' },
@@ -82,14 +89,32 @@ export function parseIssuerMigrationArguments(argv: readonly string[]): IssuerMi
   }
   if (values.help) return undefined;
   const problems: string[] = [];
-  const forms = [values.kubernetes, values.spiffe, values.subject, values.disable].filter((value) => value !== undefined).length;
-  if (forms !== 1) problems.push('give exactly one of --kubernetes, --spiffe, --subject and --disable');
-  if (values.subject === undefined) for (const name of SUBJECT_FLAGS) if (values[name] !== undefined) problems.push(`--${name} goes only with --subject`);
+  const forms = [values.kubernetes, values.spiffe, values.subject, values.disable, values.enable, values.change].filter((value) => value !== undefined).length;
+  if (forms !== 1) problems.push('give exactly one of --kubernetes, --spiffe, --subject, --change, --disable and --enable');
+  if (values.subject === undefined && values.change === undefined)
+    for (const name of SUBJECT_FLAGS) if (values[name] !== undefined) problems.push(`--${name} goes only with --subject`);
   let request: IssuerMigrationRequest | undefined;
-  if (values.disable !== undefined) {
+  const toggled = values.disable ?? values.enable;
+  if (toggled !== undefined) {
+    const option = values.disable !== undefined ? 'disable' : 'enable';
     for (const name of ['jwks-file', 'jwks-uri', 'description'] as const)
-      if (values[name] !== undefined) problems.push(`--${name} does not apply to --disable`);
-    request = { kind: 'disable', issuer: values.disable };
+      if (values[name] !== undefined) problems.push(`--${name} does not apply to --${option}`);
+    request = { kind: 'change', issuer: toggled, changes: { enabled: option === 'enable' } };
+  } else if (values.change !== undefined) {
+    if (values['jwks-file'] !== undefined && values['jwks-uri'] !== undefined) problems.push('give at most one of --jwks-file and --jwks-uri');
+    const uriProblem = values['jwks-uri'] === undefined ? undefined : jwksUriProblem(values['jwks-uri']);
+    if (uriProblem) problems.push(`--jwks-uri: ${uriProblem}`);
+    checkDescription(values.description, problems);
+    const subjectGiven = SUBJECT_FLAGS.some((name) => values[name] !== undefined);
+    const changes: IssuerChanges = {
+      ...(values.description !== undefined ? { description: values.description } : {}),
+      ...(values['jwks-file'] !== undefined ? { jwksFile: values['jwks-file'] } : {}),
+      ...(values['jwks-uri'] !== undefined ? { jwksUri: values['jwks-uri'] } : {}),
+      ...(subjectGiven ? { subject: checkSubjectIssuerChanges(values, problems) } : {}),
+    };
+    if (Object.keys(changes).length === 0)
+      problems.push('--change needs at least one setting to change: --jwks-file, --jwks-uri, --description, or a subject issuer setting');
+    request = { kind: 'change', issuer: values.change, changes };
   } else if (values.subject !== undefined && values['jwks-file'] === undefined && values['jwks-uri'] === undefined) {
     if (values.description !== undefined) problems.push('--description goes only with a new issuer (with --jwks-file or --jwks-uri)');
     if (SUBJECT_FLAGS.every((name) => values[name] === undefined))
@@ -98,7 +123,7 @@ export function parseIssuerMigrationArguments(argv: readonly string[]): IssuerMi
       );
     if (!HTTPS_ISSUER.test(values.subject))
       problems.push(`--subject "${values.subject.slice(0, 500)}" must be the https issuer URL of your identity provider (its tokens' iss)`);
-    request = { kind: 'change-subject', issuer: values.subject, changes: checkSubjectIssuerChanges(values, problems) };
+    request = { kind: 'change', issuer: values.subject, changes: { subject: checkSubjectIssuerChanges(values, problems) } };
   } else {
     const issuerKind = values.spiffe !== undefined ? 'spiffe' : values.subject !== undefined ? 'jwt' : 'kubernetes';
     const issuer = values.spiffe ?? values.subject ?? values.kubernetes ?? '';
@@ -112,13 +137,17 @@ export function parseIssuerMigrationArguments(argv: readonly string[]): IssuerMi
     if ((values['jwks-file'] === undefined) === (values['jwks-uri'] === undefined)) problems.push('give exactly one of --jwks-file and --jwks-uri');
     const uriProblem = values['jwks-uri'] === undefined ? undefined : jwksUriProblem(values['jwks-uri']);
     if (uriProblem) problems.push(`--jwks-uri: ${uriProblem}`);
-    const description = values.description;
-    // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
-    if (description !== undefined && (description.length > 200 || /[\x00-\x1f]/.test(description)))
-      problems.push('--description must be one line of at most 200 characters');
+    const description = checkDescription(values.description, problems);
     request = { kind: 'create', issuer, issuerKind, jwksFile: values['jwks-file'], jwksUri: values['jwks-uri'], description, ...(subject ? { subject } : {}) };
   }
   if (request.issuer.length === 0 || request.issuer.length > 500) problems.push('the issuer must be 1 to 500 characters');
   if (problems.length > 0) throw new IssuerMigrationUsageError(problems.join('\n'));
-  return { request, outDir: values['out-dir'] ?? 'migrations', updateIndex: !values['no-index'] };
+  return { request, outDir: values['out-dir'] ?? 'migrations', updateIndex: !values['no-index'], offline: values.offline === true };
+}
+
+function checkDescription(description: string | undefined, problems: string[]): string | undefined {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  if (description !== undefined && (description.length > 200 || /[\x00-\x1f]/.test(description)))
+    problems.push('--description must be one line of at most 200 characters');
+  return description;
 }

@@ -4,9 +4,10 @@ import type { CommandIo } from '../client-migration/client-migration.command';
 import { appendToMigrationIndex } from '../client-migration/client-migration-source';
 import { checkJwksDocument } from '../client-migration/secretless-client-arguments';
 import { ISSUER_USAGE, IssuerMigrationUsageError, parseIssuerMigrationArguments } from './issuer-migration-arguments';
-import { renderIssuerMigration } from './issuer-migration-source';
+import type { IssuerMigrationRequest } from './issuer-migration-arguments';
+import { issuerAlreadyExists, renderIssuerMigration } from './issuer-migration-source';
 
-/** `npm run issuer:migration`: writes a migration registering (or disabling) a trusted workload or subject issuer. Returns the exit code. */
+/** `npm run issuer:migration`: checks the service's database, then writes a migration registering or changing a trusted workload or subject issuer. Returns the exit code. */
 export async function runIssuerMigrationCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   const now = io.now?.() ?? new Date();
   const usage = (message: string) => {
@@ -25,18 +26,27 @@ export async function runIssuerMigrationCommand(argv: readonly string[], io: Com
     return 0;
   }
   let { request } = command;
-  if (request.kind === 'create' && request.jwksFile !== undefined) {
+  const jwksFile = request.kind === 'create' ? request.jwksFile : request.changes.jwksFile;
+  if (jwksFile !== undefined) {
     const problems: string[] = [];
     let document: unknown;
     try {
-      document = JSON.parse(await readFile(resolve(io.cwd, request.jwksFile), 'utf8'));
+      document = JSON.parse(await readFile(resolve(io.cwd, jwksFile), 'utf8'));
     } catch (error) {
-      return usage(`--jwks-file: cannot read ${request.jwksFile} as JSON (${(error as Error).message})`);
+      return usage(`--jwks-file: cannot read ${jwksFile} as JSON (${(error as Error).message})`);
     }
     // A SPIFFE bundle is a JWK Set with extra members; the keys are what is checked and stored.
-    const jwks = checkJwksDocument(document, problems);
-    if (!jwks) return usage(problems.join('\n'));
-    request = { ...request, jwks: { ...(document as object), keys: jwks.keys } };
+    const checked = checkJwksDocument(document, problems);
+    if (!checked) return usage(problems.join('\n'));
+    const jwks = { ...(document as object), keys: checked.keys };
+    request = request.kind === 'create' ? { ...request, jwks } : { ...request, changes: { ...request.changes, jwks } };
+  }
+  if (io.existing && !command.offline) {
+    const problem = issuerProblem(request, await (await io.existing()).trustedIssuer(request.issuer));
+    if (problem) {
+      io.stderr(`issuer:migration: ${problem}\nNothing was written.\n`);
+      return 1;
+    }
   }
   const migration = renderIssuerMigration(request, now.getTime());
   const outDir = resolve(io.cwd, command.outDir);
@@ -47,4 +57,13 @@ export async function runIssuerMigrationCommand(argv: readonly string[], io: Com
   if (index !== undefined) await writeFile(indexFile, index);
   io.stderr(`Wrote ${file}${index !== undefined ? ` and added ${migration.className} to ${indexFile}` : ''}. It is applied at the next start of Tollgate.\n`);
   return 0;
+}
+
+/** What the service's database says about the request before anything is written. */
+function issuerProblem(request: IssuerMigrationRequest, current: { readonly role: 'workload' | 'subject' } | undefined): string | undefined {
+  if (request.kind === 'create') return current ? issuerAlreadyExists(request.issuer) : undefined;
+  if (!current) return `Trusted issuer "${request.issuer}" is not registered: add it first with npm run issuer:migration (--kubernetes, --spiffe or --subject)`;
+  if (request.changes.subject && current.role !== 'subject')
+    return `"${request.issuer}" is a workload issuer: --audience, --user-claim, --identity-scope and --trusted-by apply to subject issuers`;
+  return undefined;
 }

@@ -1,9 +1,11 @@
 import type { CommandIo } from '../client-migration/client-migration.command';
+import type { ResourceView } from '../inventory/inventory';
 import { writeGeneratedMigration } from '../client-migration/client-migration.command';
-import { parseResourceMigrationArguments, RESOURCE_USAGE, ResourceMigrationUsageError } from './resource-migration-arguments';
+import { resourceAlreadyExists, uriTaken } from './resource-change';
+import { parseResourceMigrationArguments, RESOURCE_USAGE, ResourceMigrationUsageError, type ResourceMigrationRequest } from './resource-migration-arguments';
 import { renderResourceMigration } from './resource-migration-source';
 
-/** `npm run resource:migration`: writes the migration and appends it to the index. Returns the exit code. */
+/** `npm run resource:migration`: checks the service's database, writes the migration and appends it to the index. Returns the exit code. */
 export async function runResourceMigrationCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   let command;
   try {
@@ -17,7 +19,30 @@ export async function runResourceMigrationCommand(argv: readonly string[], io: C
     io.stderr(`${RESOURCE_USAGE}\n`);
     return 0;
   }
+  if (io.existing && !command.offline) {
+    const existing = await io.existing();
+    const problem = resourceProblem(command.request, await existing.resource(command.request.name)) ?? uriProblem(command.request, await existing.resources());
+    if (problem) {
+      io.stderr(`resource:migration: ${problem}\nNothing was written.\n`);
+      return 1;
+    }
+  }
   const now = io.now?.() ?? new Date();
   await writeGeneratedMigration(renderResourceMigration(command.request, now.getTime()), command, io);
   return 0;
+}
+
+function resourceProblem(request: ResourceMigrationRequest, current: { readonly kind: 'api' | 'identity' } | undefined): string | undefined {
+  if (current?.kind === 'identity') return `"${request.name}" is an identity resource (a scope of the base schema), not an API resource`;
+  if (request.kind === 'api') return current ? resourceAlreadyExists(request.name) : undefined;
+  return current
+    ? undefined
+    : `API resource "${request.name}" does not exist: add it with npm run resource:migration -- --api ${request.name} --scope <scopes>`;
+}
+
+/** A resource URI names one resource: the `aud` of a token addressed to it. */
+function uriProblem(request: ResourceMigrationRequest, resources: readonly ResourceView[]): string | undefined {
+  const uri = request.kind === 'api' ? request.uri : request.changes.uri;
+  const holder = uri === undefined ? undefined : resources.find((resource) => resource.uri === uri && resource.name !== request.name);
+  return holder && uri !== undefined ? uriTaken(uri, holder.name) : undefined;
 }

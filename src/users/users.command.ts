@@ -11,6 +11,7 @@ export const USERS_USAGE = `Usage: tollgate users <command>   (from a checkout: 
   disable <username>
   enable <username>
   import <file.jsonl | ->
+  list [--json]                    show <username or subject id> [--json]   (read-only; never a password hash)
 Passwords are read from standard input (its first line), never from the command line; with
 --generate-password a random one is printed once. The import format is in docs/users.md.`;
 

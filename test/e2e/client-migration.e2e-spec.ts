@@ -113,7 +113,9 @@ describe('npm run client:migration', () => {
     expect(await sql('SELECT allowed_grant_types, allowed_scopes, enabled FROM clients WHERE client_id = $1', [clientId])).toEqual([
       { allowed_grant_types: ['client_credentials', 'delegation'], allowed_scopes: ['api2'], enabled: true },
     ]);
-    await expect(created.migration!.up(runner)).rejects.toThrow(`Client "${clientId}" already exists: give it a new secret with --add-secret`);
+    await expect(created.migration!.up(runner)).rejects.toThrow(
+      `Client "${clientId}" already exists: change it with npm run client:migration -- --client-id ${clientId} --change <the settings to change>, or add a secret with --add-secret`,
+    );
 
     await created.migration!.down(runner);
     expectTokenError(await clientCredentials(clientId, secret), 401, 'invalid_client', { basicChallenge: true });

@@ -17,6 +17,7 @@ import { HealthModule } from '../../src/health/health.module';
 import { IdTokenModule } from '../../src/id-token/id-token.module';
 import { InteractionModule } from '../../src/interaction/interaction.module';
 import { IntrospectionModule } from '../../src/introspection/introspection.module';
+import { InventoryModule } from '../../src/inventory/inventory.module';
 import { KeysModule } from '../../src/keys/keys.module';
 import { MetricsModule } from '../../src/metrics/metrics.module';
 import { RateLimitModule } from '../../src/rate-limit/rate-limit.module';
@@ -49,6 +50,7 @@ const MODULES: [string, Type | DynamicModule][] = [
   ['IdTokenModule', IdTokenModule],
   ['InteractionModule', InteractionModule],
   ['IntrospectionModule', IntrospectionModule],
+  ['InventoryModule', InventoryModule],
   ['KeysModule', KeysModule],
   ['MetricsModule', MetricsModule],
   ['RateLimitModule', RateLimitModule],

@@ -10,6 +10,10 @@ export class ClientEntity {
   @Column({ type: 'boolean', default: true })
   enabled!: boolean;
 
+  /** The display name users see on the consent page (OpenID Connect Dynamic Client Registration §2). */
+  @Column({ name: 'client_name', type: 'text', nullable: true })
+  clientName!: string | null;
+
   @Column({ name: 'allowed_grant_types', type: 'text', array: true, default: () => "'{}'" })
   allowedGrantTypes!: string[];
 

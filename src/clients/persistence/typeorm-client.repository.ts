@@ -34,6 +34,7 @@ export class TypeOrmClientRepository extends ClientRepository {
 function toClient(entity: ClientEntity): Client {
   return {
     clientId: entity.clientId,
+    ...(entity.clientName ? { clientName: entity.clientName } : {}),
     enabled: entity.enabled,
     allowedGrantTypes: entity.allowedGrantTypes,
     allowedScopes: entity.allowedScopes,

@@ -1,0 +1,102 @@
+/**
+ * What the operator's read-only commands show (docs/operations.md#seeing-what-exists): every setting
+ * an operator can change, and never a secret, a hash or a private key. Secrets appear by id, description
+ * and expiry; JWK Sets by their keys' ids and types.
+ */
+export interface ClientView {
+  readonly clientId: string;
+  readonly clientName: string | null;
+  readonly enabled: boolean;
+  /** How it authenticates: secrets, private_key_jwt, a workload identity, or none (public). */
+  readonly authentication: 'client_secret' | 'private_key_jwt' | 'workload' | 'none';
+  readonly grantTypes: readonly string[];
+  readonly scopes: readonly string[];
+  readonly redirectUris: readonly string[];
+  readonly postLogoutRedirectUris: readonly string[];
+  readonly requireConsent: boolean;
+  readonly accessTokenLifetimeSeconds: number;
+  readonly refreshTokenLifetimeSeconds: number;
+  readonly mayActClientId: string | null;
+  readonly transactionTokens: boolean;
+  readonly jwksUri: string | null;
+  readonly jwks: readonly KeySummary[] | null;
+  readonly workloadIdentities: readonly { readonly issuer: string; readonly subject: string }[];
+  readonly secrets: readonly SecretSummary[];
+  readonly createdAt: string;
+}
+
+export interface SecretSummary {
+  readonly id: string;
+  readonly description: string | null;
+  readonly expiresAt: string | null;
+  readonly createdAt: string;
+}
+
+/** A public key as listed: never its key material. */
+export interface KeySummary {
+  readonly kid: string | null;
+  readonly kty: string | null;
+  readonly alg: string | null;
+}
+
+export interface ResourceView {
+  readonly name: string;
+  readonly kind: 'api' | 'identity';
+  readonly enabled: boolean;
+  /** An API resource's scopes; an identity resource is its own scope. */
+  readonly scopes: readonly string[];
+  /** An API resource's RFC 8707 resource URI. */
+  readonly uri: string | null;
+  /** The client serving an API resource: tokens addressed to the resource are addressed to it. */
+  readonly servedBy: string | null;
+  /** An identity resource's claims. */
+  readonly claims: readonly string[];
+}
+
+export interface TrustedIssuerView {
+  readonly issuer: string;
+  readonly role: 'workload' | 'subject';
+  readonly kind: string;
+  readonly enabled: boolean;
+  readonly description: string | null;
+  readonly jwksUri: string | null;
+  readonly jwks: readonly KeySummary[] | null;
+  readonly subjectAudience: string | null;
+  readonly subjectUserClaim: string | null;
+  readonly subjectIdentityScopes: readonly string[];
+  readonly trustedBy: readonly string[];
+  readonly createdAt: string;
+}
+
+export interface UserView {
+  readonly subjectId: string;
+  readonly username: string;
+  readonly enabled: boolean;
+  readonly roles: readonly string[];
+  readonly claims: Readonly<Record<string, unknown>>;
+  readonly updatedAt: string;
+}
+
+/** Reads what exists, from the database the service uses. */
+export abstract class Inventory {
+  abstract clients(): Promise<ClientView[]>;
+  abstract client(clientId: string): Promise<ClientView | undefined>;
+  abstract resources(): Promise<ResourceView[]>;
+  abstract resource(name: string): Promise<ResourceView | undefined>;
+  abstract trustedIssuers(): Promise<TrustedIssuerView[]>;
+  abstract trustedIssuer(issuer: string): Promise<TrustedIssuerView | undefined>;
+  abstract users(): Promise<UserView[]>;
+  /** By username or subject id. */
+  abstract user(name: string): Promise<UserView | undefined>;
+}
+
+/** Only what a key may show: which key, not its material (a private member would never be printed). */
+export function keySummaries(jwks: unknown): KeySummary[] | null {
+  if (jwks === null || jwks === undefined) return null;
+  const keys = (jwks as { keys?: unknown }).keys;
+  return (Array.isArray(keys) ? keys : []).map((key: Record<string, unknown>) => ({
+    kid: typeof key?.kid === 'string' ? key.kid : null,
+    kty: typeof key?.kty === 'string' ? key.kty : null,
+    alg: typeof key?.alg === 'string' ? key.alg : null,
+  }));
+}

@@ -1,0 +1,157 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Inventory, keySummaries, type ClientView, type ResourceView, type TrustedIssuerView, type UserView } from '../inventory';
+
+// Columns named one by one: client_secrets.value_hash and users.password_hash are never selected.
+const CLIENTS = `
+  SELECT c.client_id, c.client_name, c.enabled, c.allowed_grant_types, c.allowed_scopes, c.redirect_uris, c.post_logout_redirect_uris,
+         c.require_consent, c.access_token_lifetime, c.refresh_token_lifetime, c.may_act_client_id, c.transaction_tokens, c.public_client,
+         c.jwks, c.jwks_uri, c.created_at,
+         (SELECT coalesce(jsonb_agg(jsonb_build_object('issuer', w.issuer, 'subject', w.subject) ORDER BY w.issuer, w.subject), '[]')
+            FROM client_workload_identities w WHERE w.client_id = c.client_id) AS workload_identities,
+         (SELECT coalesce(jsonb_agg(jsonb_build_object('id', s.id, 'description', s.description, 'expires_at', s.expires_at, 'created_at', s.created_at)
+                   ORDER BY s.created_at, s.id), '[]')
+            FROM client_secrets s WHERE s.client_id = c.client_id) AS secrets
+    FROM clients c`;
+
+const RESOURCES = `
+  SELECT name, 'api' AS kind, enabled, scopes, resource_uri, serving_client_id, '{}'::text[] AS claims FROM api_resources
+  UNION ALL
+  SELECT name, 'identity' AS kind, enabled, ARRAY[name], NULL, NULL, claim_types FROM identity_resources`;
+
+const ISSUERS = `
+  SELECT t.issuer, t.role, t.kind, t.enabled, t.description, t.jwks, t.jwks_uri, t.subject_audience, t.subject_user_claim,
+         t.subject_identity_scopes, t.created_at,
+         ARRAY(SELECT s.client_id FROM client_subject_issuers s WHERE s.issuer = t.issuer ORDER BY s.client_id) AS trusted_by
+    FROM trusted_issuers t`;
+
+const USERS = 'SELECT subject_id, username, enabled, roles, claims, updated_at FROM users';
+
+type Row = Record<string, unknown>;
+
+/** Inventory by SQL on the service's data source: one query per answer, read-only. */
+@Injectable()
+export class SqlInventory extends Inventory {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async clients(): Promise<ClientView[]> {
+    return (await this.query(`${CLIENTS} ORDER BY c.client_id`)).map(toClient);
+  }
+
+  async client(clientId: string): Promise<ClientView | undefined> {
+    return (await this.query(`${CLIENTS} WHERE c.client_id = $1`, [clientId])).map(toClient)[0];
+  }
+
+  async resources(): Promise<ResourceView[]> {
+    return (await this.query(`${RESOURCES} ORDER BY kind, name`)).map(toResource);
+  }
+
+  async resource(name: string): Promise<ResourceView | undefined> {
+    return (await this.query(`SELECT * FROM (${RESOURCES}) r WHERE name = $1 ORDER BY kind`, [name])).map(toResource)[0];
+  }
+
+  async trustedIssuers(): Promise<TrustedIssuerView[]> {
+    return (await this.query(`${ISSUERS} ORDER BY t.issuer`)).map(toIssuer);
+  }
+
+  async trustedIssuer(issuer: string): Promise<TrustedIssuerView | undefined> {
+    return (await this.query(`${ISSUERS} WHERE t.issuer = $1`, [issuer])).map(toIssuer)[0];
+  }
+
+  async users(): Promise<UserView[]> {
+    return (await this.query(`${USERS} ORDER BY username`)).map(toUser);
+  }
+
+  async user(name: string): Promise<UserView | undefined> {
+    return (await this.query(`${USERS} WHERE username = $1 OR subject_id = $1 ORDER BY username = $1 DESC LIMIT 1`, [name])).map(toUser)[0];
+  }
+
+  private query(sql: string, parameters: unknown[] = []): Promise<Row[]> {
+    return this.dataSource.query(sql, parameters);
+  }
+}
+
+function toClient(row: Row): ClientView {
+  const workloadIdentities = row.workload_identities as ClientView['workloadIdentities'];
+  const secrets = (row.secrets as Row[]).map((secret) => ({
+    id: secret.id as string,
+    description: (secret.description as string | null) ?? null,
+    expiresAt: iso(secret.expires_at),
+    createdAt: iso(secret.created_at) ?? '',
+  }));
+  return {
+    clientId: row.client_id as string,
+    clientName: (row.client_name as string | null) ?? null,
+    enabled: row.enabled as boolean,
+    authentication: row.public_client
+      ? 'none'
+      : row.jwks !== null || row.jwks_uri !== null
+        ? 'private_key_jwt'
+        : workloadIdentities.length > 0 && secrets.length === 0
+          ? 'workload'
+          : 'client_secret',
+    grantTypes: row.allowed_grant_types as string[],
+    scopes: row.allowed_scopes as string[],
+    redirectUris: row.redirect_uris as string[],
+    postLogoutRedirectUris: row.post_logout_redirect_uris as string[],
+    requireConsent: row.require_consent as boolean,
+    accessTokenLifetimeSeconds: row.access_token_lifetime as number,
+    refreshTokenLifetimeSeconds: row.refresh_token_lifetime as number,
+    mayActClientId: (row.may_act_client_id as string | null) ?? null,
+    transactionTokens: row.transaction_tokens as boolean,
+    jwksUri: (row.jwks_uri as string | null) ?? null,
+    jwks: keySummaries(row.jwks),
+    workloadIdentities,
+    secrets,
+    createdAt: iso(row.created_at) ?? '',
+  };
+}
+
+function toResource(row: Row): ResourceView {
+  return {
+    name: row.name as string,
+    kind: row.kind as ResourceView['kind'],
+    enabled: row.enabled as boolean,
+    scopes: row.scopes as string[],
+    uri: (row.resource_uri as string | null) ?? null,
+    servedBy: (row.serving_client_id as string | null) ?? null,
+    claims: row.claims as string[],
+  };
+}
+
+function toIssuer(row: Row): TrustedIssuerView {
+  return {
+    issuer: row.issuer as string,
+    role: row.role as TrustedIssuerView['role'],
+    kind: row.kind as string,
+    enabled: row.enabled as boolean,
+    description: (row.description as string | null) ?? null,
+    jwksUri: (row.jwks_uri as string | null) ?? null,
+    jwks: keySummaries(row.jwks),
+    subjectAudience: (row.subject_audience as string | null) ?? null,
+    subjectUserClaim: (row.subject_user_claim as string | null) ?? null,
+    subjectIdentityScopes: row.subject_identity_scopes as string[],
+    trustedBy: row.trusted_by as string[],
+    createdAt: iso(row.created_at) ?? '',
+  };
+}
+
+function toUser(row: Row): UserView {
+  return {
+    subjectId: row.subject_id as string,
+    username: row.username as string,
+    enabled: row.enabled as boolean,
+    roles: row.roles as string[],
+    claims: row.claims as Record<string, unknown>,
+    updatedAt: iso(row.updated_at) ?? '',
+  };
+}
+
+/** timestamptz arrives as a Date, or as an ISO string from inside jsonb. */
+function iso(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  return value instanceof Date ? value.toISOString() : new Date(value as string).toISOString();
+}

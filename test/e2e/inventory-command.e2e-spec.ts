@@ -1,0 +1,159 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { ensureBuilt, ROOT, runToExit, type Exit } from '../support/built-service';
+import { sql, startTestServer, testDatabaseUrl, TEST_KEY_ENCRYPTION_KEY, type TestServer } from '../support/create-test-app';
+import { insertClient, uniqueName } from '../support/fixtures';
+
+const TOLLGATE = join(ROOT, 'dist/scripts/tollgate.js');
+
+/**
+ * `tollgate clients|resources|issuers|users list|show` (docs/operations.md#seeing-what-exists), run as
+ * processes against the run's database (the demo data set and a client added here): tables and JSON,
+ * and never a secret, a hash or a private key.
+ */
+describe('tollgate clients|resources|issuers|users list|show', () => {
+  let server: TestServer;
+  const clientId = uniqueName('listed');
+  const outputs: string[] = [];
+
+  beforeAll(async () => {
+    // The server applies the migrations and the demo data set to the run's database.
+    [server] = await Promise.all([startTestServer(), ensureBuilt()]);
+    await insertClient({
+      clientId,
+      secrets: [{ secret: 'listed-secret-one', expiresAt: new Date('2099-01-01T00:00:00Z') }, { secret: 'listed-secret-two' }],
+      grantTypes: ['client_credentials'],
+      scopes: ['api1', 'api2'],
+    });
+    await sql("UPDATE clients SET client_name = 'Listed \u001b[31m client' WHERE client_id = $1", [clientId]);
+  }, 120_000);
+  afterAll(() => server?.close());
+
+  async function tollgate(...argv: string[]): Promise<Exit> {
+    const env = { PATH: process.env.PATH ?? '', DATABASE_URL: testDatabaseUrl(), KEY_ENCRYPTION_KEY: TEST_KEY_ENCRYPTION_KEY, LOG_LEVEL: 'warn' };
+    const child = spawn(process.execPath, [TOLLGATE, ...argv], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exit = await runToExit(child, 60_000);
+    outputs.push(exit.stdout, exit.stderr);
+    return exit;
+  }
+
+  it('lists the clients as a table, with names, authentication, grants and scopes', async () => {
+    const { code, stdout, stderr } = await tollgate('clients', 'list');
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines[0].split(/\s{2,}/)).toEqual(['CLIENT_ID', 'NAME', 'ENABLED', 'AUTHENTICATION', 'GRANTS', 'SCOPES']);
+    expect(lines.find((line) => line.startsWith('webapp '))?.split(/\s{2,}/)).toEqual([
+      'webapp',
+      'Demo Web App',
+      'yes',
+      'client_secret',
+      'authorization_code,refresh_token',
+      'openid profile email api1 offline_access',
+    ]);
+    expect(
+      lines
+        .find((line) => line.startsWith('spa '))
+        ?.split(/\s{2,}/)
+        .slice(0, 4),
+    ).toEqual(['spa', 'Demo Single-Page App', 'yes', 'none']);
+    // A stored escape sequence is not passed to the terminal.
+    expect(lines.find((line) => line.startsWith(`${clientId} `))).toContain('Listed ?[31m client');
+  });
+
+  it("shows a client with its secrets' ids and expiry, as text and as JSON", async () => {
+    const secrets = await sql<{ id: string }>('SELECT id FROM client_secrets WHERE client_id = $1 ORDER BY expires_at NULLS LAST', [clientId]);
+    const text = await tollgate('clients', 'show', clientId);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(new RegExp(`^client_id: +${clientId}\n`));
+    expect(text.stdout).toContain(`secrets:                   ${secrets[0].id} (no description; created `);
+    expect(text.stdout).toContain('; expires 2099-01-01T00:00:00.000Z)');
+    expect(text.stdout).toContain(`\n  ${secrets[1].id} (no description; created `);
+
+    const json = await tollgate('clients', 'show', clientId, '--json');
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      clientId,
+      clientName: 'Listed \u001b[31m client',
+      enabled: true,
+      authentication: 'client_secret',
+      grantTypes: ['client_credentials'],
+      scopes: ['api1', 'api2'],
+      secrets: [
+        { id: secrets[0].id, description: null, expiresAt: '2099-01-01T00:00:00.000Z', createdAt: expect.any(String) },
+        { id: secrets[1].id, description: null, expiresAt: null, createdAt: expect.any(String) },
+      ],
+    });
+    expect(Object.keys(JSON.parse(json.stdout).secrets[0]).sort()).toEqual(['createdAt', 'description', 'expiresAt', 'id']);
+
+    const batch = JSON.parse((await tollgate('clients', 'show', 'batch', '--json')).stdout);
+    expect({ authentication: batch.authentication, jwks: batch.jwks }).toEqual({
+      authentication: 'private_key_jwt',
+      jwks: [{ kid: 'batch-1', kty: 'EC', alg: 'ES256' }],
+    });
+  });
+
+  it('lists and shows resources, trusted issuers and users, as tables and JSON', async () => {
+    const resources = await tollgate('resources', 'list');
+    expect(resources.stdout).toMatch(/^NAME +KIND +ENABLED +SCOPES +SERVED_BY +URI +CLAIMS\n/);
+    expect(resources.stdout).toMatch(/\napi1 +api +yes +api1 +api1 +- +-\n/);
+    expect(resources.stdout).toMatch(/\napi3 +api +yes +api3 +- +- +-\n/);
+    expect(JSON.parse((await tollgate('resources', 'show', 'api2', '--json')).stdout)).toEqual({
+      name: 'api2',
+      kind: 'api',
+      enabled: true,
+      scopes: ['api2'],
+      uri: null,
+      servedBy: 'api2',
+      claims: [],
+    });
+
+    const issuers = JSON.parse((await tollgate('issuers', 'list', '--json')).stdout);
+    expect(issuers.map((issuer: { issuer: string; role: string }) => [issuer.issuer, issuer.role])).toEqual(
+      expect.arrayContaining([
+        ['https://idp.demo.example', 'subject'],
+        ['https://kubernetes.demo.example', 'workload'],
+        ['spiffe://demo.example', 'workload'],
+      ]),
+    );
+    const idp = await tollgate('issuers', 'show', 'https://idp.demo.example');
+    expect(idp.stdout).toMatch(/\naudience: +api1\n/);
+    expect(idp.stdout).toMatch(/\ntrusted by: +api1\n/);
+
+    const users = await tollgate('users', 'list');
+    expect(users.stdout).toMatch(/^USERNAME +SUBJECT +ENABLED +ROLES\n/);
+    expect(users.stdout).toMatch(/\nalice +1 +yes +admin,user\n/);
+    const alice = JSON.parse((await tollgate('users', 'show', 'alice', '--json')).stdout);
+    expect(alice).toMatchObject({ subjectId: '1', username: 'alice', enabled: true, roles: ['admin', 'user'], claims: { email: 'alice@example.com' } });
+    expect(Object.keys(alice).sort()).toEqual(['claims', 'enabled', 'roles', 'subjectId', 'updatedAt', 'username']);
+  });
+
+  it('answers an unknown id with exit code 1 and bad usage with exit code 2', async () => {
+    expect(await tollgate('clients', 'show', 'nobody-here')).toEqual({ code: 1, signal: null, stdout: '', stderr: 'clients show: no client "nobody-here"\n' });
+    const usage = await tollgate('issuers', 'remove', 'x');
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('Usage: tollgate <clients | resources | issuers | users> list [--json]');
+  });
+
+  it('never printed a secret, a secret hash, a password hash or a private key', async () => {
+    // Besides what the tests above printed: the other kinds of client (workload, public), users, issuers.
+    for (const argv of [
+      ['clients', 'show', 'reports'],
+      ['clients', 'show', 'spa', '--json'],
+      ['users', 'show', 'bob'],
+      ['issuers', 'list'],
+      ['issuers', 'show', 'spiffe://demo.example', '--json'],
+      ['users', 'list', '--json'],
+    ])
+      expect((await tollgate(...argv)).code).toBe(0);
+    const printed = outputs.join('\n');
+    const hashes = [
+      ...(await sql<{ value: string }>('SELECT value_hash AS value FROM client_secrets')),
+      ...(await sql<{ value: string }>('SELECT password_hash AS value FROM users')),
+      ...(await sql<{ value: string }>('SELECT private_key AS value FROM signing_keys')),
+    ].map(({ value }) => value);
+    expect(hashes.length).toBeGreaterThanOrEqual(10);
+    for (const value of hashes) expect(printed).not.toContain(value);
+    for (const secret of ['listed-secret-one', 'listed-secret-two', 'webapp-secret', 'm2m-secret']) expect(printed).not.toContain(secret);
+    // No private JWK member: the demo JWK Sets are public, and only kid, kty and alg are printed.
+    expect(printed).not.toMatch(/"(d|p|q|dp|dq|qi|k|x|y|n)":/);
+  }, 120_000);
+});
