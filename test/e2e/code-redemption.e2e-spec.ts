@@ -10,7 +10,7 @@ import { postForm, type HttpResponse } from '../support/http';
  */
 describe('authorization code redemption', () => {
   let server: TestServer;
-  const client = { clientId: uniqueName('one-uri'), redirectUri: 'http://127.0.0.1:5175/callback' };
+  const client = { clientId: uniqueName('one-uri'), redirectUri: 'http://127.0.0.1:5176/callback' };
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -62,7 +62,7 @@ describe('authorization code redemption', () => {
     it('may still be sent then, as the registered one, and nothing else', async () => {
       const first = await code(false);
       expectInvalidGrant(
-        await redeem({ code: first.code, code_verifier: first.verifier, redirect_uri: 'http://127.0.0.1:5175/other' }),
+        await redeem({ code: first.code, code_verifier: first.verifier, redirect_uri: 'http://127.0.0.1:5176/other' }),
         'redirect_uri is not the one of the authorization request',
       );
       const second = await code(false);
