@@ -17,6 +17,7 @@ import { HealthModule } from '../../src/health/health.module';
 import { IdTokenModule } from '../../src/id-token/id-token.module';
 import { InteractionModule } from '../../src/interaction/interaction.module';
 import { IntrospectionModule } from '../../src/introspection/introspection.module';
+import { PushedAuthorizationModule } from '../../src/pushed-authorization/pushed-authorization.module';
 import { KeysModule } from '../../src/keys/keys.module';
 import { MetricsModule } from '../../src/metrics/metrics.module';
 import { RateLimitModule } from '../../src/rate-limit/rate-limit.module';
@@ -50,6 +51,7 @@ const MODULES: [string, Type | DynamicModule][] = [
   ['InteractionModule', InteractionModule],
   ['IntrospectionModule', IntrospectionModule],
   ['KeysModule', KeysModule],
+  ['PushedAuthorizationModule', PushedAuthorizationModule],
   ['MetricsModule', MetricsModule],
   ['RateLimitModule', RateLimitModule],
   ['RefreshTokensModule', RefreshTokensModule],
