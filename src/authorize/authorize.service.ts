@@ -83,7 +83,7 @@ export class AuthorizeService {
       const input = requestUri ? await this.pushed.redeem(requestUri, client.clientId, progress.resumed === true) : parameters;
       target = responseTarget(input, resolveRedirectUri(input, client));
       // RFC 9126 §6.
-      if (!requestUri && client.requirePushedAuthorizationRequests) throw OAuthError.invalidRequest('this client must push its authorization requests (RFC 9126)');
+      if (!requestUri && client.requirePushedAuthorizationRequests) throw OAuthError.invalidRequest('this client must push its authorization requests');
       const request = validateAuthorizationRequest(input, client, target, (scope) => this.resources.catalog.isKnownScope(scope));
       if (!requestUri) return await next(request, carriedParameters(input, progress));
       // The pages carry only client_id and request_uri; what a sign-in satisfied is kept with the pushed request.
@@ -91,7 +91,7 @@ export class AuthorizeService {
       return await next({ ...request, requestUri }, { client_id: client.clientId, request_uri: requestUri });
     } catch (error) {
       if (error instanceof UntrustedRedirectError) return { kind: 'error_page', description: error.message };
-      if (error instanceof OAuthError && error.code === 'invalid_request_uri' && !target) return { kind: 'error_page', description: error.description ?? error.code };
+      if (error instanceof OAuthError && !target && error.code === 'invalid_request_uri') return { kind: 'error_page', description: error.message };
       if (error instanceof OAuthError && target && error.status < 500) return errorResponse(target, error, this.config.issuer);
       throw error;
     }

@@ -43,6 +43,8 @@ export function validatePushedRequest(parameters: AuthorizationInput, client: Cl
   if (parameters.sent.request_uri !== undefined) throw OAuthError.invalidRequest('request_uri must not be pushed');
   const clientId = parameters.valid('client_id');
   if (clientId !== undefined && clientId !== client.clientId) throw OAuthError.invalidRequest('client_id is not the authenticated client');
+  // Before the redirect URI: a client without the code flow has none to check against.
+  if (!client.allowedGrantTypes.includes('authorization_code')) throw OAuthError.unauthorizedClient('the client may not use the authorization code flow');
   validateAuthorizationRequest(parameters, client, responseTarget(parameters, registeredRedirectUri(parameters, client)), isKnownScope);
   const pushed: Record<string, string> = {};
   for (const name of AUTHORIZATION_PARAMETERS) {
