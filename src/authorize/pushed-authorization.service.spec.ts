@@ -50,7 +50,7 @@ const webapp = {
   allowedGrantTypes: ['authorization_code'],
   allowedScopes: ['openid'],
   redirectUris: ['https://web.example/cb'],
-} as Client;
+} as unknown as Client;
 const request = { response_type: 'code', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', scope: 'openid' };
 const resources = { catalog: { isKnownScope: () => true } } as unknown as ResourceStore;
 const t0 = new Date('2026-01-01T00:00:00Z');

@@ -13,7 +13,9 @@ const REQUEST_URI = /^urn:ietf:params:oauth:request_uri:[A-Za-z0-9_-]{43}$/;
 /** Pushed authorization requests (RFC 9126, docs/browser-sign-in.md#pushed-authorization-requests). */
 describe('pushed authorization requests', () => {
   let server: TestServer;
+  let startedAt: Date;
   beforeAll(async () => {
+    [{ now: startedAt }] = await sql<{ now: Date }>('SELECT now()');
     server = await startTestServer();
     // A client of its own, created after the migrations ran (none of the demo clients requires PAR).
     await sql(
@@ -25,7 +27,11 @@ describe('pushed authorization requests', () => {
       hashClientSecret('par-only-secret'),
     ]);
   });
-  afterAll(() => server.close());
+  afterAll(async () => {
+    // The consents given here would spare the next specs on this database webapp's consent page.
+    await sql(`DELETE FROM consents WHERE client_id = 'webapp' AND updated_at >= $1`, [startedAt]);
+    await server.close();
+  });
 
   const challenge = pkce().challenge;
   const webappRequest = (extra: Record<string, string> = {}) => ({
@@ -76,6 +82,8 @@ describe('pushed authorization requests', () => {
         code_challenge_method: 'S256',
         state,
         nonce,
+        // Other specs on this database may have left bob's consent to webapp: ask again.
+        prompt: 'consent',
       });
       expect([...url.searchParams.keys()].sort()).toEqual(['client_id', 'request_uri']);
       expect(url.searchParams.get('request_uri')).toMatch(REQUEST_URI);
@@ -166,8 +174,7 @@ describe('pushed authorization requests', () => {
     });
 
     it('keeps a prompt=login satisfied by the sign-in through the consent page', async () => {
-      // alice has not consented to webapp yet: the consent page follows the sign-in.
-      const requestUri = await pushed(webappRequest({ prompt: 'login', max_age: '0', scope: 'openid email' }));
+      const requestUri = await pushed(webappRequest({ prompt: 'login consent', max_age: '0' }));
       const browser = new Browser();
       const login = await authorize(browser, { client_id: 'webapp', request_uri: requestUri });
       const consent = await (await browser.submit(server.url, await login.text(), { username: 'alice', password: 'alice' })).text();
