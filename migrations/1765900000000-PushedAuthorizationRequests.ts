@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Pushed authorization requests (RFC 9126, docs/browser-sign-in.md#pushed-authorization-requests):
+ * Pushed authorization requests (RFC 9126, docs/browser-sign-in.md#pushed-authorization-requests--post-connectpar):
  * the requests clients push, by a SHA-256 hash of their `request_uri`, and the clients that must push.
  */
 export class PushedAuthorizationRequests1765900000000 implements MigrationInterface {

@@ -18,7 +18,7 @@ import {
 import { PushedAuthorizationRequestRepository } from './pushed-authorization-request.repository';
 
 /**
- * Pushed authorization requests (RFC 9126, docs/browser-sign-in.md#pushed-authorization-requests):
+ * Pushed authorization requests (RFC 9126, docs/browser-sign-in.md#pushed-authorization-requests--post-connectpar):
  * stored when pushed, used once at the authorization endpoint, used up when a code is issued.
  */
 @Injectable()
