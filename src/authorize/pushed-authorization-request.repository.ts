@@ -9,7 +9,7 @@ export interface StoredPushedRequest {
 
 /** Where pushed authorization requests are stored, by a hash of their `request_uri`; also the DI token. */
 export abstract class PushedAuthorizationRequestRepository {
-  /** Stores the request unless its client holds `limit` unexpired ones already; false then. */
+  /** Stores the request unless its client holds `limit` unexpired ones already; false then. Expired ones make room. */
   abstract add(request: StoredPushedRequest, limit: number, now: Date): Promise<boolean>;
   /**
    * The first use at the authorization endpoint: in one conditional update, an unexpired request of

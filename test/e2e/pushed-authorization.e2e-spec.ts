@@ -1,4 +1,6 @@
 import * as oidc from 'openid-client';
+import { DataSource } from 'typeorm';
+import { TypeOrmPushedAuthorizationRequestRepository } from '../../src/authorize/persistence/typeorm-pushed-authorization-request.repository';
 import { hashClientSecret } from '../../src/clients/client-secret.verifier';
 import { hashHandle } from '../../src/oauth/opaque-handle';
 import { Browser, locationParameters, pkce } from '../support/browser';
@@ -249,6 +251,25 @@ describe('pushed authorization requests', () => {
       expect(callback.status).toBe(302);
       expect(callback.headers.get('location')!.startsWith(`${PAR_ONLY_CALLBACK}?`)).toBe(true);
       expect(locationParameters(callback)).toEqual({ code: expect.any(String), state: 'pushed-state', iss: ISSUER });
+    });
+  });
+
+  describe('storage', () => {
+    it("holds at most the limit of one client's requests, expired ones making room", async () => {
+      const repository = new TypeOrmPushedAuthorizationRequestRepository(server.app.get(DataSource));
+      await sql(`DELETE FROM pushed_authorization_requests WHERE client_id = 'par-only'`);
+      const now = new Date();
+      const row = (name: string, expiresAt = new Date(now.getTime() + 60_000)) => ({
+        requestUriHash: hashHandle(name),
+        clientId: 'par-only',
+        parameters: { client_id: 'par-only' },
+        expiresAt,
+      });
+      expect(await repository.add(row('first', new Date(now.getTime() - 1000)), 2, now)).toBe(true);
+      expect(await repository.add(row('second'), 2, now)).toBe(true);
+      expect(await repository.add(row('third'), 2, now)).toBe(true);
+      expect(await repository.add(row('fourth'), 2, now)).toBe(false);
+      expect(await sql(`SELECT count(*)::int AS count FROM pushed_authorization_requests WHERE client_id = 'par-only'`)).toEqual([{ count: 2 }]);
     });
   });
 });

@@ -12,14 +12,24 @@ export class TypeOrmPushedAuthorizationRequestRepository extends PushedAuthoriza
   }
 
   async add(request: StoredPushedRequest, limit: number, now: Date): Promise<boolean> {
-    // Counting at most `limit` rows keeps the check cheap; concurrent pushes may pass it together,
-    // so the bound is approximate by the number of instances, never unbounded.
+    if (await this.insertBelow(request, limit)) return true;
+    // Full: the client's expired rows (not purged yet) make room, if any.
+    await this.dataSource.query('DELETE FROM pushed_authorization_requests WHERE client_id = $1 AND expires_at <= $2', [request.clientId, now]);
+    return this.insertBelow(request, limit);
+  }
+
+  /**
+   * Every row of the client counts, expired or not, so the table holds at most `limit` per client.
+   * Counting at most `limit` rows keeps the check cheap; concurrent pushes may pass it together, so
+   * the bound may be passed by a few rows, never without limit.
+   */
+  private async insertBelow(request: StoredPushedRequest, limit: number): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(
       `INSERT INTO pushed_authorization_requests (request_uri_hash, client_id, parameters, expires_at)
        SELECT $1, $2, $3, $4
-       WHERE (SELECT count(*) FROM (SELECT 1 FROM pushed_authorization_requests WHERE client_id = $2 AND expires_at > $5 LIMIT $6) AS pending) < $6
+       WHERE (SELECT count(*) FROM (SELECT 1 FROM pushed_authorization_requests WHERE client_id = $2 LIMIT $5) AS held) < $5
        RETURNING request_uri_hash`,
-      [request.requestUriHash, request.clientId, JSON.stringify(request.parameters), request.expiresAt, now, limit],
+      [request.requestUriHash, request.clientId, JSON.stringify(request.parameters), request.expiresAt, limit],
     );
     return rows.length === 1;
   }
