@@ -13,6 +13,7 @@ import { BUILT_IN_GRANTS } from './grants/built-in-grants';
 import { GrantsModule, type GrantRegistration } from './grants/grants.module';
 import { InteractionModule } from './interaction/interaction.module';
 import { IntrospectionModule } from './introspection/introspection.module';
+import { PushedAuthorizationModule } from './pushed-authorization/pushed-authorization.module';
 import { RevocationModule } from './revocation/revocation.module';
 import { TokenModule } from './token/token.module';
 import { TrustedIssuersModule } from './trusted-issuers/trusted-issuers.module';
@@ -46,6 +47,7 @@ export class AppModule {
         TokenModule.register(grants),
         DiscoveryModule.register(grants),
         InteractionModule,
+        PushedAuthorizationModule,
         UserInfoModule,
         IntrospectionModule,
         RevocationModule,

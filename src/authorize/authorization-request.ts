@@ -25,6 +25,8 @@ export interface AuthorizationRequest extends ResponseTarget {
   /** Seconds. */
   readonly maxAge?: number;
   readonly loginHint?: string;
+  /** RFC 9126: the pushed request it came from, used up when a code is issued. */
+  readonly requestUri?: string;
 }
 
 /** The parameters this endpoint reads (`AuthorizationParameters`); others are ignored (and not carried through the pages). */
@@ -85,6 +87,12 @@ export function responseTarget(parameters: AuthorizationInput, redirectUri: stri
   return { redirectUri, responseMode: mode === 'form_post' ? 'form_post' : 'query', state: parameters.accepted('state') };
 }
 
+/** RFC 6749 §3.1: the first parameter the request repeats, before anything else. */
+export function refuseRepeatedParameters(parameters: AuthorizationInput): void {
+  const repeated = parameters.repeated.find((name) => (AUTHORIZATION_PARAMETERS as readonly string[]).includes(name));
+  if (repeated !== undefined) throw OAuthError.invalidRequest(`parameter ${repeated} must not be repeated`);
+}
+
 /** Validates everything but the client and redirect URI; errors are answered at the redirect URI. */
 export function validateAuthorizationRequest(
   parameters: AuthorizationInput,
@@ -92,9 +100,7 @@ export function validateAuthorizationRequest(
   target: ResponseTarget,
   isKnownScope: (scope: string) => boolean,
 ): AuthorizationRequest {
-  // RFC 6749 §3.1: the first parameter the request repeats, before anything else.
-  const repeated = parameters.repeated.find((name) => (AUTHORIZATION_PARAMETERS as readonly string[]).includes(name));
-  if (repeated !== undefined) throw OAuthError.invalidRequest(`parameter ${repeated} must not be repeated`);
+  refuseRepeatedParameters(parameters);
   // A state too long to return exactly as sent is refused, not dropped; the error carries no state.
   parameters.valid('state');
   // OpenID Connect Core §6: request objects are not supported (advertised in discovery).

@@ -10,17 +10,22 @@ import { ConsentRepository } from './consent.repository';
 import { ExpiredSignInStatePurger } from './expired-sign-in-state.purger';
 import { TypeOrmAuthorizationCodeRepository } from './persistence/typeorm-authorization-code.repository';
 import { TypeOrmConsentRepository } from './persistence/typeorm-consent.repository';
+import { TypeOrmPushedAuthorizationRequestRepository } from './persistence/typeorm-pushed-authorization-request.repository';
+import { PushedAuthorizationRequestRepository } from './pushed-authorization-request.repository';
+import { PushedAuthorizationService } from './pushed-authorization.service';
 
-/** The authorization endpoint's protocol side: request validation, decisions, codes, consents. */
+/** The authorization endpoint's protocol side: request validation, pushed requests, decisions, codes, consents. */
 @Module({
   imports: [ClientsModule, ResourcesModule, UsersModule, SessionsModule],
   providers: [
     { provide: AuthorizationCodeRepository, useClass: TypeOrmAuthorizationCodeRepository },
     { provide: ConsentRepository, useClass: TypeOrmConsentRepository },
+    { provide: PushedAuthorizationRequestRepository, useClass: TypeOrmPushedAuthorizationRequestRepository },
     AuthorizationCodeService,
+    PushedAuthorizationService,
     AuthorizeService,
     ExpiredSignInStatePurger,
   ],
-  exports: [AuthorizationCodeService, AuthorizeService],
+  exports: [AuthorizationCodeService, AuthorizeService, PushedAuthorizationService],
 })
 export class AuthorizeModule {}

@@ -20,6 +20,8 @@ import {
   type ResponseTarget,
 } from './authorization-request';
 import { ConsentRepository } from './consent.repository';
+import { isPushedRequestUri } from './pushed-authorization-request';
+import { PushedAuthorizationService } from './pushed-authorization.service';
 
 /** What the user has done on the pages during this authorization request. */
 export interface InteractionProgress {
@@ -27,6 +29,8 @@ export interface InteractionProgress {
   readonly signedInNow?: boolean;
   /** The user allowed the request on the consent page just now. */
   readonly consented?: boolean;
+  /** The request comes back from the login or consent page: a pushed request was used at the endpoint already. */
+  readonly resumed?: boolean;
 }
 
 /**
@@ -41,6 +45,7 @@ export class AuthorizeService {
     private readonly users: UserDirectory,
     private readonly consents: ConsentRepository,
     private readonly codes: AuthorizationCodeService,
+    private readonly pushed: PushedAuthorizationService,
     @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
   ) {}
 
@@ -53,7 +58,7 @@ export class AuthorizeService {
    * remembered (per user, client and scopes) and the request goes on.
    */
   async consent(parameters: AuthorizationInput, session: SignInSession | undefined, allowed: boolean): Promise<AuthorizationOutcome> {
-    return this.handle(parameters, { consented: true }, async (request, carried) => {
+    return this.handle(parameters, { consented: true, resumed: true }, async (request, carried) => {
       if (!allowed) throw OAuthError.accessDenied('the user denied the request');
       if (session) await this.consents.allow(session.subject, request.client.clientId, request.scopes);
       return this.decide(request, carried, session, { consented: true });
@@ -70,11 +75,23 @@ export class AuthorizeService {
     try {
       const client = await this.clients.find(readClientId(parameters));
       if (!client || !client.enabled) throw new UntrustedRedirectError('the client is unknown');
-      target = responseTarget(parameters, resolveRedirectUri(parameters, client));
-      const request = validateAuthorizationRequest(parameters, client, target, (scope) => this.resources.catalog.isKnownScope(scope));
-      return await next(request, carriedParameters(parameters, progress));
+      const requested = parameters.accepted('request_uri');
+      const requestUri = isPushedRequestUri(requested) ? requested : undefined;
+      // CONTRACT §13: a bad request_uri goes to the redirect URI only when the client has exactly one.
+      if (requestUri && client.redirectUris.length === 1) target = { redirectUri: client.redirectUris[0], responseMode: 'query' };
+      // RFC 9126 §4: the pushed parameters replace those sent beside request_uri.
+      const input = requestUri ? await this.pushed.redeem(requestUri, client.clientId, progress.resumed === true) : parameters;
+      target = responseTarget(input, resolveRedirectUri(input, client));
+      // RFC 9126 §6.
+      if (!requestUri && client.requirePushedAuthorizationRequests) throw OAuthError.invalidRequest('this client must push its authorization requests');
+      const request = validateAuthorizationRequest(input, client, target, (scope) => this.resources.catalog.isKnownScope(scope));
+      if (!requestUri) return await next(request, carriedParameters(input, progress));
+      // The pages carry only client_id and request_uri; what a sign-in satisfied is kept with the pushed request.
+      if (progress.signedInNow) await this.pushed.keep(requestUri, carriedParameters(input, progress));
+      return await next({ ...request, requestUri }, { client_id: client.clientId, request_uri: requestUri });
     } catch (error) {
       if (error instanceof UntrustedRedirectError) return { kind: 'error_page', description: error.message };
+      if (error instanceof OAuthError && !target && error.code === 'invalid_request_uri') return { kind: 'error_page', description: error.message };
       if (error instanceof OAuthError && target && error.status < 500) return errorResponse(target, error, this.config.issuer);
       throw error;
     }
@@ -94,6 +111,9 @@ export class AuthorizeService {
     if (!progress.consented && (await this.needsConsent(request, session))) {
       if (request.prompts.has('none')) throw OAuthError.consentRequired('the user must consent');
       return { kind: 'consent', request, carried, session };
+    }
+    if (request.requestUri !== undefined && !(await this.pushed.consume(request.requestUri, request.client.clientId))) {
+      throw OAuthError.invalidRequestUri('the request_uri was used already');
     }
     const code = await this.codes.issue(
       {

@@ -2,15 +2,16 @@ import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { PeriodicTask } from '../scheduling/periodic-task';
 import { SignInSessionService } from '../sessions/sign-in-session.service';
 import { AuthorizationCodeService } from './authorization-code.service';
+import { PushedAuthorizationService } from './pushed-authorization.service';
 
 const PURGE_INTERVAL_MS = 10 * 60_000;
 
-/** Deletes expired sign-in sessions and authorization codes periodically, off the request path. */
+/** Deletes expired sign-in sessions, authorization codes and pushed requests periodically, off the request path. */
 @Injectable()
 export class ExpiredSignInStatePurger implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(ExpiredSignInStatePurger.name);
   private readonly purges = new PeriodicTask({
-    name: 'Purging expired sessions and codes',
+    name: 'Purging expired sessions, codes and pushed requests',
     periodMs: PURGE_INTERVAL_MS,
     run: () => this.purge(),
     log: this.logger,
@@ -19,6 +20,7 @@ export class ExpiredSignInStatePurger implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly sessions: SignInSessionService,
     private readonly codes: AuthorizationCodeService,
+    private readonly pushed: PushedAuthorizationService,
   ) {}
 
   onModuleInit(): void {
@@ -29,8 +31,8 @@ export class ExpiredSignInStatePurger implements OnModuleInit, OnModuleDestroy {
     this.purges.stop();
   }
 
-  /** Returns how many sessions and codes were deleted. */
-  async purge(now = new Date()): Promise<{ sessions: number; codes: number }> {
-    return { sessions: await this.sessions.purge(now), codes: await this.codes.purge(now) };
+  /** Returns how many sessions, codes and pushed requests were deleted. */
+  async purge(now = new Date()): Promise<{ sessions: number; codes: number; pushedRequests: number }> {
+    return { sessions: await this.sessions.purge(now), codes: await this.codes.purge(now), pushedRequests: await this.pushed.purge(now) };
   }
 }

@@ -20,6 +20,7 @@ const ENDPOINTS: Readonly<Record<string, ClientAuthEndpoint>> = {
   '/connect/token': 'token',
   '/connect/introspect': 'introspection',
   '/connect/revocation': 'revocation',
+  '/connect/par': 'pushed_authorization',
 };
 
 /** Asks `ClientAuthenticator` who the caller is, within the rate limits, and attaches the client to the request. */

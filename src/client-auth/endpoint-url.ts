@@ -4,6 +4,7 @@ const PATHS: Record<ClientAuthEndpoint, string> = {
   token: '/connect/token',
   introspection: '/connect/introspect',
   revocation: '/connect/revocation',
+  pushed_authorization: '/connect/par',
 };
 
 /** The advertised URL of an endpoint that authenticates clients (docs/endpoints.md). */

@@ -61,6 +61,10 @@ describe('parseClientMigrationArguments', () => {
     ],
     [['--client-id', 'api3', '--grant', 'client_credentials', '--scope', 'api2', '--consent'], '--consent applies only with --grant authorization_code'],
     [
+      ['--client-id', 'api3', '--grant', 'client_credentials', '--scope', 'api2', '--require-par'],
+      '--require-par applies only with --grant authorization_code',
+    ],
+    [
       ['--client-id', 'spa2', '--grant', 'authorization_code', '--scope', 'openid', '--redirect-uri', 'http://app.example/cb'],
       expect.stringMatching(/^--redirect-uri "http:\/\/app.example\/cb" must be an absolute https URI \(http only for 127\.0\.0\.1/),
     ],
@@ -173,7 +177,7 @@ describe('parseClientMigrationArguments', () => {
         refreshTokenLifetimeSeconds: 2_592_000,
         secretExpiresAt: undefined,
         secretDescription: undefined,
-        browser: { public: false, redirectUris: [], postLogoutRedirectUris: [], requireConsent: false },
+        browser: { public: false, redirectUris: [], postLogoutRedirectUris: [], requireConsent: false, requirePushedAuthorizationRequests: false },
       },
       outDir: 'migrations',
       updateIndex: true,
@@ -208,6 +212,7 @@ describe('parseClientMigrationArguments', () => {
         redirectUris: ['https://app.example/cb', 'http://127.0.0.1:8080/cb', 'com.example.app:/cb'],
         postLogoutRedirectUris: ['https://app.example/'],
         requireConsent: false,
+        requirePushedAuthorizationRequests: false,
       },
     });
     const partner = parse(
@@ -220,9 +225,16 @@ describe('parseClientMigrationArguments', () => {
       '--redirect-uri',
       'https://partner.example/cb',
       '--consent',
+      '--require-par',
     );
     expect(partner?.request).toMatchObject({
-      browser: { public: false, redirectUris: ['https://partner.example/cb'], postLogoutRedirectUris: [], requireConsent: true },
+      browser: {
+        public: false,
+        redirectUris: ['https://partner.example/cb'],
+        postLogoutRedirectUris: [],
+        requireConsent: true,
+        requirePushedAuthorizationRequests: true,
+      },
     });
   });
 
@@ -256,7 +268,7 @@ describe('parseClientMigrationArguments', () => {
         refreshTokenLifetimeSeconds: 86_400,
         secretExpiresAt: new Date('2027-01-31T00:00:00Z'),
         secretDescription: 'reporting service',
-        browser: { public: false, redirectUris: [], postLogoutRedirectUris: [], requireConsent: false },
+        browser: { public: false, redirectUris: [], postLogoutRedirectUris: [], requireConsent: false, requirePushedAuthorizationRequests: false },
       },
       outDir: '/tmp/m',
       updateIndex: false,

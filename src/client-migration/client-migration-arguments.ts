@@ -61,6 +61,8 @@ export interface BrowserClientRegistration {
   readonly redirectUris: readonly string[];
   readonly postLogoutRedirectUris: readonly string[];
   readonly requireConsent: boolean;
+  /** RFC 9126 §6: authorization requests only by `POST /connect/par`. */
+  readonly requirePushedAuthorizationRequests: boolean;
 }
 
 export interface ClientMigrationCommand {
@@ -80,7 +82,7 @@ export const USAGE = `Usage:
                               [--access-token-lifetime <seconds>] [--refresh-token-lifetime <seconds>]
                               [--expires <ISO 8601 date>] [--description <text>]
                               [--may-act <client_id>] [--transaction-tokens]
-                              [--public] [--redirect-uri <uri>...] [--post-logout-redirect-uri <uri>...] [--consent]
+                              [--public] [--redirect-uri <uri>...] [--post-logout-redirect-uri <uri>...] [--consent] [--require-par]
   npm run client:migration -- --client-id <id> --grant <type> --scope "<scope>" (--jwks-file <file> | --jwks-uri <url> | --workload <identity> [--workload-issuer <url>])
   npm run client:migration -- --client-id <id> --change [--name <display name>] [--grant <type>...] [--scope "<scope>..."]
                               [--redirect-uri <uri>...] [--post-logout-redirect-uri <uri>...] [--consent | --no-consent]
@@ -109,7 +111,8 @@ Secretless clients get no secret: --jwks-file (a public JWK Set) or --jwks-uri (
 SPIFFE ID (spiffe://<trust domain>/...) or a Kubernetes service account (system:serviceaccount:<namespace>:<name>, with
 --workload-issuer <the cluster's issuer>) of a trusted workload issuer (npm run issuer:migration).
 --public registers a browser or native app without a secret (grants authorization_code and refresh_token only);
-authorization_code needs at least one --redirect-uri; --consent makes users allow the client's scopes first.
+authorization_code needs at least one --redirect-uri; --consent makes users allow the client's scopes first;
+--require-par accepts its authorization requests only pushed to /connect/par (RFC 9126).
 Browser sign-in, step by step: docs/browser-sign-in.md.
 Grant types: ${KNOWN_GRANT_TYPES.join(', ')}, or an extension grant's absolute URI.`;
 
@@ -136,6 +139,7 @@ const OPTIONS = {
   'post-logout-redirect-uri': { type: 'string', multiple: true },
   consent: { type: 'boolean' },
   'no-consent': { type: 'boolean' },
+  'require-par': { type: 'boolean' },
   'out-dir': { type: 'string' },
   'no-index': { type: 'boolean' },
   offline: { type: 'boolean' },
@@ -169,6 +173,7 @@ const CREATE_OR_CHANGE = [
   'redirect-uri',
   'post-logout-redirect-uri',
   'consent',
+  'require-par',
 ] as const;
 
 // Options that only a change takes; --disable, --enable, --may-act and --transaction-tokens alone make a change too.
@@ -206,7 +211,9 @@ export function parseClientMigrationArguments(
       );
     for (const name of CREATE_OR_CHANGE)
       if (values[name] !== undefined)
-        problems.push(`--${name} applies only when ${name === 'public' || name === 'workload-issuer' ? 'creating' : 'creating or changing'} a client`);
+        problems.push(
+          `--${name} applies only when ${name === 'public' || name === 'workload-issuer' || name === 'require-par' ? 'creating' : 'creating or changing'} a client`,
+        );
   }
   let request: ClientMigrationRequest | undefined;
   if (kind === 'create') request = { kind, clientId, ...createSettings(values, problems), ...secret };
@@ -242,6 +249,7 @@ function createSettings(values: Values, problems: string[]): Omit<Extract<Client
 /** `--change` (or a shorthand of it): each setting given is checked as when creating; the rest stay as they are. */
 function checkClientChanges(values: Values, problems: string[]): ClientChanges {
   if (values.public !== undefined) problems.push('--public applies only when creating a client: register the app again under a new client id');
+  if (values['require-par'] !== undefined) problems.push('--require-par applies only when creating a client');
   for (const [yes, no] of [
     ['consent', 'no-consent'],
     ['enable', 'disable'],
@@ -350,7 +358,15 @@ function secretlessOptions(values: SecretlessValues, problems: string[]): { jwks
 const PUBLIC_CLIENT_GRANTS: readonly string[] = ['authorization_code', 'refresh_token'];
 
 function checkBrowserRegistration(
-  values: { public?: boolean; consent?: boolean; 'redirect-uri'?: string[]; 'post-logout-redirect-uri'?: string[]; expires?: string; description?: string },
+  values: {
+    public?: boolean;
+    consent?: boolean;
+    'require-par'?: boolean;
+    'redirect-uri'?: string[];
+    'post-logout-redirect-uri'?: string[];
+    expires?: string;
+    description?: string;
+  },
   grantTypes: readonly string[],
   problems: string[],
 ): BrowserClientRegistration {
@@ -366,12 +382,18 @@ function checkBrowserRegistration(
   const usesCode = grantTypes.includes('authorization_code');
   if (usesCode && redirectUris.length === 0) problems.push('--redirect-uri is required with the authorization_code grant (at least one)');
   if (!usesCode) {
-    for (const name of ['redirect-uri', 'post-logout-redirect-uri', 'consent'] as const)
+    for (const name of ['redirect-uri', 'post-logout-redirect-uri', 'consent', 'require-par'] as const)
       if (values[name] !== undefined) problems.push(`--${name} applies only with --grant authorization_code`);
   }
   for (const uri of redirectUris) checkRedirectUri('redirect-uri', uri, problems);
   for (const uri of postLogoutRedirectUris) checkRedirectUri('post-logout-redirect-uri', uri, problems);
-  return { public: isPublic, redirectUris, postLogoutRedirectUris, requireConsent: values.consent === true };
+  return {
+    public: isPublic,
+    redirectUris,
+    postLogoutRedirectUris,
+    requireConsent: values.consent === true,
+    requirePushedAuthorizationRequests: values['require-par'] === true,
+  };
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);

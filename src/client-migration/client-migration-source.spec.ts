@@ -22,11 +22,11 @@ describe('renderClientMigration', () => {
         refreshTokenLifetimeSeconds: 86_400,
         secretExpiresAt: new Date('2027-01-31T00:00:00Z'),
         secretDescription: 'say "hi" */',
-        browser: { public: false, redirectUris: [], postLogoutRedirectUris: [], requireConsent: false },
+        browser: { public: false, redirectUris: [], postLogoutRedirectUris: [], requireConsent: false, requirePushedAuthorizationRequests: false },
       },
       { timestamp: TIMESTAMP, secretHash: HASH },
     );
-    expect(source).toContain(`["api3", ["delegation"], ["api2"], 600, 86400, false, [], [], false]`);
+    expect(source).toContain(`["api3", ["delegation"], ["api2"], 600, 86400, false, [], [], false, false]`);
     expect(source).toContain(`["api3", "${HASH}", "say \\"hi\\" */", "2027-01-31T00:00:00.000Z"]`);
     expect(source).toContain(
       `if ((await queryRunner.query('SELECT 1 FROM clients WHERE client_id = $1', ["api3"])).length > 0) throw new Error("Client \\"api3\\" already exists`,

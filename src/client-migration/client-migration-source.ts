@@ -77,12 +77,12 @@ function body(request: ClientMigrationRequest, facts: MigrationFacts, className:
   switch (request.kind) {
     case 'create':
       return {
-        summary: `Adds ${request.browser.public ? 'public ' : ''}client \`${request.clientId}\`: grants ${request.grantTypes.join(', ')}; scopes ${request.scopes.join(' ')}${request.browser.redirectUris.length > 0 ? `; redirect URIs ${request.browser.redirectUris.join(' ')}` : ''}${request.browser.requireConsent ? '; consent required' : ''}${authenticatesWith(request)}.`,
+        summary: `Adds ${request.browser.public ? 'public ' : ''}client \`${request.clientId}\`: grants ${request.grantTypes.join(', ')}; scopes ${request.scopes.join(' ')}${request.browser.redirectUris.length > 0 ? `; redirect URIs ${request.browser.redirectUris.join(' ')}` : ''}${request.browser.requireConsent ? '; consent required' : ''}${request.browser.requirePushedAuthorizationRequests ? '; pushed authorization requests required' : ''}${authenticatesWith(request)}.`,
         up: [
           `if (${exists}) throw new Error(${literal(alreadyExists(request.clientId))});`,
           'await queryRunner.query(',
-          `  'INSERT INTO clients (client_id, enabled, allowed_grant_types, allowed_scopes, access_token_lifetime, refresh_token_lifetime, public_client, redirect_uris, post_logout_redirect_uris, require_consent) VALUES ($1, true, $2, $3, $4, $5, $6, $7, $8, $9)',`,
-          `  [${clientId}, ${literal(request.grantTypes)}, ${literal(request.scopes)}, ${request.accessTokenLifetimeSeconds}, ${request.refreshTokenLifetimeSeconds}, ${literal(request.browser.public)}, ${literal(request.browser.redirectUris)}, ${literal(request.browser.postLogoutRedirectUris)}, ${literal(request.browser.requireConsent)}],`,
+          `  'INSERT INTO clients (client_id, enabled, allowed_grant_types, allowed_scopes, access_token_lifetime, refresh_token_lifetime, public_client, redirect_uris, post_logout_redirect_uris, require_consent, require_pushed_authorization_requests) VALUES ($1, true, $2, $3, $4, $5, $6, $7, $8, $9, $10)',`,
+          `  [${clientId}, ${literal(request.grantTypes)}, ${literal(request.scopes)}, ${request.accessTokenLifetimeSeconds}, ${request.refreshTokenLifetimeSeconds}, ${literal(request.browser.public)}, ${literal(request.browser.redirectUris)}, ${literal(request.browser.postLogoutRedirectUris)}, ${literal(request.browser.requireConsent)}, ${literal(request.browser.requirePushedAuthorizationRequests)}],`,
           ');',
           // A public client holds no secret (docs/browser-sign-in.md#clients), nor does a secretless one.
           ...(secretHash === undefined ? [] : insertSecret(request.secretDescription, request.secretExpiresAt)),

@@ -33,6 +33,8 @@ export interface Client {
   readonly postLogoutRedirectUris: readonly string[];
   /** Third-party clients ask the user before receiving anything (docs/browser-sign-in.md). */
   readonly requireConsent: boolean;
+  /** RFC 9126 §6: its authorization requests must be pushed (docs/browser-sign-in.md#pushed-authorization-requests--post-connectpar). */
+  readonly requirePushedAuthorizationRequests?: boolean;
 }
 
 /** A Kubernetes service account or SPIFFE ID (`subject`) of a trusted workload issuer. */

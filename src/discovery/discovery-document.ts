@@ -38,6 +38,7 @@ export function discoveryDocument({ issuer, grantTypes, catalog, signingAlgorith
     end_session_endpoint: `${issuer}/connect/endsession`,
     introspection_endpoint: `${issuer}/connect/introspect`,
     revocation_endpoint: `${issuer}/connect/revocation`,
+    pushed_authorization_request_endpoint: `${issuer}/connect/par`,
     grant_types_supported: grantTypes,
     scopes_supported: catalog.scopesSupported(),
     claims_supported: ['sub', ...catalog.claimsSupported().filter((claim) => claim !== 'sub'), ...ID_TOKEN_CLAIMS],
@@ -48,7 +49,9 @@ export function discoveryDocument({ issuer, grantTypes, catalog, signingAlgorith
     prompt_values_supported: ['none', 'login', 'consent'],
     authorization_response_iss_parameter_supported: true,
     request_parameter_supported: false,
+    // RFC 9126 §5: only pushed request_uri values are accepted; no client must push unless registered so.
     request_uri_parameter_supported: false,
+    require_pushed_authorization_requests: false,
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: signingAlgorithms,
     token_endpoint_auth_methods_supported: PUBLIC_CLIENT_AUTH_METHODS,

@@ -5,6 +5,8 @@ const CORS_PATHS: ReadonlySet<string> = new Set([
   '/connect/token',
   '/connect/userinfo',
   '/connect/revocation',
+  // RFC 9126: a public browser app pushes its authorization requests from its own origin.
+  '/connect/par',
   '/.well-known/openid-configuration',
   '/.well-known/oauth-authorization-server',
   '/.well-known/openid-configuration/jwks',

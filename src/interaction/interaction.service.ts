@@ -39,7 +39,7 @@ export class InteractionService {
     if (!this.csrf.isValid({ kind: 'pre-session', handle: this.cookies.preSession(cookies) }, form.accepted(CSRF_FIELD))) {
       return { page: { kind: 'csrf_failed' } };
     }
-    const outcome = await this.authorization.authorize(form, undefined);
+    const outcome = await this.authorization.authorize(form, undefined, { resumed: true });
     if (outcome.kind !== 'login') return { page: outcome };
     const username = form.accepted('username') ?? '';
     const password = form.accepted('password') ?? '';
@@ -55,7 +55,7 @@ export class InteractionService {
     const { handle, session } = await this.sessions.start(user.subjectId, ['pwd']);
     this.audit.emit({ name: 'user.signed_in', clientId, subject: user.subjectId, address });
     return {
-      page: await this.authorization.authorize(form, session, { signedInNow: true }),
+      page: await this.authorization.authorize(form, session, { signedInNow: true, resumed: true }),
       cookies: [this.cookies.setSession(handle, this.sessions.lifetimeSeconds), this.cookies.clearPreSession(), ...this.deviceCookies.setCookie(username)],
       sessionHandle: handle,
     };

@@ -1,4 +1,4 @@
-/** Error codes of RFC 6749 §5.2 and §4.1.2.1, RFC 6750 §3.1, RFC 8693 §2.2.2 and OpenID Connect Core §3.1.2.6. */
+/** Error codes of RFC 6749 §5.2 and §4.1.2.1, RFC 6750 §3.1, RFC 8693 §2.2.2, RFC 9126 and OpenID Connect Core §3.1.2.6. */
 export type OAuthErrorCode =
   | 'invalid_request'
   | 'invalid_client'
@@ -17,6 +17,8 @@ export type OAuthErrorCode =
   | 'consent_required'
   | 'request_not_supported'
   | 'request_uri_not_supported'
+  | 'invalid_request_uri'
+  | 'invalid_redirect_uri'
   | 'server_error';
 
 /** How the 401 challenge is written (RFC 7617 for Basic, RFC 6750 §3 for Bearer). */
@@ -101,6 +103,14 @@ export class OAuthError extends Error {
   }
   static requestUriNotSupported(description: string): OAuthError {
     return new OAuthError('request_uri_not_supported', description);
+  }
+  /** RFC 9126 §4: an unknown, expired, used or other client's pushed `request_uri`. */
+  static invalidRequestUri(description: string): OAuthError {
+    return new OAuthError('invalid_request_uri', description);
+  }
+  /** RFC 9126 §2.3 (RFC 7591 §3.2.2): a pushed request's `redirect_uri` is not the client's. */
+  static invalidRedirectUri(description: string): OAuthError {
+    return new OAuthError('invalid_redirect_uri', description);
   }
   static temporarilyUnavailable(cause?: unknown): OAuthError {
     return new OAuthError('temporarily_unavailable', 'The service is temporarily unavailable; retry later', {

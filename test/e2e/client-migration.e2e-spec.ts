@@ -204,7 +204,7 @@ describe('npm run client:migration', () => {
     await created.migration!.down(runner);
   });
 
-  it('registers a public browser client (no secret printed or stored) and a confidential one that requires consent', async () => {
+  it('registers a public browser client (no secret printed or stored) and a confidential one that requires consent and PAR', async () => {
     const spa = uniqueName('spa');
     const publicClient = await generate(
       '--client-id',
@@ -237,23 +237,32 @@ describe('npm run client:migration', () => {
       '--redirect-uri',
       'https://partner.example/cb',
       '--consent',
+      '--require-par',
     );
     expect(confidential.stdout).toMatch(/^[\w-]{43}\n$/);
     expect(await applyAsTollgateDoes(publicClient.migrationClass!, confidential.migrationClass!)).toHaveLength(2);
 
     expect(
       await sql(
-        'SELECT client_id, public_client, redirect_uris, post_logout_redirect_uris, require_consent FROM clients WHERE client_id = ANY($1) ORDER BY public_client',
+        'SELECT client_id, public_client, redirect_uris, post_logout_redirect_uris, require_consent, require_pushed_authorization_requests FROM clients WHERE client_id = ANY($1) ORDER BY public_client',
         [[spa, partner]],
       ),
     ).toEqual([
-      { client_id: partner, public_client: false, redirect_uris: ['https://partner.example/cb'], post_logout_redirect_uris: [], require_consent: true },
+      {
+        client_id: partner,
+        public_client: false,
+        redirect_uris: ['https://partner.example/cb'],
+        post_logout_redirect_uris: [],
+        require_consent: true,
+        require_pushed_authorization_requests: true,
+      },
       {
         client_id: spa,
         public_client: true,
         redirect_uris: ['https://app.example/cb', 'http://127.0.0.1:8080/cb'],
         post_logout_redirect_uris: ['https://app.example/'],
         require_consent: false,
+        require_pushed_authorization_requests: false,
       },
     ]);
     expect(await sql('SELECT count(*)::int AS count FROM client_secrets WHERE client_id = $1', [spa])).toEqual([{ count: 0 }]);

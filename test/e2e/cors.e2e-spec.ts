@@ -21,6 +21,7 @@ describe('CORS', () => {
     '/connect/token',
     '/connect/userinfo',
     '/connect/revocation',
+    '/connect/par',
     '/.well-known/openid-configuration',
     '/.well-known/oauth-authorization-server',
     // RFC 8414 §3.1, for an issuer with a path.

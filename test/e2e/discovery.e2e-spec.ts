@@ -79,6 +79,9 @@ describe('discovery', () => {
         authorization_response_iss_parameter_supported: true,
         request_parameter_supported: false,
         request_uri_parameter_supported: false,
+        // RFC 9126 §5: pushed requests are accepted, and required only of clients registered so.
+        pushed_authorization_request_endpoint: `${ISSUER}/connect/par`,
+        require_pushed_authorization_requests: false,
       });
       expect(body.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'refresh_token']));
       expect(body.claims_supported).toEqual(expect.arrayContaining(['auth_time', 'amr', 'sid', 'nonce']));

@@ -18,6 +18,7 @@ import { IdTokenModule } from '../../src/id-token/id-token.module';
 import { InteractionModule } from '../../src/interaction/interaction.module';
 import { IntrospectionModule } from '../../src/introspection/introspection.module';
 import { InventoryModule } from '../../src/inventory/inventory.module';
+import { PushedAuthorizationModule } from '../../src/pushed-authorization/pushed-authorization.module';
 import { KeysModule } from '../../src/keys/keys.module';
 import { MetricsModule } from '../../src/metrics/metrics.module';
 import { RateLimitModule } from '../../src/rate-limit/rate-limit.module';
@@ -52,6 +53,7 @@ const MODULES: [string, Type | DynamicModule][] = [
   ['IntrospectionModule', IntrospectionModule],
   ['InventoryModule', InventoryModule],
   ['KeysModule', KeysModule],
+  ['PushedAuthorizationModule', PushedAuthorizationModule],
   ['MetricsModule', MetricsModule],
   ['RateLimitModule', RateLimitModule],
   ['RefreshTokensModule', RefreshTokensModule],

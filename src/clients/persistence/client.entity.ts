@@ -43,6 +43,9 @@ export class ClientEntity {
   @Column({ name: 'require_consent', type: 'boolean', default: false })
   requireConsent!: boolean;
 
+  @Column({ name: 'require_pushed_authorization_requests', type: 'boolean', default: false })
+  requirePushedAuthorizationRequests!: boolean;
+
   /** private_key_jwt: its JWK Set, or where to fetch it. */
   @Column({ type: 'jsonb', nullable: true })
   jwks!: unknown;

@@ -46,6 +46,7 @@ function toClient(entity: ClientEntity): Client {
     redirectUris: entity.redirectUris,
     postLogoutRedirectUris: entity.postLogoutRedirectUris,
     requireConsent: entity.requireConsent,
+    requirePushedAuthorizationRequests: entity.requirePushedAuthorizationRequests,
     secrets: entity.secrets.map((secret) => ({
       hash: Buffer.from(secret.valueHash, 'base64'),
       expiresAt: secret.expiresAt ?? undefined,
