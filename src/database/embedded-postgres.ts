@@ -1,8 +1,10 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { mkdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { lockDataDir, type DataDirLock } from './data-dir-lock';
 import { serveSessionsInTurn } from './pglite-session-queue';
+import { PgliteTemplate, type DumpableDatabase } from './pglite-template';
 
 /** Enough sockets for the pool; PGlite runs one backend, so more would only queue. */
 export const EMBEDDED_POOL_SIZE = 5;
@@ -16,6 +18,7 @@ export class EmbeddedPostgres implements OnApplicationShutdown {
   private readonly logger = new Logger(EmbeddedPostgres.name);
   private stopServer?: () => Promise<void>;
   private lock?: DataDirLock;
+  private readonly template = PgliteTemplate.forInstalledVersion();
 
   /** Starts PGlite in `dataDir` (or in memory for `memory://`) and returns a connection URL. */
   async start(dataDir: string): Promise<string> {
@@ -31,7 +34,7 @@ export class EmbeddedPostgres implements OnApplicationShutdown {
       // Before PGlite opens the directory: a second process stops here (docs/operations.md#the-embedded-database-one-process-at-a-time).
       this.lock = lockDataDir(dataDir);
     }
-    const db = await PGlite.create(location).catch((error: unknown) => {
+    const db = await this.open((options) => PGlite.create(location, options), location).catch((error: unknown) => {
       this.releaseLock();
       throw error;
     });
@@ -45,6 +48,25 @@ export class EmbeddedPostgres implements OnApplicationShutdown {
     };
     this.logger.log(`Embedded PostgreSQL (PGlite) in ${location}`);
     return `postgresql://postgres@${server.getServerConn()}/postgres?sslmode=disable`;
+  }
+
+  /** An existing data directory as it is; a new one from the template, or by initdb (which then makes the template). */
+  private async open<T extends DumpableDatabase>(create: (options?: { loadDataDir: Blob }) => Promise<T>, location: string): Promise<T> {
+    if (!location.startsWith('memory://') && existsSync(join(location, 'PG_VERSION'))) return create();
+    const template = await this.template.read();
+    if (template) {
+      try {
+        return await create({ loadDataDir: template });
+      } catch (error) {
+        this.logger.warn(`The cached PGlite template did not load (${(error as Error).message}): creating the database instead`);
+        await this.template.discard();
+        if (!location.startsWith('memory://')) await rm(location, { recursive: true, force: true }).then(() => mkdir(location, { recursive: true }));
+      }
+    }
+    this.logger.log(`Creating the embedded database in ${location} (initdb, once: about 10 s)…`);
+    const db = await create();
+    await this.template.save(db);
+    return db;
   }
 
   async onApplicationShutdown(): Promise<void> {
