@@ -4,6 +4,7 @@ import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { ConfigType } from '../config/config-slice';
 import { databaseConfig } from '../config/config.slices';
 import { BootDataSources } from './boot-data-sources';
+import { connectWithRetries, maskedDatabaseUrl } from './database-connection';
 import { DatabaseMonitoringModule } from './database-monitoring.module';
 import { dataSourceOptions } from './database.config';
 import { seedDemoData } from './demo-data.seeder';
@@ -19,6 +20,7 @@ export class DatabaseModule {
   static forRoot(boot = new BootDataSources()): DynamicModule {
     const logger = new Logger('Database');
     let seed = false;
+    let where = 'the embedded database';
     return {
       module: DatabaseModule,
       exports: [DatabaseMonitoringModule],
@@ -29,14 +31,17 @@ export class DatabaseModule {
           inject: [databaseConfig.KEY, EmbeddedPostgres],
           useFactory: async (config: ConfigType<typeof databaseConfig>, embedded: EmbeddedPostgres) => {
             seed = config.seedDemo;
+            if (config.databaseUrl) where = `DATABASE_URL=${maskedDatabaseUrl(config.databaseUrl)}`;
             const options = config.databaseUrl
               ? dataSourceOptions(config.databaseUrl, config.databasePoolSize)
               : dataSourceOptions(await embedded.start(config.dataDir), EMBEDDED_POOL_SIZE);
-            // A boot that has already failed elsewhere does not retry (BootDataSources).
-            return { ...options, retryAttempts: boot.isAbandoned ? 0 : 3, retryDelay: 1000 };
+            // Retries are connectWithRetries' (one line each, no stack trace), not TypeOrmModule's.
+            return { ...options, toRetry: () => false };
           },
           dataSourceFactory: async (options?: DataSourceOptions) => {
-            const dataSource = await boot.open(() => new DataSource(options!).initialize());
+            // A boot that has already failed elsewhere does not retry (BootDataSources).
+            const connect = () => boot.open(() => new DataSource(options!).initialize());
+            const dataSource = await connectWithRetries(connect, where, logger, boot.isAbandoned ? 1 : undefined);
             const applied = await runMigrationsExclusively(dataSource);
             if (applied.length > 0) logger.log(`Applied migrations: ${applied.join(', ')}`);
             if (seed) {
