@@ -24,9 +24,10 @@ const options = {
     target: 'es2022',
     keepClassNames: true,
   },
-  // As tsc's `module: nodenext` emits for a CommonJS package: `import()` stays a real dynamic import
-  // (the ESM-only packages and the lazily loaded operator commands).
-  module: { type: 'commonjs', ignoreDynamic: true },
+  // `import()` becomes a lazy `require()`, as in jest: swc's CommonJS exports (an `_export` helper) are
+  // invisible to an ESM `import()` of our own files, and every package we load lazily has a CommonJS
+  // entry (Node >= 20.19 could also require an ES module).
+  module: { type: 'commonjs' },
   sourceMaps: true,
   swcrc: false,
   configFile: false,
