@@ -6,7 +6,6 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { transformFile } from '@swc/core';
 
 const root = join(import.meta.dirname, '..');
 export const OUT = join(root, 'dist');
@@ -45,7 +44,7 @@ async function sources() {
   return lists.flat();
 }
 
-async function compile(file) {
+async function compile(transformFile, file) {
   const target = join(OUT, relative(root, file)).replace(/\.ts$/, '.js');
   const { code, map } = await transformFile(file, { ...options, filename: file, sourceFileName: relative(dirname(target), file) });
   await mkdir(dirname(target), { recursive: true });
@@ -57,8 +56,10 @@ async function compile(file) {
 export async function build() {
   await Promise.all(SOURCE_DIRECTORIES.map((directory) => rm(join(OUT, directory), { recursive: true, force: true })));
   await rm(STAMP, { force: true });
+  // Loaded here, not at the top: scripts/build-if-stale.mjs imports this file on every start.
+  const { transformFile } = await import('@swc/core');
   const files = await sources();
-  await Promise.all(files.map(compile));
+  await Promise.all(files.map((file) => compile(transformFile, file)));
   await writeFile(STAMP, `${new Date().toISOString()}\n`);
   return files.length;
 }

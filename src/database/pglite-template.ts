@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 /** What the template needs of a PGlite instance. */
 export interface DumpableDatabase {
@@ -10,17 +10,18 @@ export interface DumpableDatabase {
 }
 
 /**
- * An empty PGlite data directory, kept once per PGlite version in the user's cache
- * (`~/.cache/tollgate`), so that a new `DATA_DIR` is a copy instead of a new `initdb`, which costs
- * 5–15 s (docs/operations.md#starting-quickly). Only an optimisation: any failure here means initdb.
+ * A PGlite data directory kept in the user's cache (`~/.cache/tollgate`), so that a new `DATA_DIR`
+ * is a copy instead of an `initdb` and the migrations, which cost 10–20 s on a busy machine
+ * (docs/operations.md#starting-quickly): one empty per PGlite version, and one migrated per PGlite
+ * version and set of migrations. Only an optimisation: any failure here means initdb and migrations.
  */
 export class PgliteTemplate {
   private readonly logger = new Logger(PgliteTemplate.name);
 
   constructor(private readonly file: string) {}
 
-  /** The template for the installed PGlite, under `cacheDirectory`. */
-  static forInstalledVersion(cacheDirectory = join(homedir(), '.cache', 'tollgate')): PgliteTemplate {
+  /** The template for the installed PGlite: empty, or migrated to the schema named by `schema`. */
+  static forInstalledVersion(schema?: string, cacheDirectory = join(homedir(), '.cache', 'tollgate')): PgliteTemplate {
     let version = 'unknown';
     try {
       // The package's exports do not include its package.json: read it beside the entry point.
@@ -29,7 +30,7 @@ export class PgliteTemplate {
     } catch {
       // An unreadable version gets its own template file.
     }
-    return new PgliteTemplate(join(cacheDirectory, `pglite-${version}-datadir.tar`));
+    return new PgliteTemplate(join(cacheDirectory, `pglite-${version}-datadir${schema ? `-schema-${schema}` : ''}.tar`));
   }
 
   /** The saved template, or undefined when there is none (or it cannot be read). */
@@ -49,9 +50,19 @@ export class PgliteTemplate {
       const partial = `${this.file}.${process.pid}`;
       await writeFile(partial, tar);
       await rename(partial, this.file);
+      await this.discardOtherSchemas();
     } catch (error) {
       this.logger.debug(`No PGlite template saved in ${this.file}: ${(error as Error).message}`);
     }
+  }
+
+  /** One migrated template per PGlite version is enough: those of earlier schemas go. */
+  private async discardOtherSchemas(): Promise<void> {
+    const name = basename(this.file);
+    const prefix = name.includes('-schema-') ? name.slice(0, name.indexOf('-schema-') + '-schema-'.length) : undefined;
+    if (!prefix) return;
+    const others = (await readdir(dirname(this.file))).filter((file) => file.startsWith(prefix) && file.endsWith('.tar') && file !== name);
+    await Promise.all(others.map((file) => rm(join(dirname(this.file), file), { force: true })));
   }
 
   /** Forgets a template that failed to load. */
