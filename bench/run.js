@@ -44,8 +44,8 @@ const RESULTS_DIR = path.join(__dirname, 'results');
 const DEFAULT_SERVICE_ENTRY = path.join(ROOT, 'dist', 'src', 'main.js');
 const BASELINE_ENTRY = path.join(__dirname, 'baseline.js');
 const BOOT_TIMEOUT_MS = 180_000;
-// The glibc malloc setting `npm start` and the Dockerfile run the service with (see README,
-// "Memory"); both servers get it, so that they are measured as deployed.
+// The glibc malloc setting `npm start` and the Dockerfile run the service with (see
+// docs/operator-guide.md, "Running it"); both servers get it, so that they are measured as deployed.
 const START_SCRIPT = require('../package.json').scripts.start;
 const GLIBC_TUNABLES = /GLIBC_TUNABLES=(\S+)/.exec(START_SCRIPT)[1];
 // And the node options it starts the service with (the young generation's size, see Memory).

@@ -1,12 +1,12 @@
-// `npm start` runs this first: it compiles (incrementally) only when a source is newer than the
-// last build, so a second start skips the compiler entirely. Plain JavaScript: it runs before any build.
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
+// `npm start` and the operator commands (`npm run users`, `npm run client:migration`, …) run this first:
+// it builds (scripts/build.mjs, about a second) only when a source is newer than the last build, so when
+// nothing changed they start the built code at once. Plain JavaScript: it runs before any build.
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { build, SOURCE_DIRECTORIES, STAMP } from './build.mjs';
 
 const root = join(import.meta.dirname, '..');
-const stamp = join(root, 'dist/.tsbuildinfo');
-const inputs = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+const inputs = ['package.json', 'package-lock.json', 'scripts/build.mjs'];
 
 function newest(path) {
   const stats = statSync(path);
@@ -17,14 +17,15 @@ function newest(path) {
     .reduce((latest, entry) => Math.max(latest, newest(join(path, entry.name))), stats.mtimeMs);
 }
 
-const built = existsSync(stamp) ? statSync(stamp).mtimeMs : -1;
+const built = existsSync(STAMP) ? statSync(STAMP).mtimeMs : -1;
 const latest = Math.max(
-  ...['src', 'migrations', 'scripts'].map((dir) => newest(join(root, dir))),
+  ...SOURCE_DIRECTORIES.filter((directory) => existsSync(join(root, directory))).map((directory) => newest(join(root, directory))),
   ...inputs.filter((file) => existsSync(join(root, file))).map((file) => newest(join(root, file))),
 );
 if (latest > built) {
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
-  // tsc leaves the build info untouched when nothing it emits changed: mark this build as the latest.
-  const now = new Date();
-  utimesSync(stamp, now, now);
+  // On stderr: an operator command's standard output (a migration's path, a secret) stays its own.
+  process.stderr.write(built < 0 ? 'Building Tollgate (swc, src → dist/)… ' : 'Sources changed since the last build: rebuilding (swc)… ');
+  const started = performance.now();
+  const count = await build();
+  process.stderr.write(`${count} files in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 }

@@ -5,6 +5,7 @@ import { PasswordHasher } from '../src/users/password.hasher';
 import { UserRepository } from '../src/users/user.repository';
 import { UsersCommand, USERS_USAGE } from '../src/users/users.command';
 import { UsersModule } from '../src/users/users.module';
+import { readHiddenLine } from './hidden-input';
 import { openOperatorContext } from './operator-context';
 
 /** `tollgate users …` (`npm run users -- …`): the operator's user commands, on the service's own modules (docs/users.md). */
@@ -19,6 +20,8 @@ export async function runUsersCommand(argv: readonly string[]): Promise<number> 
   try {
     const io = {
       readStdin: () => text(process.stdin),
+      // A password typed at a terminal is not echoed, and Enter ends it (docs/users.md).
+      readHiddenLine: process.stdin.isTTY ? (prompt: string) => readHiddenLine(prompt) : undefined,
       readFile: (path: string) => readFile(path, 'utf8'),
       out: (chunk: string) => void process.stdout.write(chunk),
       err: (chunk: string) => void process.stderr.write(chunk),

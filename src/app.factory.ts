@@ -14,6 +14,7 @@ import { stampArrivalTime } from './http/request-arrival';
 import { sendStrictTransportSecurity } from './http/strict-transport-security';
 import { OAuthExceptionFilter } from './http/oauth-exception.filter';
 import { viewsDirectory } from './interaction/views-directory';
+import { ProbeAwareLogController } from './logging/probe-log-controller';
 import { requestChildLoggerFactory } from './logging/request-logger';
 import { PinoAuditSink } from './audit/pino-audit.sink';
 import { NestPinoLogger } from './logging/nest-pino.logger';
@@ -42,6 +43,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     bodyLimit: MAX_BODY_BYTES,
     loggerInstance: logger,
     childLoggerFactory: requestChildLoggerFactory(config.logLevel),
+    logController: new ProbeAwareLogController(),
     routerOptions: { maxParamLength: 200 },
     requestTimeout: 30_000,
     connectionTimeout: 30_000,

@@ -1,10 +1,13 @@
 import { DynamicModule, Logger, Module } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { ConfigType } from '../config/config-slice';
 import { databaseConfig } from '../config/config.slices';
 import { BootDataSources } from './boot-data-sources';
+import { connectWithRetries, maskedDatabaseUrl } from './database-connection';
 import { DatabaseMonitoringModule } from './database-monitoring.module';
+import { migrations } from '../../migrations';
 import { dataSourceOptions } from './database.config';
 import { seedDemoData } from './demo-data.seeder';
 import { EMBEDDED_POOL_SIZE, EmbeddedPostgres } from './embedded-postgres';
@@ -14,11 +17,21 @@ import { runMigrationsExclusively } from './migration-runner';
 class EmbeddedPostgresModule {}
 
 /** PostgreSQL by `DATABASE_URL`, or the embedded PGlite; migrated (and seeded) before anything uses it. */
+/** The set of migrations, as a short name: the embedded database's migrated template is kept per set. */
+function schemaName(): string {
+  return createHash('sha256')
+    .update(migrations.map((migration) => migration.name).join(','))
+    .digest('base64url')
+    .slice(0, 16);
+}
+
 @Module({})
 export class DatabaseModule {
   static forRoot(boot = new BootDataSources()): DynamicModule {
     const logger = new Logger('Database');
     let seed = false;
+    let where = 'the embedded database';
+    let embeddedDatabase: EmbeddedPostgres | undefined;
     return {
       module: DatabaseModule,
       exports: [DatabaseMonitoringModule],
@@ -29,16 +42,21 @@ export class DatabaseModule {
           inject: [databaseConfig.KEY, EmbeddedPostgres],
           useFactory: async (config: ConfigType<typeof databaseConfig>, embedded: EmbeddedPostgres) => {
             seed = config.seedDemo;
+            if (config.databaseUrl) where = `DATABASE_URL=${maskedDatabaseUrl(config.databaseUrl)}`;
+            if (!config.databaseUrl) embeddedDatabase = embedded;
             const options = config.databaseUrl
               ? dataSourceOptions(config.databaseUrl, config.databasePoolSize)
-              : dataSourceOptions(await embedded.start(config.dataDir), EMBEDDED_POOL_SIZE);
-            // A boot that has already failed elsewhere does not retry (BootDataSources).
-            return { ...options, retryAttempts: boot.isAbandoned ? 0 : 3, retryDelay: 1000 };
+              : dataSourceOptions(await embedded.start(config.dataDir, schemaName()), EMBEDDED_POOL_SIZE);
+            // Retries are connectWithRetries' (one line each, no stack trace), not TypeOrmModule's.
+            return { ...options, toRetry: () => false };
           },
           dataSourceFactory: async (options?: DataSourceOptions) => {
-            const dataSource = await boot.open(() => new DataSource(options!).initialize());
+            // A boot that has already failed elsewhere does not retry (BootDataSources).
+            const connect = () => boot.open(() => new DataSource(options!).initialize());
+            const dataSource = await connectWithRetries(connect, where, logger, boot.isAbandoned ? 1 : undefined);
             const applied = await runMigrationsExclusively(dataSource);
             if (applied.length > 0) logger.log(`Applied migrations: ${applied.join(', ')}`);
+            await embeddedDatabase?.saveSchemaTemplate();
             if (seed) {
               await seedDemoData(dataSource);
               // At every start, not only the first: the demo secrets and passwords are public (docs/demo-data.md).

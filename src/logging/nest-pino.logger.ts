@@ -1,5 +1,12 @@
 import type { LoggerService } from '@nestjs/common';
 import type { Level, Logger } from 'pino';
+import { StartupFailure } from './startup-failure';
+
+/**
+ * Nest's own start-up chatter (a line per module and per route, 60 or more): debug, not info, so
+ * that a start logs what an operator needs (docs/operations.md#logs).
+ */
+const FRAMEWORK_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
 
 /**
  * Nest's `LoggerService` over the root pino logger: `new Logger('Keys').warn(text)` becomes
@@ -24,7 +31,7 @@ export class NestPinoLogger implements LoggerService {
   }
 
   log(message: unknown, ...params: unknown[]): void {
-    this.write('info', message, params);
+    this.write(FRAMEWORK_CONTEXTS.has(String(params.at(-1))) ? 'debug' : 'info', message, params);
   }
 
   debug(message: unknown, ...params: unknown[]): void {
@@ -40,7 +47,8 @@ export class NestPinoLogger implements LoggerService {
     // Nest appends the context (the name given to `new Logger(...)`) as the last parameter.
     const context = typeof params.at(-1) === 'string' ? params.pop() : undefined;
     const fields = { context, stack, details: params.length > 0 ? params : undefined };
-    if (message instanceof Error) this.logger[level]({ ...fields, err: message }, message.message);
+    if (message instanceof StartupFailure) this.logger[level]({ context }, message.message);
+    else if (message instanceof Error) this.logger[level]({ ...fields, err: message }, message.message);
     else if (typeof message === 'string') this.logger[level](fields, message);
     else this.logger[level]({ ...fields, message });
   }

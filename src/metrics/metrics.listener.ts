@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ConfigType } from '../config/config-slice';
 import { metricsListenerConfig } from '../config/config.slices';
+import { loggablePath } from '../logging/request-logger';
 import { TollgateMetrics } from './metrics';
 
 /**
@@ -23,6 +24,8 @@ export class MetricsListener implements OnModuleInit, OnApplicationShutdown {
   async onModuleInit(): Promise<void> {
     if (this.config.port === undefined) return;
     const server = createServer((request, response) => {
+      // A scrape every few seconds: debug, as the probes (docs/operations.md#logs).
+      response.once('finish', () => this.logger.debug(`${request.method} ${loggablePath(request.url ?? '')} ${response.statusCode}`));
       if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
         response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not Found\n');
         return;

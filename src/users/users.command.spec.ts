@@ -29,6 +29,42 @@ describe('UsersCommand', () => {
     });
   });
 
+  describe('a password typed at a terminal', () => {
+    /** A terminal on which `typed` are the lines entered, in order; records the prompts shown. */
+    function atTerminal(...typed: string[]): { command: UsersCommand; prompts: string[] } {
+      const prompts: string[] = [];
+      const io: CommandIo = {
+        readStdin: () => Promise.reject(new Error('standard input is a terminal: not read to its end')),
+        readHiddenLine: async (prompt) => (prompts.push(prompt), typed.shift() ?? ''),
+        readFile: () => Promise.reject(new Error('no files')),
+        out: (text) => void (output.out += text),
+        err: (text) => void (output.err += text),
+      };
+      return { command: new UsersCommand(repository, hasher, io), prompts };
+    }
+
+    it('refuses a short one at once, without asking again', async () => {
+      const { command: users, prompts } = atTerminal('short');
+      await expect(users.run(['add', 'carol'])).resolves.toBe(2);
+      expect(prompts).toEqual(['Password: ']);
+      expect(output.err).toContain('the password must be 8–1024 characters');
+      expect(repository.users).toEqual([]);
+    });
+
+    it('refuses two different ones', async () => {
+      await expect(atTerminal('long-enough', 'long-enougH').command.run(['add', 'carol'])).resolves.toBe(2);
+      expect(output.err).toContain('the two passwords typed differ');
+      expect(repository.users).toEqual([]);
+    });
+
+    it('takes the one typed twice', async () => {
+      const { command: users, prompts } = atTerminal('long enough', 'long enough');
+      await expect(users.run(['add', 'carol'])).resolves.toBe(0);
+      expect(prompts).toEqual(['Password: ', 'The same password again: ']);
+      await expect(hasher.verify('long enough', repository.users[0].passwordHash)).resolves.toBe(true);
+    });
+  });
+
   describe('add', () => {
     it('refuses a password shorter than 8 characters, and never takes one from argv', async () => {
       await expect(command('short\n').run(['add', 'carol'])).resolves.toBe(2);

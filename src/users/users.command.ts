@@ -12,20 +12,28 @@ export const USERS_USAGE = `Usage: tollgate users <command>   (from a checkout: 
   enable <username>
   import <file.jsonl | ->
   list [--json]                    show <username or subject id> [--json]   (read-only; never a password hash)
-Passwords are read from standard input (its first line), never from the command line; with
---generate-password a random one is printed once. The import format is in docs/users.md.`;
+Passwords are read from standard input (its first line; typed at a terminal: hidden, twice),
+never from the command line; with --generate-password a random one is printed once. The import format is in docs/users.md.`;
 
 const PASSWORD_LENGTH = { min: 8, max: 1024 } as const;
 
 /** What the command reads and writes besides the database; a terminal or a test. */
 export interface CommandIo {
   readStdin(): Promise<string>;
+  /** Only when standard input is a terminal: one line typed without echo after `prompt`, ended by Enter. */
+  readHiddenLine?(prompt: string): Promise<string>;
   readFile(path: string): Promise<string>;
   out(text: string): void;
   err(text: string): void;
 }
 
 class UsageError extends Error {}
+
+function checkLength(password: string): void {
+  if (password.length < PASSWORD_LENGTH.min || password.length > PASSWORD_LENGTH.max) {
+    throw new UsageError(`the password must be ${PASSWORD_LENGTH.min}–${PASSWORD_LENGTH.max} characters (or use --generate-password)`);
+  }
+}
 
 /** The operator's user commands (docs/users.md). Exit codes: 0 done, 1 refused or partly failed, 2 usage. */
 export class UsersCommand {
@@ -113,11 +121,18 @@ export class UsersCommand {
       this.io.out(`Generated password (shown once): ${password}\n`);
       return this.passwords.hash(password);
     }
+    if (this.io.readHiddenLine) return this.passwords.hash(await this.typedPassword(this.io.readHiddenLine.bind(this.io)));
     const [password = ''] = (await this.io.readStdin()).split(/\r?\n/, 1);
-    if (password.length < PASSWORD_LENGTH.min || password.length > PASSWORD_LENGTH.max) {
-      throw new UsageError(`the password on standard input must be ${PASSWORD_LENGTH.min}–${PASSWORD_LENGTH.max} characters (or use --generate-password)`);
-    }
+    checkLength(password);
     return this.passwords.hash(password);
+  }
+
+  /** At a terminal: typed without echo, and again, since a typing mistake cannot be seen. */
+  private async typedPassword(readHiddenLine: (prompt: string) => Promise<string>): Promise<string> {
+    const password = await readHiddenLine('Password: ');
+    checkLength(password);
+    if ((await readHiddenLine('The same password again: ')) !== password) throw new UsageError('the two passwords typed differ');
+    return password;
   }
 
   private report(changed: boolean, username: string): number {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createApp } from '../../src/app.factory';
 import { testConfig } from '../support/create-test-app';
+import { insertClient, uniqueName } from '../support/fixtures';
 import { startRelyingParty, type RelyingParty } from '../../examples/relying-party';
 
 /** Debian's Chromium (apt-get install chromium), or CHROMIUM_PATH; no browser is downloaded. */
@@ -24,8 +25,9 @@ async function freePort(): Promise<number> {
 
 /**
  * A real browser through the whole flow (docs/browser-sign-in.md): relying parties written with
- * openid-client on the demo clients' redirect URIs, Chromium driven by playwright-core, Tollgate in
- * between. The login page's screenshot goes to LOGIN_SCREENSHOT (docs/login-page.png is one).
+ * openid-client, registered like the demo's `spa` (public, first-party) and `webapp` (confidential,
+ * consent) but on free ports (the demo's 5173 and 5174 may be taken, e.g. by the README's
+ * walk-through), Chromium driven by playwright-core, Tollgate in between. The login page's screenshot goes to LOGIN_SCREENSHOT (docs/login-page.png is one).
  */
 (hasChromium ? describe : describe.skip)('browser sign-in in Chromium', () => {
   let tollgate: NestFastifyApplication;
@@ -38,8 +40,28 @@ async function freePort(): Promise<number> {
     const issuer = `http://127.0.0.1:${port}`;
     tollgate = await createApp(testConfig({ ISSUER: issuer }));
     await tollgate.listen({ port, host: '127.0.0.1' });
-    spa = await startRelyingParty({ issuer, port: 5173, clientId: 'spa', scope: 'openid profile email role' });
-    webapp = await startRelyingParty({ issuer, port: 5174, clientId: 'webapp', clientSecret: 'webapp-secret', scope: 'openid profile email api1' });
+    const [spaPort, webappPort] = [await freePort(), await freePort()];
+    const [spaId, webappId] = [uniqueName('spa'), uniqueName('webapp')];
+    const redirects = (rpPort: number) => ({ redirectUris: [`http://127.0.0.1:${rpPort}/callback`], postLogoutRedirectUris: [`http://127.0.0.1:${rpPort}/`] });
+    const grantTypes = ['authorization_code', 'refresh_token'];
+    await insertClient({
+      clientId: spaId,
+      secrets: [],
+      public: true,
+      grantTypes,
+      scopes: ['openid', 'profile', 'email', 'role', 'api1', 'offline_access'],
+      ...redirects(spaPort),
+    });
+    await insertClient({
+      clientId: webappId,
+      secrets: [{ secret: 'webapp-secret' }],
+      requireConsent: true,
+      grantTypes,
+      scopes: ['openid', 'profile', 'email', 'api1', 'offline_access'],
+      ...redirects(webappPort),
+    });
+    spa = await startRelyingParty({ issuer, port: spaPort, clientId: spaId, scope: 'openid profile email role' });
+    webapp = await startRelyingParty({ issuer, port: webappPort, clientId: webappId, clientSecret: 'webapp-secret', scope: 'openid profile email api1' });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [

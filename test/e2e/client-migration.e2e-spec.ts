@@ -12,7 +12,7 @@ import { SCRATCH_ROOT, typeCheck } from '../support/type-check';
  * `npm run client:migration` writes a migration that compiles and, once applied, does what it says:
  * a client authenticates with the secret it printed, rotation ends and removes old secrets. The
  * generator writes into a scratch directory of the repository here (--out-dir), never into
- * migrations/; the last test type-checks every file written, as `npm run build` would.
+ * migrations/; the last test type-checks every file written, as `npm run typecheck` would.
  */
 describe('npm run client:migration', () => {
   let server: TestServer;

@@ -77,7 +77,7 @@ async function startAlone(module: Type | DynamicModule): Promise<void> {
   await app.close();
 }
 
-/** Only configuration is global (README.md#development): each module imports what its providers, controllers and guards use. */
+/** Only configuration is global (docs/development.md): each module imports what its providers, controllers and guards use. */
 describe('each module on its own', () => {
   it.each(MODULES)('%s starts with only configuration and the database beside it', async (_name, module) => {
     await expect(startAlone(module)).resolves.toBeUndefined();

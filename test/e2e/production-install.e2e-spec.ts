@@ -14,7 +14,7 @@ import { jwtPayload, requestToken } from '../support/http';
 import { SCRATCH_ROOT, typeCheck } from '../support/type-check';
 
 /**
- * README "Production install": from an empty PostgreSQL database to a working delegation with the
+ * docs/operations.md "Production install": from an empty PostgreSQL database to a working delegation with the
  * documented commands only — resource:migration, client:migration, the service's start (which
  * applies migrations) with NODE_ENV=production. Generated files are type-checked like migrations/.
  */

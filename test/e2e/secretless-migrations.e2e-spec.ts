@@ -16,7 +16,7 @@ type Command = (argv: readonly string[], io: CommandIo) => Promise<number>;
  * `npm run issuer:migration` and the secretless forms of `npm run client:migration`: the generated
  * migrations apply and let the client authenticate with no secret anywhere, or let the clients
  * that trust a subject issuer exchange its tokens (docs/delegation.md); the last test
- * type-checks every file written, as `npm run build` would once they are in migrations/.
+ * type-checks every file written, as `npm run typecheck` would once they are in migrations/.
  */
 describe('migrations for secretless clients and trusted issuers', () => {
   let server: TestServer;

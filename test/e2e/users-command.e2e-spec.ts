@@ -21,11 +21,36 @@ describe('npm run users', () => {
   });
   afterAll(() => server?.close());
 
+  const env = () => ({ PATH: process.env.PATH ?? '', DATABASE_URL: testDatabaseUrl(), KEY_ENCRYPTION_KEY: TEST_KEY_ENCRYPTION_KEY, LOG_LEVEL: 'warn' });
+
   function users(argv: string[], stdin = ''): Promise<Exit> {
-    const env = { PATH: process.env.PATH ?? '', DATABASE_URL: testDatabaseUrl(), KEY_ENCRYPTION_KEY: TEST_KEY_ENCRYPTION_KEY, LOG_LEVEL: 'warn' };
-    const child = spawn(process.execPath, [TOLLGATE, 'users', ...argv], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [TOLLGATE, 'users', ...argv], { cwd: ROOT, env: env(), stdio: ['pipe', 'pipe', 'pipe'] });
     child.stdin.end(stdin);
     return runToExit(child, 60_000);
+  }
+
+  /**
+   * The command at a terminal: script(1) runs it on a pseudo-terminal, and each answer is typed
+   * once its prompt shows, Enter included; standard input stays open (no Ctrl-D) until it exits.
+   * `stdout` is everything the terminal showed.
+   */
+  async function usersAtTerminal(argv: string[], answers: readonly string[]): Promise<Exit> {
+    const command = [process.execPath, TOLLGATE, 'users', ...argv].map((word) => `'${word}'`).join(' ');
+    const child = spawn('script', ['--quiet', '--flush', '--return', '--command', command, '/dev/null'], {
+      cwd: ROOT,
+      env: env(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let shown = '';
+    let answered = 0;
+    child.stdout.on('data', (chunk: Buffer) => {
+      shown += chunk.toString();
+      const prompted = shown.match(/Password: |password again: /g)?.length ?? 0;
+      while (answered < Math.min(prompted, answers.length)) child.stdin.write(answers[answered++]);
+    });
+    const exit = await runToExit(child, 60_000);
+    child.stdin.end();
+    return exit;
   }
 
   const signIn = (username: string, password: string) =>
@@ -53,6 +78,31 @@ describe('npm run users', () => {
     expect((await users(['set-password', username], 'another-password\n')).code).toBe(0);
     expect((await signIn(username, 'carol-password')).status).toBe(400);
     expect((await signIn(username, 'another-password')).status).toBe(200);
+  });
+
+  it('at a terminal, reads the password twice without echoing it, each ended by Enter', async () => {
+    const username = uniqueName('frank');
+    const added = await usersAtTerminal(['add', username], ['frank-password\r', 'frank-password\r']);
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain('Password: ');
+    expect(added.stdout).toContain('The same password again: ');
+    expect(added.stdout).toContain(`Added user ${username}`);
+    expect(added.stdout + added.stderr).not.toContain('frank-password');
+    expect((await signIn(username, 'frank-password')).status).toBe(200);
+
+    const changed = await usersAtTerminal(['set-password', username], ['frank-new-password\r', 'frank-new-password\r']);
+    expect(changed.code).toBe(0);
+    expect(changed.stdout + changed.stderr).not.toContain('frank-new-password');
+    expect((await signIn(username, 'frank-new-password')).status).toBe(200);
+  });
+
+  it('at a terminal, refuses two different passwords and adds no user', async () => {
+    const username = uniqueName('gina');
+    const refused = await usersAtTerminal(['add', username], ['gina-password\r', 'gina-passwork\r']);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toContain('the two passwords typed differ');
+    expect(refused.stdout).not.toContain('gina-pass');
+    expect(await sql('SELECT 1 FROM users WHERE username = $1', [username])).toEqual([]);
   });
 
   it('refuses a password on the command line and a missing user with their exit codes', async () => {

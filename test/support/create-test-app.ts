@@ -9,11 +9,11 @@ import { loadConfig, type AppConfig } from '../../src/config/app.config';
 export const ISSUER = 'http://tollgate.test';
 export const TEST_KEY_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
 
-/** The run's fresh database (see global-setup.ts). */
+/** This Jest worker's fresh database (see global-setup.ts): one per worker, so specs in parallel never share one. */
 export function testDatabaseUrl(): string {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('TEST_DATABASE_URL is not set: run the tests through jest (global-setup.ts)');
-  return url;
+  const urls = process.env.TEST_DATABASE_URLS?.split(' ').filter(Boolean) ?? [];
+  if (urls.length === 0) throw new Error('TEST_DATABASE_URLS is not set: run the tests through jest (global-setup.ts)');
+  return urls[(Number(process.env.JEST_WORKER_ID ?? '1') - 1) % urls.length];
 }
 
 /** Throttling is off unless a spec turns it on: specs share one source address. */

@@ -3,7 +3,7 @@ import ts from 'typescript';
 import { ROOT } from './built-service';
 
 /**
- * Type-checks files with the project's own compiler options (tsconfig.json), as `npm run build`
+ * Type-checks files with the project's own compiler options (tsconfig.json), as `npm run typecheck`
  * would once they are in migrations/. Returns tsc's messages, one per diagnostic; none means it compiles.
  * The files must live under the repository so that `typeorm` resolves from its node_modules.
  */
