@@ -44,6 +44,7 @@ const clients = new Map(
   [
     { clientId: 'frontend', secret: 'frontend-secret', grantTypes: ['password'], scopes: ['openid', 'profile', 'email', 'role', 'api1', 'offline_access'] },
     { clientId: 'api1', secret: 'api1-secret', grantTypes: ['delegation'], scopes: ['openid', 'profile', 'role', 'api2'] },
+    { clientId: 'api2', secret: 'api2-secret', grantTypes: ['delegation'], scopes: ['openid', 'profile', 'api3'] },
     { clientId: 'm2m', secret: 'm2m-secret', grantTypes: ['client_credentials'], scopes: ['api1', 'api2'] },
   ].map((client) => [client.clientId, { ...client, secretHash: sha256(client.secret) }]),
 );
@@ -53,7 +54,7 @@ const IDENTITY_CLAIMS = {
   email: ['email', 'email_verified'],
   role: ['role'],
 };
-const API_SCOPES = new Set(['api1', 'api2']);
+const API_SCOPES = new Set(['api1', 'api2', 'api3']);
 const users = [
   {
     sub: '1',

@@ -74,15 +74,16 @@ const SCENARIOS = [
   },
   {
     name: 'delegation_cold',
-    description: 'as delegation, but each request carries another of a pool of distinct alice tokens (no token presented twice in a row)',
+    description:
+      'delegation as api2 (scope "api3"), each request carrying another of a pool of distinct alice tokens addressed to api2 (no token presented twice in a row)',
     prepare: async (baseUrl) => ({
-      ...tokenRequest('api1', 'api1-secret', { grant_type: 'delegation', token: (await tokenPool(baseUrl))[0], scope: 'api2' }),
-      pool: (await tokenPool(baseUrl)).map((token) => ({ body: new URLSearchParams({ grant_type: 'delegation', token, scope: 'api2' }).toString() })),
+      ...tokenRequest('api2', 'api2-secret', { grant_type: 'delegation', token: (await tokenPool(baseUrl))[0], scope: 'api3' }),
+      pool: (await tokenPool(baseUrl)).map((token) => ({ body: new URLSearchParams({ grant_type: 'delegation', token, scope: 'api3' }).toString() })),
     }),
   },
   {
     name: 'userinfo_cold',
-    description: 'as userinfo, but each request carries another of a pool of distinct alice tokens (scope "openid profile")',
+    description: 'as userinfo, but each request carries another of a pool of distinct alice tokens (scope "openid profile api2")',
     prepare: async (baseUrl) => ({
       method: 'GET',
       path: '/connect/userinfo',
@@ -303,9 +304,10 @@ const pools = new Map();
 const poolOffsets = new Map();
 
 /**
- * POOL_SIZE distinct alice tokens (scope "openid profile") from one server, minted once per server
- * by delegating one password-grant token (minting each with the password grant would cost a scrypt
- * hash apiece). Their `act` is one level deep.
+ * POOL_SIZE distinct alice tokens (scope "openid profile api2") from one server, minted once per server
+ * by api1 delegating one password-grant token (minting each with the password grant would cost a scrypt
+ * hash apiece). Their `act` is one level deep, and they are addressed to api2, which alone may
+ * delegate them again (docs/tokens.md#addressed-to-a-client).
  */
 function tokenPool(baseUrl) {
   if (!pools.has(baseUrl)) pools.set(baseUrl, mintPool(baseUrl));
@@ -314,7 +316,7 @@ function tokenPool(baseUrl) {
 
 async function mintPool(baseUrl) {
   const subject = await aliceToken(baseUrl, 'openid profile api1');
-  const request = tokenRequest('api1', 'api1-secret', { grant_type: 'delegation', token: subject, scope: 'openid profile' });
+  const request = tokenRequest('api1', 'api1-secret', { grant_type: 'delegation', token: subject, scope: 'openid profile api2' });
   const tokens = [];
   const mint = async () => {
     while (tokens.length < POOL_SIZE) {

@@ -10,8 +10,9 @@ import { SubjectIssuers1764800100000 } from './1764800100000-SubjectIssuers';
 import { ClientSettingsHistory1764900000000 } from './1764900000000-ClientSettingsHistory';
 import { UserClaimsIndex1765000000000 } from './1765000000000-UserClaimsIndex';
 import { TrustedIssuerSettingsHistory1765000100000 } from './1765000100000-TrustedIssuerSettingsHistory';
+import { ApiResourceServers1765100000000 } from './1765100000000-ApiResourceServers';
 import { AuthorizationCodesBySession1765400000000 } from './1765400000000-AuthorizationCodesBySession';
 import { AuthorizationCodeRedirectUriSent1765500000000 } from './1765500000000-AuthorizationCodeRedirectUriSent';
 
 /** Every migration, oldest first. `npm run client:migration` appends here. */
-export const migrations = [InitialSchema1763870400000, TokenLifecycle1764000000000, SigningKeyRotation1764100000000, StandardIdentityResources1764500000000, BrowserSignIn1764600000000, TrustedIssuers1764700000000, SecretlessClients1764700100000, DelegationPolicies1764800000000, SubjectIssuers1764800100000, ClientSettingsHistory1764900000000, UserClaimsIndex1765000000000, TrustedIssuerSettingsHistory1765000100000, AuthorizationCodesBySession1765400000000, AuthorizationCodeRedirectUriSent1765500000000];
+export const migrations = [InitialSchema1763870400000, TokenLifecycle1764000000000, SigningKeyRotation1764100000000, StandardIdentityResources1764500000000, BrowserSignIn1764600000000, TrustedIssuers1764700000000, SecretlessClients1764700100000, DelegationPolicies1764800000000, SubjectIssuers1764800100000, ClientSettingsHistory1764900000000, UserClaimsIndex1765000000000, TrustedIssuerSettingsHistory1765000100000, ApiResourceServers1765100000000, AuthorizationCodesBySession1765400000000, AuthorizationCodeRedirectUriSent1765500000000];

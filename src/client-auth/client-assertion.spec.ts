@@ -1,4 +1,4 @@
-import { acceptedAudiences, isWorkloadAssertion, readClientAssertion } from './client-assertion';
+import { isSoleIssuerAudience, isWorkloadAssertion, readClientAssertion, workloadAudiences } from './client-assertion';
 import { JWT_BEARER_ASSERTION, JWT_SPIFFE_ASSERTION } from './client-auth-method';
 
 const jwt = (claims: object) => `${Buffer.from('{"alg":"ES256"}').toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.c2ln`;
@@ -57,9 +57,34 @@ describe('isWorkloadAssertion', () => {
   });
 });
 
-describe('acceptedAudiences', () => {
+describe('isSoleIssuerAudience', () => {
+  const issuer = 'https://id.example';
+
+  it('refuses the token endpoint URL alone, as a string or an array', () => {
+    expect(isSoleIssuerAudience(`${issuer}/connect/token`, issuer)).toBe(false);
+    expect(isSoleIssuerAudience([`${issuer}/connect/token`], issuer)).toBe(false);
+  });
+
+  it('refuses the issuer among other values, the token endpoint URL included', () => {
+    expect(isSoleIssuerAudience([issuer, 'https://other.example'], issuer)).toBe(false);
+    expect(isSoleIssuerAudience(['https://other.example', issuer], issuer)).toBe(false);
+    expect(isSoleIssuerAudience([issuer, `${issuer}/connect/token`], issuer)).toBe(false);
+    expect(isSoleIssuerAudience([issuer, issuer], issuer)).toBe(false);
+  });
+
+  it('refuses no aud, an empty array, another type, or a near miss', () => {
+    for (const aud of [undefined, [], 42, { aud: issuer }, `${issuer}/`, 'https://ID.example']) expect(isSoleIssuerAudience(aud, issuer)).toBe(false);
+  });
+
+  it('accepts the issuer as a string or as a one-element array', () => {
+    expect(isSoleIssuerAudience(issuer, issuer)).toBe(true);
+    expect(isSoleIssuerAudience([issuer], issuer)).toBe(true);
+  });
+});
+
+describe('workloadAudiences', () => {
   it('is the issuer, the token endpoint and the endpoint called, without duplicates', () => {
-    expect(acceptedAudiences('https://id.example', 'https://id.example/connect/token')).toEqual(['https://id.example', 'https://id.example/connect/token']);
-    expect(acceptedAudiences('https://id.example', 'https://id.example/connect/introspect')).toHaveLength(3);
+    expect(workloadAudiences('https://id.example', 'https://id.example/connect/token')).toEqual(['https://id.example', 'https://id.example/connect/token']);
+    expect(workloadAudiences('https://id.example', 'https://id.example/connect/introspect')).toHaveLength(3);
   });
 });

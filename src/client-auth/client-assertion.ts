@@ -63,7 +63,20 @@ export function isWorkloadAssertion(assertion: ClientAssertion): boolean {
   return assertion.type === JWT_BEARER_ASSERTION && typeof sub === 'string' && sub.startsWith('system:serviceaccount:') && iss !== sub;
 }
 
-/** The values an assertion's `aud` may contain: our issuer, the token endpoint, or the endpoint it is sent to. */
-export function acceptedAudiences(issuer: string, endpointUrl: string): string[] {
+/**
+ * The values a workload assertion's `aud` may contain (docs/workload-identity.md): our issuer, the
+ * token endpoint, or the endpoint it is sent to.
+ */
+export function workloadAudiences(issuer: string, endpointUrl: string): string[] {
   return [...new Set([issuer, `${issuer}/connect/token`, endpointUrl])];
+}
+
+/**
+ * draft-ietf-oauth-rfc7523bis: a private_key_jwt assertion's `aud` is the issuer identifier as its
+ * sole value, a string or a one-element array. An assertion listing other audiences too could have
+ * been made for another server and replayed here (the 2025 audience-injection disclosure).
+ */
+export function isSoleIssuerAudience(aud: unknown, issuer: string): boolean {
+  const values: unknown[] = Array.isArray(aud) ? aud : [aud];
+  return values.length === 1 && values[0] === issuer;
 }

@@ -7,9 +7,8 @@ import { singleParameter } from '../oauth/form';
 import { FOREIGN_JWT_CLOCK_SKEW_SECONDS, ForeignJwtRejected, ForeignJwtVerifier } from '../trusted-issuers/foreign-jwt.verifier';
 import { JwkSetResolver } from '../trusted-issuers/jwk-set.resolver';
 import { AssertionReplayGuard } from './assertion-replay.guard';
-import { acceptedAudiences, isWorkloadAssertion, readClientAssertion, type ClientAssertion } from './client-assertion';
+import { isSoleIssuerAudience, isWorkloadAssertion, readClientAssertion, type ClientAssertion } from './client-assertion';
 import { clientAuthFailed } from './client-auth-failure';
-import { endpointUrl } from './endpoint-url';
 import { JWT_BEARER_ASSERTION, MAX_CLIENT_ID_LENGTH, type ClientAuthMethod, type ClientAuthRequest } from './client-auth-method';
 
 /** RFC 7523 §3 leaves the lifetime to the server; five minutes bounds how long a jti must be remembered. */
@@ -18,7 +17,7 @@ const MAX_JTI_LENGTH = 256;
 
 /**
  * private_key_jwt (RFC 7523 §2.2, OpenID Connect Core §9): a JWT signed with a key of the client's
- * registered JWK Set (inline or `jwks_uri`), `iss` = `sub` = client_id, `aud` naming us, short-lived,
+ * registered JWK Set (inline or `jwks_uri`), `iss` = `sub` = client_id, `aud` = the issuer alone, short-lived,
  * with a `jti` used once across all instances.
  */
 @Injectable()
@@ -59,12 +58,14 @@ export class PrivateKeyJwtMethod implements ClientAuthMethod {
       .verify(assertion.jwt, this.keys.forSource(client.assertionKeys), {
         issuer: clientId,
         subject: clientId,
-        audience: acceptedAudiences(this.config.issuer, endpointUrl(this.config.issuer, request.endpoint)),
+        audience: [this.config.issuer],
         requiredClaims: ['jti'],
       })
       .catch((error: unknown) => {
         throw error instanceof ForeignJwtRejected ? clientAuthFailed(`invalid client assertion: ${error.reason}`) : error;
       });
+    // The same rule at every endpoint: never the token endpoint URL, never the issuer among others.
+    if (!isSoleIssuerAudience(claims.aud, this.config.issuer)) throw clientAuthFailed('invalid client assertion: "aud" must be the issuer identifier alone');
     const now = Math.floor(Date.now() / 1000);
     const exp = claims.exp as number;
     if (exp > now + MAX_ASSERTION_LIFETIME_SECONDS + FOREIGN_JWT_CLOCK_SKEW_SECONDS)

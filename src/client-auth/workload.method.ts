@@ -8,7 +8,7 @@ import { ForeignJwtRejected, ForeignJwtVerifier } from '../trusted-issuers/forei
 import { JwkSetResolver } from '../trusted-issuers/jwk-set.resolver';
 import { spiffeTrustDomainOf, type TrustedIssuer } from '../trusted-issuers/trusted-issuer';
 import { TrustedIssuerStore } from '../trusted-issuers/trusted-issuer.store';
-import { acceptedAudiences, isWorkloadAssertion, readClientAssertion, type ClientAssertion } from './client-assertion';
+import { workloadAudiences, isWorkloadAssertion, readClientAssertion, type ClientAssertion } from './client-assertion';
 import { clientAuthFailed } from './client-auth-failure';
 import { JWT_SPIFFE_ASSERTION, MAX_CLIENT_ID_LENGTH, type ClientAuthMethod, type ClientAuthRequest } from './client-auth-method';
 import { endpointUrl } from './endpoint-url';
@@ -48,7 +48,7 @@ export class WorkloadIdentityMethod implements ClientAuthMethod {
     const assertion = readClientAssertion(request.body) as ClientAssertion;
     const clientId = this.claimedClientId(request);
     if (clientId !== undefined && clientId.length > MAX_CLIENT_ID_LENGTH) throw clientAuthFailed();
-    const audience = acceptedAudiences(this.config.issuer, endpointUrl(this.config.issuer, request.endpoint));
+    const audience = workloadAudiences(this.config.issuer, endpointUrl(this.config.issuer, request.endpoint));
     return assertion.type === JWT_SPIFFE_ASSERTION ? this.spiffe(assertion, clientId, audience) : this.kubernetes(assertion, clientId, audience);
   }
 

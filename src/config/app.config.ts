@@ -79,7 +79,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const seedDemo = v.SEED_DEMO === undefined ? databaseUrl === undefined : v.SEED_DEMO === 'true';
   const keys = readKeyConfig(env, databaseUrl, problems);
   const { rateLimits, trustProxy } = readThrottlingConfig(env, problems);
-  problems.push(...productionSafetyProblems(env, { issuer, databaseUrl, seedDemo }));
+  problems.push(...productionSafetyProblems(env, { issuer, databaseUrl, seedDemo, keyPropagationSeconds: keys.keyRotation.propagationSeconds }));
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,

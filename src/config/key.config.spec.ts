@@ -78,13 +78,18 @@ describe('loadConfig: signing keys', () => {
       KEY_ENCRYPTION_KEY: KEY.toString('base64'),
       KEY_ENCRYPTION_KEY_PREVIOUS: ` ${previous.toString('base64url')} ,`,
       KEY_ROTATION_INTERVAL: '30d',
-      KEY_PROPAGATION_TIME: '0',
+      KEY_PROPAGATION_TIME: '20m',
       KEY_RETENTION_TIME: '12h',
       KEY_ROTATION_CHECK_INTERVAL: '5m',
     });
     expect(config.keyEncryptionKey?.equals(KEY)).toBe(true);
     expect(config.previousKeyEncryptionKeys.map((key) => key.toString('hex'))).toEqual([previous.toString('hex')]);
-    expect(config.keyRotation).toEqual({ rotationIntervalSeconds: 30 * 86_400, propagationSeconds: 0, retentionSeconds: 12 * 3600, checkIntervalSeconds: 300 });
+    expect(config.keyRotation).toEqual({
+      rotationIntervalSeconds: 30 * 86_400,
+      propagationSeconds: 1200,
+      retentionSeconds: 12 * 3600,
+      checkIntervalSeconds: 300,
+    });
   });
 
   it('lets the embedded default and development boot without KEY_ENCRYPTION_KEY', () => {

@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './app.config';
+import { keyPropagationWarning } from './production-safety';
 
 const POSTGRES = 'postgresql://tollgate@db.internal:5432/tollgate';
 const KEK = Buffer.alloc(32, 1).toString('base64');
@@ -47,6 +48,20 @@ describe('loadConfig with NODE_ENV=production', () => {
     ]);
   });
 
+  it.each(['0', '70s', '14m', '899'])('refuses KEY_PROPAGATION_TIME=%s, below 15 minutes, with no override', (value) => {
+    const seconds = value.endsWith('m') ? Number(value.slice(0, -1)) * 60 : Number(value.replace('s', ''));
+    expect(problemsOf({ ...SAFE, KEY_PROPAGATION_TIME: value })).toEqual([
+      `KEY_PROPAGATION_TIME is ${seconds}s: with NODE_ENV=production it must be at least 15m, as resource servers cache discovery and the JWKS for up to 10 minutes and would refuse the first tokens of a new key (no override: tests and benches may go lower outside production)`,
+    ]);
+    expect(problemsOf({ ...SAFE, KEY_PROPAGATION_TIME: value, ALLOW_INSECURE_ISSUER: 'true', ALLOW_DEMO_DATA: 'true' })).toHaveLength(1);
+  });
+
+  it('accepts KEY_PROPAGATION_TIME of 15 minutes or more, and any value outside production', () => {
+    for (const value of ['15m', '900', '1h', '14d']) expect(problemsOf({ ...SAFE, KEY_PROPAGATION_TIME: value })).toEqual([]);
+    expect(problemsOf({ ISSUER: 'http://localhost:5000', KEY_PROPAGATION_TIME: '0' })).toEqual([]);
+    expect(problemsOf({ NODE_ENV: 'test', KEY_PROPAGATION_TIME: '70s' })).toEqual([]);
+  });
+
   it('reports every refusal at once', () => {
     expect(problemsOf({ NODE_ENV: 'production' }).map((problem) => problem.split(' ')[0])).toEqual(['ISSUER', 'SEED_DEMO=true', 'DATABASE_URL']);
   });
@@ -63,5 +78,19 @@ describe('METRICS_PORT', () => {
     expect(loadConfig({}).metricsPort).toBeUndefined();
     expect(loadConfig({ METRICS_PORT: '9464' }).metricsPort).toBe(9464);
     expect(problemsOf({ METRICS_PORT: 'metrics' })).toEqual(['METRICS_PORT must be an integer from 0 to 65535']);
+  });
+});
+
+describe('keyPropagationWarning', () => {
+  it('warns below 15 minutes, naming the value and the production refusal', () => {
+    expect(keyPropagationWarning(70)).toBe(
+      'KEY_PROPAGATION_TIME is 70s: a new signing key is published for less than 15 minutes before it signs, so resource servers that cache the JWKS for up to 10 minutes may refuse its first tokens (refused with NODE_ENV=production)',
+    );
+    expect(keyPropagationWarning(0)).toContain('KEY_PROPAGATION_TIME is 0s');
+    expect(keyPropagationWarning(899)).toBeDefined();
+  });
+
+  it('is silent from 15 minutes on', () => {
+    expect([keyPropagationWarning(900), keyPropagationWarning(14 * 86_400)]).toEqual([undefined, undefined]);
   });
 });

@@ -5,6 +5,24 @@ export interface ProductionSafetyInputs {
   readonly issuer: string;
   readonly databaseUrl: string | undefined;
   readonly seedDemo: boolean;
+  /** `KEY_PROPAGATION_TIME`, in seconds. */
+  readonly keyPropagationSeconds: number;
+}
+
+/**
+ * The shortest KEY_PROPAGATION_TIME production accepts: resource servers cache discovery and the JWKS
+ * for up to 10 minutes (express-oauth2-jwt-bearer's default), so a key must be published longer than
+ * that before it signs (docs/operations.md#signing-keys-propagation-time).
+ */
+export const MIN_KEY_PROPAGATION_SECONDS = 15 * 60;
+
+/** Outside production a shorter propagation time is allowed (tests, benches), with this warning. */
+export function keyPropagationWarning(keyPropagationSeconds: number): string | undefined {
+  if (keyPropagationSeconds >= MIN_KEY_PROPAGATION_SECONDS) return undefined;
+  return (
+    `KEY_PROPAGATION_TIME is ${keyPropagationSeconds}s: a new signing key is published for less than 15 minutes before it signs, ` +
+    'so resource servers that cache the JWKS for up to 10 minutes may refuse its first tokens (refused with NODE_ENV=production)'
+  );
 }
 
 /**
@@ -25,6 +43,13 @@ export function productionSafetyProblems(env: Env, inputs: ProductionSafetyInput
     problems.push(
       'SEED_DEMO=true (the default without DATABASE_URL) applies the demo data set, whose secrets and passwords are public: ' +
         'with NODE_ENV=production set SEED_DEMO=false (ALLOW_DEMO_DATA=true overrides this, for test benches only)',
+    );
+  }
+  if (inputs.keyPropagationSeconds < MIN_KEY_PROPAGATION_SECONDS) {
+    problems.push(
+      `KEY_PROPAGATION_TIME is ${inputs.keyPropagationSeconds}s: with NODE_ENV=production it must be at least 15m, ` +
+        'as resource servers cache discovery and the JWKS for up to 10 minutes and would refuse the first tokens of a new key ' +
+        '(no override: tests and benches may go lower outside production)',
     );
   }
   if (inputs.databaseUrl === undefined) {

@@ -9,7 +9,13 @@ export async function seedDemoData(dataSource: DataSource): Promise<void> {
   const users = await Promise.all(DEMO_USERS.map(async (user) => ({ ...user, passwordHash: await hasher.hash(user.password) })));
   await dataSource.transaction(async (manager) => {
     for (const api of DEMO_API_RESOURCES) {
-      await manager.query('INSERT INTO api_resources (name, scopes) VALUES ($1, $2) ON CONFLICT DO NOTHING', [api.name, api.scopes]);
+      // A demo database from before serving clients existed gets them; a value already set is kept.
+      await manager.query(
+        `INSERT INTO api_resources (name, scopes, serving_client_id) VALUES ($1, $2, $3)
+         ON CONFLICT (name) DO UPDATE SET serving_client_id = EXCLUDED.serving_client_id
+         WHERE api_resources.serving_client_id IS NULL AND EXCLUDED.serving_client_id IS NOT NULL`,
+        [api.name, api.scopes, api.servingClientId ?? null],
+      );
     }
     for (const user of users) {
       await manager.query(

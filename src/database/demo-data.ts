@@ -1,3 +1,4 @@
+import type { ApiResource } from '../resources/resource';
 import { DEMO_PUBLIC_KEYS } from './demo-keys';
 
 /** docs/demo-data.md. The secrets and passwords are public: applied only on request or embedded. */
@@ -27,9 +28,11 @@ export const DEMO_IDENTITY_RESOURCES = [
   { name: 'role', claimTypes: ['role'] },
 ];
 
-export const DEMO_API_RESOURCES = [
-  { name: 'api1', scopes: ['api1'] },
-  { name: 'api2', scopes: ['api2'] },
+/** Each API is served by the client of the same name (docs/demo-data.md): API 1 → API 2 → API 3. */
+export const DEMO_API_RESOURCES: readonly ApiResource[] = [
+  { name: 'api1', scopes: ['api1'], servingClientId: 'api1' },
+  { name: 'api2', scopes: ['api2'], servingClientId: 'api2' },
+  { name: 'api3', scopes: ['api3'] },
 ];
 
 export const DEMO_USERS = [
@@ -79,6 +82,13 @@ export const DEMO_CLIENTS: readonly DemoClient[] = [
     secret: 'api1-secret',
     grantTypes: ['delegation', 'urn:ietf:params:oauth:grant-type:token-exchange'],
     scopes: ['openid', 'profile', 'role', 'api2'],
+  },
+  {
+    // The second hop of a delegation chain: API 2 calls API 3 for the user (docs/delegation.md).
+    clientId: 'api2',
+    secret: 'api2-secret',
+    grantTypes: ['delegation', 'urn:ietf:params:oauth:grant-type:token-exchange'],
+    scopes: ['openid', 'profile', 'api3'],
   },
   { clientId: 'm2m', secret: 'm2m-secret', grantTypes: ['client_credentials'], scopes: ['api1', 'api2'] },
   {

@@ -17,6 +17,16 @@ const PUBLIC_CLIENT_AUTH_METHODS = [...CLIENT_AUTH_METHODS, 'none'];
 // Claims of ID tokens (OpenID Connect Core §2) besides those the identity resources map to.
 const ID_TOKEN_CLAIMS = ['auth_time', 'amr', 'sid', 'nonce', 'azp', 'at_hash'];
 
+/**
+ * RFC 8414 §3.1: for an issuer with a path (`https://host/auth`), the metadata URL puts the
+ * well-known segment between the host and that path: `/.well-known/oauth-authorization-server/auth`.
+ * Undefined for an issuer without a path, whose metadata is at the plain well-known URL.
+ */
+export function rfc8414MetadataPath(issuer: string): string | undefined {
+  const { pathname } = new URL(issuer);
+  return pathname === '/' || pathname === '' ? undefined : `/.well-known/oauth-authorization-server${pathname}`;
+}
+
 /** OpenID Connect Discovery 1.0 §3 / RFC 8414 §2 metadata (docs/endpoints.md#discovery). */
 export function discoveryDocument({ issuer, grantTypes, catalog, signingAlgorithms }: DiscoveryInput): Record<string, unknown> {
   return {

@@ -1,10 +1,12 @@
-import { Controller, Get, Header, Inject } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import type { ConfigType } from '../config/config-slice';
 import { issuerConfig } from '../config/config.slices';
 import { GrantValidatorRegistry } from '../grants/grant-validator.registry';
 import { SigningKeyStore } from '../keys/signing-key.store';
 import { ResourceStore } from '../resources/resource.store';
-import { discoveryDocument } from './discovery-document';
+import { OAuthError } from '../oauth/oauth-error';
+import { discoveryDocument, rfc8414MetadataPath } from './discovery-document';
 
 @Controller('.well-known')
 export class DiscoveryController {
@@ -25,6 +27,14 @@ export class DiscoveryController {
       catalog: this.resources.catalog,
       signingAlgorithms: this.keys.publishedAlgorithms(),
     });
+  }
+
+  // RFC 8414 §3.1: an issuer with a path also has its metadata at the path-inserted URL, and only there.
+  @Get('oauth-authorization-server/*')
+  @Header('Cache-Control', 'public, max-age=60')
+  pathInsertedConfiguration(@Req() request: FastifyRequest): Record<string, unknown> {
+    if (request.url.split('?', 1)[0] !== rfc8414MetadataPath(this.config.issuer)) throw OAuthError.invalidRequest('Not found', { status: 404 });
+    return this.configuration();
   }
 
   @Get('openid-configuration/jwks')

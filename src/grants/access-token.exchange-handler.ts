@@ -11,8 +11,8 @@ import { ACCESS_TOKEN_TYPE, scopesForTargets, TXN_TOKEN_TYPE, type TokenExchange
 
 /**
  * RFC 8693 token exchange for an access token: the standard form of the `delegation` grant, with
- * the same rules (the shared `delegateSubjectToken`). The subject token is one of ours issued for
- * the exchanging client (its `aud` names the client), or one of a subject issuer the client trusts
+ * the same rules (the shared `delegateSubjectToken`). The subject token is one of ours addressed to
+ * the exchanging client (docs/tokens.md#addressed-to-a-client), or one of a subject issuer the client trusts
  * (docs/delegation.md); its problems are `invalid_request`.
  */
 @Injectable()
@@ -31,8 +31,8 @@ export class AccessTokenExchangeHandler implements TokenExchangeHandler {
     const external = await this.externalTokens.validate(request.subjectToken, context.client).catch(invalidSubjectToken);
     const subjectToken = external?.token ?? (await this.validateToken(request.subjectToken, 'subject_token'));
     // An external token's aud names the audience its issuer was registered with, checked already.
-    if (!external && !subjectToken.audiences.includes(context.client.clientId)) {
-      throw OAuthError.invalidRequest('the subject token was not issued for this client (aud)');
+    if (!external && !context.resources.isAddressedTo(subjectToken.audiences, context.client.clientId)) {
+      throw OAuthError.invalidRequest('the subject token is not addressed to this client (aud)');
     }
     if (request.actorToken !== undefined) requireActingClient(await this.validateToken(request.actorToken, 'actor_token'), context.client);
     const grant = delegateSubjectToken(subjectToken, { ...context, scopes }, (description) => OAuthError.invalidRequest(description));

@@ -21,6 +21,7 @@ function validatorWith(fault?: Error): { validator: DelegationGrantValidator; se
       if (token === 'no-sub') return { ...aliceToken, subject: undefined };
       if (token === 'for-api3') return { ...aliceToken, mayAct: { client_id: 'api3' } };
       if (token === 'for-api1') return { ...aliceToken, mayAct: { client_id: 'api1' } };
+      if (token === 'for-api2') return { ...aliceToken, audiences: ['api2'] };
       throw OAuthError.invalidToken('the token signature, issuer or lifetime is invalid');
     },
   };
@@ -51,6 +52,12 @@ describe('DelegationGrantValidator', () => {
 
   it('refuses a valid token without sub as invalid_grant', async () => {
     await expect(submit(validatorWith().validator, context({ token: 'no-sub' }))).rejects.toEqual(invalidGrant('the subject token does not represent a user'));
+  });
+
+  it('refuses a token addressed to another client as invalid_grant', async () => {
+    await expect(submit(validatorWith().validator, context({ token: 'for-api2' }))).rejects.toEqual(
+      invalidGrant('token is not addressed to this client (aud)'),
+    );
   });
 
   it('refuses a token whose may_act names another client as invalid_grant (RFC 8693 §4.4)', async () => {

@@ -15,7 +15,8 @@ export class DelegationParameters {
 
 /**
  * The `delegation` extension grant: an API exchanges the user's access token it received (`token`)
- * for one to call another API on the same user's behalf. Every problem with `token`, a missing one
+ * for one to call another API on the same user's behalf. `token` must be addressed to the client
+ * (its `aud`, docs/tokens.md#addressed-to-a-client). Every problem with `token`, a missing one
  * included, is `invalid_grant`.
  */
 @Injectable()
@@ -32,6 +33,10 @@ export class DelegationGrantValidator implements GrantValidator<DelegationParame
       if (!(error instanceof OAuthError)) throw error;
       throw OAuthError.invalidGrant(`token is not a valid access token: ${error.description}`);
     });
+    // The API that received the user's token is the one that may delegate it.
+    if (!context.resources.isAddressedTo(subjectToken.audiences, context.client.clientId)) {
+      throw OAuthError.invalidGrant('token is not addressed to this client (aud)');
+    }
     return delegateSubjectToken(subjectToken, context, (description) => OAuthError.invalidGrant(description));
   }
 }

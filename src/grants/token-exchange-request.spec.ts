@@ -14,7 +14,7 @@ import {
 
 const resources = new ResourceCatalog({
   identityResources: DEMO_IDENTITY_RESOURCES,
-  apiResources: [...DEMO_API_RESOURCES, { name: 'api3', scopes: ['api3.read', 'api3.write'] }],
+  apiResources: [...DEMO_API_RESOURCES.filter((api) => api.name !== 'api3'), { name: 'api3', scopes: ['api3.read', 'api3.write'] }],
 });
 const client: Client = {
   clientId: 'api1',

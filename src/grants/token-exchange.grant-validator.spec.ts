@@ -107,7 +107,7 @@ describe('TokenExchangeGrantValidator', () => {
 
   it('refuses a subject token whose aud lacks the client as invalid_request', async () => {
     await expect(submit(validatorWith().validator, context(subject('for-api2')))).rejects.toEqual(
-      invalid('invalid_request', 'the subject token was not issued for this client (aud)'),
+      invalid('invalid_request', 'the subject token is not addressed to this client (aud)'),
     );
   });
 

@@ -9,6 +9,8 @@ const CORS_PATHS: ReadonlySet<string> = new Set([
   '/.well-known/oauth-authorization-server',
   '/.well-known/openid-configuration/jwks',
 ]);
+// RFC 8414 §3.1: the metadata of an issuer with a path, `/.well-known/oauth-authorization-server/<path>`.
+const PATH_INSERTED_METADATA = '/.well-known/oauth-authorization-server/';
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 /**
@@ -19,7 +21,8 @@ const PREFLIGHT_MAX_AGE_SECONDS = 600;
 export function allowRedirectOrigins(fastify: FastifyInstance, isAllowed: (origin: string) => Promise<boolean>): void {
   fastify.addHook('onRequest', async (request, reply) => {
     const origin = request.headers.origin;
-    if (origin === undefined || !CORS_PATHS.has(request.url.split('?', 1)[0])) return;
+    const path = request.url.split('?', 1)[0];
+    if (origin === undefined || !(CORS_PATHS.has(path) || path.startsWith(PATH_INSERTED_METADATA))) return;
     // Without the registry (database down) no origin is allowed; the endpoint itself answers as usual.
     const allowed = origin.length <= 2048 && (await isAllowed(origin).catch(() => false));
     if (allowed) reply.header('Access-Control-Allow-Origin', origin);

@@ -1,6 +1,7 @@
 import type { ValidatedAccessToken } from '../access-token/access-token';
 import type { Client } from '../clients/client';
 import type { RefreshToken } from '../refresh-tokens/refresh-token';
+import { ResourceCatalog } from '../resources/resource-catalog';
 import { INACTIVE, accessTokenIntrospection, isAccessTokenVisibleTo, refreshTokenIntrospection } from './introspection-response';
 
 const client = (clientId: string) => ({ clientId }) as Client;
@@ -17,12 +18,15 @@ const token: ValidatedAccessToken = {
 };
 
 describe('isAccessTokenVisibleTo', () => {
-  it('hides a token from a client that neither received it nor is in its aud', () => {
-    expect(isAccessTokenVisibleTo(token, client('m2m'))).toBe(false);
+  const resources = new ResourceCatalog({ identityResources: [], apiResources: [{ name: 'api1', scopes: ['api1'], servingClientId: 'api1-server' }] });
+
+  it('hides a token from a client that neither received it nor is it addressed to', () => {
+    expect(isAccessTokenVisibleTo(token, client('m2m'), resources)).toBe(false);
   });
 
-  it('shows a token to the client it was issued to and to an API its aud names', () => {
-    expect([isAccessTokenVisibleTo(token, client('frontend')), isAccessTokenVisibleTo(token, client('api1'))]).toEqual([true, true]);
+  it('shows a token to the client it was issued to, to an API its aud names, and to the client serving a resource of its aud', () => {
+    const callers = ['frontend', 'api1', 'api1-server'];
+    expect(callers.map((caller) => isAccessTokenVisibleTo(token, client(caller), resources))).toEqual([true, true, true]);
   });
 });
 

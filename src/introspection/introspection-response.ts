@@ -2,6 +2,7 @@ import type { ValidatedAccessToken } from '../access-token/access-token';
 import type { Client } from '../clients/client';
 import { formatScope } from '../oauth/scope';
 import type { RefreshToken } from '../refresh-tokens/refresh-token';
+import type { ResourceCatalog } from '../resources/resource-catalog';
 
 /** RFC 7662 §2.2 introspection response. */
 export type IntrospectionResponse = { readonly active: false } | ActiveTokenIntrospection;
@@ -14,9 +15,9 @@ export interface ActiveTokenIntrospection {
 /** Every token that is not both valid and visible to the caller answers exactly this (docs/endpoints.md#introspection). */
 export const INACTIVE: IntrospectionResponse = Object.freeze({ active: false as const });
 
-/** docs/endpoints.md#introspection: the client the token was issued to, or an API its `aud` names. */
-export function isAccessTokenVisibleTo(token: ValidatedAccessToken, client: Client): boolean {
-  return token.clientId === client.clientId || token.audiences.includes(client.clientId);
+/** docs/endpoints.md#introspection: the client the token was issued to, or one it is addressed to (docs/tokens.md#addressed-to-a-client). */
+export function isAccessTokenVisibleTo(token: ValidatedAccessToken, client: Client, resources: Pick<ResourceCatalog, 'isAddressedTo'>): boolean {
+  return token.clientId === client.clientId || resources.isAddressedTo(token.audiences, client.clientId);
 }
 
 export function accessTokenIntrospection(token: ValidatedAccessToken, issuer: string): ActiveTokenIntrospection {

@@ -4,6 +4,7 @@ import type { AuthenticatedClient } from '../clients/client';
 import { OAuthError } from '../oauth/oauth-error';
 import type { RefreshToken } from '../refresh-tokens/refresh-token';
 import type { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
+import { ResourceCatalog } from '../resources/resource-catalog';
 import type { User } from '../users/user';
 import { UserStore } from '../users/user.store';
 import { IntrospectionService } from './introspection.service';
@@ -42,7 +43,8 @@ function service({ enabled = true, refresh = refreshToken, fault = undefined as 
   };
   const refreshTokens: Pick<RefreshTokenService, 'find'> = { find: async (handle: string) => (handle === HANDLE ? refresh : undefined) };
   const users = { findBySubjectId: async (subject: string) => (subject === '1' ? ({ subjectId: '1', enabled } as User) : undefined) };
-  return new IntrospectionService(accessTokens, refreshTokens, new UserStore(users, { ttlSeconds: 0 }), { issuer: 'https://issuer' });
+  const resources = { catalog: new ResourceCatalog({ identityResources: [], apiResources: [{ name: 'api1', scopes: ['api1'], servingClientId: 'orders' }] }) };
+  return new IntrospectionService(accessTokens, refreshTokens, new UserStore(users, { ttlSeconds: 0 }), resources, { issuer: 'https://issuer' });
 }
 
 const as = (clientId: string) => ({ client: { clientId } }) as AuthenticatedClient;
@@ -71,6 +73,7 @@ describe('IntrospectionService', () => {
   it.each([
     ['the client it was issued to', 'frontend'],
     ['an API its aud names', 'api1'],
+    ['the client serving a resource its aud names', 'orders'],
   ])('shows an active access token to %s', async (_, caller) => {
     expect(await service().introspect({ token: 'a.b.c' }, as(caller))).toMatchObject({ active: true, sub: '1', client_id: 'frontend' });
   });

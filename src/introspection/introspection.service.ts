@@ -6,6 +6,7 @@ import { issuerConfig } from '../config/config.slices';
 import type { TokenParameters } from '../oauth/token-parameters';
 import { isRefreshTokenHandle, refreshTokenState } from '../refresh-tokens/refresh-token';
 import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
+import { ResourceStore } from '../resources/resource.store';
 import { UserStore } from '../users/user.store';
 import { INACTIVE, accessTokenIntrospection, isAccessTokenVisibleTo, refreshTokenIntrospection, type IntrospectionResponse } from './introspection-response';
 
@@ -21,6 +22,7 @@ export class IntrospectionService {
     @Inject(AccessTokenValidator) private readonly accessTokens: Pick<AccessTokenValidator, 'validate'>,
     @Inject(RefreshTokenService) private readonly refreshTokens: Pick<RefreshTokenService, 'find'>,
     private readonly users: UserStore,
+    @Inject(ResourceStore) private readonly resources: Pick<ResourceStore, 'catalog'>,
     @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
   ) {}
 
@@ -32,7 +34,7 @@ export class IntrospectionService {
 
   private async introspectAccessToken(token: string, client: Client): Promise<IntrospectionResponse> {
     const validated = await this.accessTokens.validate(token).catch(undefinedIfInvalid);
-    if (!validated || !isAccessTokenVisibleTo(validated, client)) return INACTIVE;
+    if (!validated || !isAccessTokenVisibleTo(validated, client, this.resources.catalog)) return INACTIVE;
     if (validated.subject !== undefined && !(await this.isEnabledUser(validated.subject))) return INACTIVE;
     return accessTokenIntrospection(validated, this.config.issuer);
   }

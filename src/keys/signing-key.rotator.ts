@@ -3,6 +3,7 @@ import { CLOCK_SKEW_SECONDS } from '../oauth/clock-skew';
 import { AuditSink } from '../audit/audit-event';
 import type { ConfigType } from '../config/config-slice';
 import { signingKeysConfig } from '../config/config.slices';
+import { keyPropagationWarning } from '../config/production-safety';
 import { KEY_ENCRYPTION_KEYRING } from './key-encryption-key';
 import { planKeyRotation, type KeyRotationPolicy, type PlanOptions } from './key-rotation-plan';
 import { openPrivateKey, PrivateKeyUnsealError, sealPrivateKey, type KeyEncryptionKeyring } from './private-key-sealing';
@@ -35,6 +36,8 @@ export class SigningKeyRotator {
   ) {
     const { rotationIntervalSeconds, propagationSeconds, retentionSeconds } = config.keyRotation;
     this.policy = { rotationIntervalSeconds, propagationSeconds, retentionSeconds };
+    const warning = keyPropagationWarning(propagationSeconds);
+    if (warning) this.logger.warn(warning);
   }
 
   /** The periodic (and boot-time) check: creates, schedules and retires keys when due. */

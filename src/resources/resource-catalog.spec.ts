@@ -6,8 +6,8 @@ const demo = new ResourceCatalog({ identityResources: DEMO_IDENTITY_RESOURCES, a
 describe('ResourceCatalog', () => {
   describe('isKnownScope', () => {
     it('knows identity scopes, API scopes and offline_access, and nothing else', () => {
-      const scopes = ['openid', 'role', 'api1', 'api2', 'offline_access', 'api3', 'sub', 'OPENID', 'toString'];
-      expect(scopes.filter((scope) => demo.isKnownScope(scope))).toEqual(['openid', 'role', 'api1', 'api2', 'offline_access']);
+      const scopes = ['openid', 'role', 'api1', 'api2', 'offline_access', 'api3', 'api4', 'sub', 'OPENID', 'toString'];
+      expect(scopes.filter((scope) => demo.isKnownScope(scope))).toEqual(['openid', 'role', 'api1', 'api2', 'offline_access', 'api3']);
     });
   });
 
@@ -47,9 +47,49 @@ describe('ResourceCatalog', () => {
     });
   });
 
+  describe('isAddressedTo', () => {
+    const catalog = new ResourceCatalog({
+      identityResources: [],
+      apiResources: [
+        { name: 'orders', scopes: ['orders'], uri: 'https://orders.example/api', servingClientId: 'orders-api' },
+        { name: 'billing', scopes: ['billing'], uri: 'https://billing.example/', servingClientId: 'billing-api' },
+        { name: 'reports', scopes: ['reports'], uri: 'https://reports.example/' },
+      ],
+    });
+
+    it('refuses a token whose aud names only resources served by another client, or by none', () => {
+      expect(catalog.isAddressedTo(['billing', 'https://billing.example/'], 'orders-api')).toBe(false);
+      expect(catalog.isAddressedTo(['reports', 'https://reports.example/'], 'orders-api')).toBe(false);
+      expect(catalog.isAddressedTo([], 'orders-api')).toBe(false);
+    });
+
+    it('refuses near misses: another case, a trailing slash, a client that is not in the catalog', () => {
+      expect(catalog.isAddressedTo(['Orders', 'https://orders.example/api/', 'ORDERS-API'], 'orders-api')).toBe(false);
+      expect(catalog.isAddressedTo(['orders'], 'stranger')).toBe(false);
+    });
+
+    it("is addressed by the client's client_id, served resource or not", () => {
+      expect(catalog.isAddressedTo(['billing', 'orders-api'], 'orders-api')).toBe(true);
+      expect(catalog.isAddressedTo(['stranger'], 'stranger')).toBe(true);
+    });
+
+    it('is addressed by the name of a resource the client serves', () => {
+      expect(catalog.isAddressedTo(['billing', 'orders'], 'orders-api')).toBe(true);
+    });
+
+    it('is addressed by the URI of a resource the client serves', () => {
+      expect(catalog.isAddressedTo(['https://orders.example/api'], 'orders-api')).toBe(true);
+      expect(catalog.isAddressedTo(['https://billing.example/'], 'billing-api')).toBe(true);
+    });
+
+    it('ties the demo APIs to the demo clients of the same name, api3 to none', () => {
+      expect(['api1', 'api2', 'api3'].map((api) => demo.isAddressedTo([api], api === 'api3' ? 'api2' : api))).toEqual([true, true, false]);
+    });
+  });
+
   describe('scopesSupported', () => {
     it('lists identity scopes, API scopes, then offline_access', () => {
-      expect(demo.scopesSupported()).toEqual(['openid', 'profile', 'email', 'role', 'api1', 'api2', 'offline_access']);
+      expect(demo.scopesSupported()).toEqual(['openid', 'profile', 'email', 'role', 'api1', 'api2', 'api3', 'offline_access']);
     });
   });
 

@@ -5,12 +5,29 @@ import type { IdentityResource, Resources } from './resource';
 export class ResourceCatalog {
   private readonly identity = new Map<string, IdentityResource>();
   private readonly audiencesByScope = new Map<string, string[]>();
+  /** The names and URIs of the resources each client serves. */
+  private readonly servedAudiences = new Map<string, Set<string>>();
 
   constructor(readonly resources: Resources) {
     for (const resource of resources.identityResources) this.identity.set(resource.name, resource);
     for (const api of resources.apiResources) {
       for (const scope of api.scopes) this.audiencesByScope.set(scope, [...(this.audiencesByScope.get(scope) ?? []), api.name]);
+      if (api.servingClientId === undefined) continue;
+      const served = this.servedAudiences.get(api.servingClientId) ?? new Set<string>();
+      served.add(api.name);
+      if (api.uri !== undefined) served.add(api.uri);
+      this.servedAudiences.set(api.servingClientId, served);
     }
+  }
+
+  /**
+   * A token is addressed to a client when its `aud` contains the client's client_id, or the name or
+   * URI of a resource that client serves (docs/tokens.md#addressed-to-a-client): the rule of the
+   * delegation grant, token exchange and introspection.
+   */
+  isAddressedTo(audiences: readonly string[], clientId: string): boolean {
+    const served = this.servedAudiences.get(clientId);
+    return audiences.some((audience) => audience === clientId || served?.has(audience) === true);
   }
 
   isKnownScope(scope: string): boolean {

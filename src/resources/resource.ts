@@ -8,6 +8,10 @@ export interface IdentityResource {
 export interface ApiResource {
   readonly name: string;
   readonly scopes: readonly string[];
+  /** RFC 8707 resource URI: absolute, no fragment. */
+  readonly uri?: string;
+  /** The client that serves this API: tokens addressed to the resource are addressed to it (docs/tokens.md#addressed-to-a-client). */
+  readonly servingClientId?: string;
 }
 
 export interface Resources {

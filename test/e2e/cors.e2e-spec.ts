@@ -23,6 +23,8 @@ describe('CORS', () => {
     '/connect/revocation',
     '/.well-known/openid-configuration',
     '/.well-known/oauth-authorization-server',
+    // RFC 8414 §3.1, for an issuer with a path.
+    '/.well-known/oauth-authorization-server/auth',
     '/.well-known/openid-configuration/jwks',
   ])('answers a preflight to %s from a registered redirect origin', async (path) => {
     const response = await preflight(path, SPA_ORIGIN);

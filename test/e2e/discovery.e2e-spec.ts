@@ -1,4 +1,5 @@
 import { importJWK, jwtVerify, decodeProtectedHeader, type JWK } from 'jose';
+import * as oauth from 'oauth4webapi';
 import { ISSUER, startTestServer, type TestServer } from '../support/create-test-app';
 import { request, userAccessToken } from '../support/http';
 
@@ -123,6 +124,48 @@ describe('discovery', () => {
       expect(jwk).toBeDefined();
       const { payload } = await jwtVerify(token, await importJWK(jwk!, jwk!.alg), { issuer: ISSUER, typ: 'at+jwt' });
       expect(payload.sub).toBe('1');
+    });
+  });
+
+  describe('an issuer with a path (RFC 8414 §3.1)', () => {
+    const PATH_ISSUER = `${ISSUER}/auth`;
+    let pathServer: TestServer;
+    // The issuer's host is a name; a reverse proxy would route it here.
+    const toPathServer = (url: string, options: RequestInit): Promise<Response> => fetch(url.replace(ISSUER, pathServer.url), options);
+    beforeAll(async () => {
+      pathServer = await startTestServer({ ISSUER: PATH_ISSUER });
+    });
+    afterAll(() => pathServer.close());
+
+    it('serves the metadata at the path-inserted URL, where oauth4webapi looks for it', async () => {
+      const options = { algorithm: 'oauth2' as const, [oauth.customFetch]: toPathServer, [oauth.allowInsecureRequests]: true };
+      const metadata = await oauth.processDiscoveryResponse(new URL(PATH_ISSUER), await oauth.discoveryRequest(new URL(PATH_ISSUER), options));
+      expect(metadata).toMatchObject({
+        issuer: PATH_ISSUER,
+        token_endpoint: `${PATH_ISSUER}/connect/token`,
+        jwks_uri: `${PATH_ISSUER}/.well-known/openid-configuration/jwks`,
+      });
+    });
+
+    it('serves the same document as openid-configuration, with the same headers', async () => {
+      const inserted = await request(`${pathServer.url}/.well-known/oauth-authorization-server/auth`);
+      const oidc = await request(`${pathServer.url}/.well-known/openid-configuration`);
+      expect(inserted.status).toBe(200);
+      expect(inserted.body).toEqual(oidc.body);
+      expect(inserted.headers.get('content-type')).toMatch(/^application\/json(;|$)/);
+      expect(inserted.headers.get('cache-control')).toBe('public, max-age=60');
+    });
+
+    it('answers 404 for any other path after the well-known segment', async () => {
+      for (const path of ['/other', '/auth/x', '/aut', '/auth%2F']) {
+        const response = await request(`${pathServer.url}/.well-known/oauth-authorization-server${path}`);
+        expect([path, response.status, response.body]).toEqual([path, 404, { error: 'invalid_request', error_description: 'Not found' }]);
+      }
+    });
+
+    it('has no path-inserted URL for an issuer without a path', async () => {
+      expect((await request(`${server.url}/.well-known/oauth-authorization-server/auth`)).status).toBe(404);
+      expect((await request(`${server.url}/.well-known/oauth-authorization-server`)).status).toBe(200);
     });
   });
 });

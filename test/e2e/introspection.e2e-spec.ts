@@ -1,9 +1,21 @@
 import * as oidc from 'openid-client';
 import { AccessTokenIssuer } from '../../src/access-token/access-token.issuer';
 import { ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
-import { expectTokenError, insertUser, uniqueName } from '../support/fixtures';
+import { expectTokenError, insertClient, insertUser, uniqueName } from '../support/fixtures';
 import { basic, jwtPayload, postForm, request, requestToken, type HttpResponse } from '../support/http';
-import { ACCESS_TOKEN_TYPE, API1, FRONTEND, M2M, TOKEN_EXCHANGE, introspect, openIdClient, passwordTokens, refresh, revoke } from '../support/token-lifecycle';
+import {
+  ACCESS_TOKEN_TYPE,
+  API1,
+  FRONTEND,
+  M2M,
+  TOKEN_EXCHANGE,
+  eventually,
+  introspect,
+  openIdClient,
+  passwordTokens,
+  refresh,
+  revoke,
+} from '../support/token-lifecycle';
 
 const INACTIVE = { active: false };
 
@@ -133,6 +145,30 @@ describe('POST /connect/introspect', () => {
     it('describes an access token to an API its aud names, whatever the hint says', async () => {
       const response = await introspect(server.url, API1, { token: alice.access_token, token_type_hint: 'refresh_token' });
       expect(response.body).toMatchObject({ active: true, sub: '1', client_id: 'frontend', aud: 'api1' });
+    });
+
+    it('describes an access token to the client serving a resource its aud names, and to no other API', async () => {
+      const resource = uniqueName('orders');
+      const ordersApi = { clientId: uniqueName('orders-api'), secret: 'orders-api-secret' };
+      const caller = { clientId: uniqueName('orders-caller'), secret: 'orders-caller-secret' };
+      await sql('INSERT INTO api_resources (name, scopes, resource_uri, serving_client_id) VALUES ($1, $2, $3, $4)', [
+        resource,
+        [resource],
+        `https://${resource}.example/api`,
+        ordersApi.clientId,
+      ]);
+      await insertClient({ ...ordersApi, secrets: [{ secret: ordersApi.secret }], grantTypes: ['client_credentials'], scopes: ['api1'] });
+      await insertClient({ ...caller, secrets: [{ secret: caller.secret }], grantTypes: ['client_credentials'], scopes: [resource] });
+      // CACHE_TTL_SECONDS=0 here: the catalog is reloaded within a second.
+      await eventually(
+        async () => (await requestToken(server.url, caller.clientId, caller.secret, { grant_type: 'client_credentials', scope: resource })).status === 200,
+        5000,
+      );
+      const token = (await requestToken(server.url, caller.clientId, caller.secret, { grant_type: 'client_credentials', scope: resource })).body.access_token;
+      expect(jwtPayload(token).aud).toBe(resource);
+      const response = await introspect(server.url, ordersApi, { token });
+      expect(response.body).toMatchObject({ active: true, client_id: caller.clientId, aud: resource, scope: resource });
+      expectIntrospection(await introspect(server.url, API1, { token }), INACTIVE);
     });
 
     it('describes a client-credentials token without sub', async () => {

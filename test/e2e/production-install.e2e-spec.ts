@@ -55,7 +55,7 @@ describe('a production install from an empty database', () => {
     );
     expect(await rows(database.url, 'SELECT count(*)::int AS count FROM clients')).toEqual([{ count: 0 }]);
 
-    await run(runResourceMigrationCommand, '--api', 'api1', '--scope', 'api1');
+    await run(runResourceMigrationCommand, '--api', 'api1', '--scope', 'api1', '--uri', 'https://api1.example.com/', '--served-by', 'api1');
     await run(runResourceMigrationCommand, '--api', 'api2', '--scope', 'api2');
     const frontendSecret = await run(runClientMigrationCommand, '--client-id', 'frontend', '--grant', 'password', '--scope', 'openid profile api1');
     const api1Secret = await run(runClientMigrationCommand, '--client-id', 'api1', '--grant', 'delegation', '--scope', 'openid api2');
@@ -65,6 +65,11 @@ describe('a production install from an empty database', () => {
     const generated: (new () => MigrationInterface)[] = [];
     for (const file of files) generated.push(...(Object.values(await import(file)) as (new () => MigrationInterface)[]));
     expect(await migrateAsTheServiceDoes(database.url, generated)).toEqual(generated.map((migration) => migration.name));
+
+    expect(await rows(database.url, 'SELECT name, resource_uri, serving_client_id FROM api_resources ORDER BY name')).toEqual([
+      { name: 'api1', resource_uri: 'https://api1.example.com/', serving_client_id: 'api1' },
+      { name: 'api2', resource_uri: null, serving_client_id: null },
+    ]);
 
     // TODO(issue 15): create the user with the documented `tollgate users add` once it lands; until then, the row it writes.
     const hash = await new PasswordHasher().hash('correct horse battery staple');

@@ -102,6 +102,25 @@ describe('startup', () => {
       expect(stderr).toContain('DATABASE_URL must be set when NODE_ENV=production');
     }, 60_000);
 
+    it('refuses to start in production with KEY_PROPAGATION_TIME under 15 minutes, and says why', async () => {
+      const env = {
+        NODE_ENV: 'production',
+        ISSUER: 'https://id.example.com',
+        DATABASE_URL: 'postgresql://tollgate@db.invalid:5432/tollgate',
+        KEY_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
+        KEY_PROPAGATION_TIME: '70s',
+        PORT: String(await freePort()),
+      };
+      const { code, stdout, stderr } = await runToExit(spawnService(env, await tempDirectory(), children), 30_000);
+      expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
+      const lines = stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(
+        'KEY_PROPAGATION_TIME is 70s: with NODE_ENV=production it must be at least 15m, as resource servers cache discovery and the JWKS for up to 10 minutes',
+      );
+      expect(lines[0]).not.toContain('ISSUER');
+    }, 60_000);
+
     it('lets one process at a time use a DATA_DIR: a second service or operator command stops with a clear message', async () => {
       const dataDir = await tempDirectory();
       const env = { PORT: String(await freePort()), DATA_DIR: dataDir };

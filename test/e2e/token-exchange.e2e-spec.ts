@@ -90,6 +90,27 @@ describe('POST /connect/token — RFC 8693 token exchange', () => {
       expect(payload).toMatchObject({ sub: '1', client_id: relay2.clientId, act: { client_id: relay2.clientId, act: { client_id: relay1.clientId } } });
     });
 
+    it('API 1 → API 2 → API 3: each API exchanges the token addressed to it, and act nests the earlier actor', async () => {
+      const first = await exchange(server.url, API1, { ...subject(aliceForApi1), audience: 'api2', scope: 'openid profile api2' });
+      expect(first.status).toBe(200);
+      const API2 = { clientId: 'api2', secret: 'api2-secret' };
+      // API 2 may not exchange the token addressed to API 1, nor API 1 the one it obtained for API 2.
+      expectTokenError(await exchange(server.url, API2, { ...subject(aliceForApi1), scope: 'api3' }), 400, 'invalid_request');
+      expectTokenError(await exchange(server.url, API1, { ...subject(first.body.access_token), scope: 'api2' }), 400, 'invalid_request');
+      const second = await exchange(server.url, API2, { ...subject(first.body.access_token), audience: 'api3', scope: 'openid profile api3' });
+      expect(second.status).toBe(200);
+      expect(second.body).toMatchObject({ scope: 'openid profile api3', issued_token_type: ACCESS_TOKEN_TYPE });
+      const { payload } = await jwtVerify(second.body.access_token, jwks, { issuer: ISSUER, audience: 'api3', typ: 'at+jwt' });
+      expect(payload).toMatchObject({
+        sub: '1',
+        aud: 'api3',
+        client_id: 'api2',
+        amr: [TOKEN_EXCHANGE],
+        act: { client_id: 'api2', act: { client_id: 'api1' } },
+        auth_time: jwtPayload(aliceForApi1).auth_time,
+      });
+    });
+
     it('allows 8 nested actors and refuses a 9th as invalid_request', async () => {
       let token = (await passwordTokens(server.url, loop.clientId, { client: spa })).access_token;
       for (let depth = 1; depth <= 8; depth++) {

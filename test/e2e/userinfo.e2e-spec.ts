@@ -245,18 +245,24 @@ describe('/connect/userinfo', () => {
   });
 
   describe('delegated tokens', () => {
+    // Only the API a token is addressed to may delegate it (docs/tokens.md#addressed-to-a-client).
+    let aliceForApi1: string;
+    beforeAll(async () => {
+      aliceForApi1 = await userAccessToken(server.url, 'alice', `${ALL_IDENTITY_SCOPES} api1`);
+    });
+
     it.each([
       ['openid api2', { sub: '1' }],
       ['openid profile role api2', { sub: '1', ...ALICE_PROFILE, role: ['admin', 'user'] }],
     ])('serves an api1 delegation token with scope "%s" like any user token', async (scope, claims) => {
-      const delegated = await requestToken(server.url, 'api1', 'api1-secret', { grant_type: 'delegation', token: alice, scope });
+      const delegated = await requestToken(server.url, 'api1', 'api1-secret', { grant_type: 'delegation', token: aliceForApi1, scope });
       expect(delegated.status).toBe(200);
       expect(jwtPayload(delegated.body.access_token)).toMatchObject({ sub: '1', client_id: 'api1', act: { client_id: 'api1' } });
       expectClaims(await getUserInfo(`Bearer ${delegated.body.access_token}`), claims);
     });
 
     it('refuses a delegation token without openid as insufficient_scope', async () => {
-      const delegated = await requestToken(server.url, 'api1', 'api1-secret', { grant_type: 'delegation', token: alice, scope: 'api2' });
+      const delegated = await requestToken(server.url, 'api1', 'api1-secret', { grant_type: 'delegation', token: aliceForApi1, scope: 'api2' });
       const response = await getUserInfo(`Bearer ${delegated.body.access_token}`);
       expectBearerError(response, 403, 'insufficient_scope', 'the access token lacks the openid scope', ', scope="openid"');
     });

@@ -20,6 +20,12 @@ export class ApiResourceEntity {
   @Column({ type: 'text', array: true, default: () => "'{}'" })
   scopes!: string[];
 
+  @Column({ name: 'resource_uri', type: 'text', nullable: true })
+  resourceUri!: string | null;
+
+  @Column({ name: 'serving_client_id', type: 'text', nullable: true })
+  servingClientId!: string | null;
+
   @Column({ type: 'boolean', default: true })
   enabled!: boolean;
 }

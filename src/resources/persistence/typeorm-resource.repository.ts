@@ -21,7 +21,12 @@ export class TypeOrmResourceRepository extends ResourceRepository {
     ]);
     return {
       identityResources: identityResources.map(({ name, claimTypes }) => ({ name, claimTypes })),
-      apiResources: apiResources.map(({ name, scopes }) => ({ name, scopes })),
+      apiResources: apiResources.map(({ name, scopes, resourceUri, servingClientId }) => ({
+        name,
+        scopes,
+        ...(resourceUri ? { uri: resourceUri } : {}),
+        ...(servingClientId ? { servingClientId } : {}),
+      })),
     };
   }
 }
