@@ -22,8 +22,8 @@ import { readGrantType, readTokenRequest } from './token-request';
 export class TokenService {
   constructor(
     private readonly grants: GrantValidatorRegistry,
-    private readonly resources: ResourceStore,
-    private readonly responses: TokenResponseGenerator,
+    @Inject(ResourceStore) private readonly resources: Pick<ResourceStore, 'catalog'>,
+    @Inject(TokenResponseGenerator) private readonly responses: Pick<TokenResponseGenerator, 'generate'>,
     private readonly audit: AuditSink,
     @Inject(UserStore) private readonly users: SubjectUsers,
   ) {}
