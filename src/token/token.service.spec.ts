@@ -4,7 +4,6 @@ import { demoResources, testClient } from '../grants/grant.fixtures';
 import { grantError, type GrantContext, type GrantResult, type GrantValidator } from '../grants/grant-validator';
 import { GrantValidatorRegistry } from '../grants/grant-validator.registry';
 import type { FormBody } from '../oauth/form';
-import { OAuthError } from '../oauth/oauth-error';
 import type { User } from '../users/user';
 import type { TokenResponse } from './token-response';
 import type { IssuingResult } from './token-response.generator';
