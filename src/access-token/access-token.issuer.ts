@@ -32,7 +32,28 @@ export interface IssuedAccessToken {
   readonly scopes: readonly string[];
 }
 
-const REGISTERED_CLAIMS = new Set(['iss', 'sub', 'aud', 'client_id', 'scope', 'iat', 'nbf', 'exp', 'jti', 'auth_time', 'amr', 'act', 'may_act']);
+/** RFC 7519 §4.1, RFC 9068 §2.2, RFC 8693 §4, RFC 7800 §3.1 and the OpenID Connect ones no grant's claims may set. */
+const REGISTERED_CLAIMS: ReadonlySet<string> = new Set([
+  'iss',
+  'sub',
+  'aud',
+  'client_id',
+  'scope',
+  'iat',
+  'nbf',
+  'exp',
+  'jti',
+  'auth_time',
+  'amr',
+  'acr',
+  'act',
+  'may_act',
+  'cnf',
+  'azp',
+  'sid',
+  'nonce',
+  'at_hash',
+]);
 
 /** Signs RFC 9068 access tokens (docs/tokens.md#access-tokens) with the active key, parsed once. */
 @Injectable()

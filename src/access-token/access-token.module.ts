@@ -6,6 +6,7 @@ import { ResourcesModule } from '../resources/resources.module';
 import { AccessTokenDenyList } from './access-token-deny-list';
 import { AccessTokenIssuer } from './access-token.issuer';
 import { AccessTokenValidator } from './access-token.validator';
+import { OwnTokenVerifier } from './own-token.verifier';
 import { RevokedAccessTokenEntity } from './persistence/revoked-access-token.entity';
 import { TypeOrmRevokedAccessTokenRepository } from './persistence/typeorm-revoked-access-token.repository';
 import { RevokedAccessTokenRepository } from './revoked-access-token.repository';
@@ -14,6 +15,7 @@ import { RevokedAccessTokenRepository } from './revoked-access-token.repository'
   imports: [JwtModule.register({}), KeysModule, ResourcesModule, TypeOrmModule.forFeature([RevokedAccessTokenEntity])],
   providers: [
     AccessTokenValidator,
+    OwnTokenVerifier,
     AccessTokenIssuer,
     AccessTokenDenyList,
     { provide: RevokedAccessTokenRepository, useClass: TypeOrmRevokedAccessTokenRepository },

@@ -5,6 +5,7 @@ import type { SigningKey } from '../keys/signing-key';
 import type { SigningKeyStore } from '../keys/signing-key.store';
 import type { AccessTokenDenyList } from './access-token-deny-list';
 import { AccessTokenValidator } from './access-token.validator';
+import { OwnTokenVerifier } from './own-token.verifier';
 
 const ISSUER = 'https://tollgate.example';
 
@@ -26,7 +27,7 @@ function validator(revoked: readonly string[] = [], published: ReadonlySet<strin
     verificationKeyAfterReload: async (kid: string) => (reloads.push(kid), kid === lateKey.kid ? lateKey : undefined),
   };
   const denyList: Pick<AccessTokenDenyList, 'isRevoked'> = { isRevoked: (jwtId: string) => revoked.includes(jwtId) };
-  return new AccessTokenValidator(new JwtService({}), keys, { issuer: ISSUER }, { maxEntries: 100, maxAgeSeconds: 60 }, denyList);
+  return new AccessTokenValidator(new OwnTokenVerifier(new JwtService({}), keys, { issuer: ISSUER }), keys, { maxEntries: 100, maxAgeSeconds: 60 }, denyList);
 }
 
 function signed(claims: Record<string, unknown>, header: Record<string, unknown> = {}): string {

@@ -1,25 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { JwtService } from '@nestjs/jwt';
 import type { ConfigType } from '../config/config-slice';
-import { issuerConfig, verifiedTokenCacheConfig } from '../config/config.slices';
-import type { PublishedKey } from '../keys/signing-key';
+import { verifiedTokenCacheConfig } from '../config/config.slices';
 import { SigningKeyStore } from '../keys/signing-key.store';
-import { parseJsonObject } from '../oauth/json-object';
 import { OAuthError } from '../oauth/oauth-error';
 import { CLOCK_SKEW_SECONDS } from '../oauth/clock-skew';
-import { verifyJws } from './jws';
 import { readActorClaim, readMayActClaim, type ValidatedAccessToken } from './access-token';
 import { AccessTokenDenyList } from './access-token-deny-list';
+import { OwnTokenVerifier, type OwnTokenKind } from './own-token.verifier';
 import { tokenDigest, VerifiedTokenCache } from './verified-token.cache';
 
-export const MAX_TOKEN_LENGTH = 16 * 1024;
+export { MAX_TOKEN_LENGTH } from './own-token.verifier';
 /** The longest access-token lifetime a client can be registered with (a year); a longer-lived token is not ours. */
 export const MAX_ACCESS_TOKEN_LIFETIME_SECONDS = 31_536_000;
-const ACCESS_TOKEN_TYPES = new Set(['at+jwt', 'application/at+jwt']);
-// Header parameters that would let the token choose its own key, or demand extensions we do not implement.
-const FORBIDDEN_HEADERS = ['jwk', 'jku', 'x5u', 'x5c', 'crit', 'zip', 'enc'];
-// Our key ids are RFC 7638 thumbprints (base64url); anything else cannot name a key we may not have loaded yet.
-const KEY_ID = /^[\w-]{1,128}$/;
+const ACCESS_TOKEN: OwnTokenKind = { types: new Set(['at+jwt', 'application/at+jwt']), wrongType: 'the token is not an access token (typ)' };
 
 /**
  * Validates access tokens as docs/tokens.md#validation says; the one validator used by delegation, token
@@ -32,9 +25,8 @@ export class AccessTokenValidator {
   private readonly isPublished = (kid: string) => this.keys.verificationKey(kid) !== undefined;
 
   constructor(
-    private readonly jwt: JwtService,
-    @Inject(SigningKeyStore) private readonly keys: Pick<SigningKeyStore, 'verificationKey' | 'verificationKeyAfterReload'>,
-    @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
+    @Inject(OwnTokenVerifier) private readonly verifier: Pick<OwnTokenVerifier, 'verify'>,
+    @Inject(SigningKeyStore) private readonly keys: Pick<SigningKeyStore, 'verificationKey'>,
     @Inject(verifiedTokenCacheConfig.KEY) cache: ConfigType<typeof verifiedTokenCacheConfig>,
     @Inject(AccessTokenDenyList) private readonly denyList: Pick<AccessTokenDenyList, 'isRevoked'>,
   ) {
@@ -55,37 +47,11 @@ export class AccessTokenValidator {
   }
 
   private async verify(token: string, digest: string): Promise<ValidatedAccessToken> {
-    if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) throw rejected('the token is empty or too long');
-    const segments = token.split('.');
-    if (segments.length !== 3) throw rejected('the token is not a compact JWS');
-    const header = decodeJson(segments[0]);
-    if (!header) throw rejected('the token header is not a JSON object with unique member names');
-    if (typeof header.typ !== 'string' || !ACCESS_TOKEN_TYPES.has(header.typ.toLowerCase())) throw rejected('the token is not an access token (typ)');
-    if (FORBIDDEN_HEADERS.some((name) => name in header)) throw rejected('the token header has parameters that are not accepted');
-    // jsonwebtoken parses the payload with JSON.parse, which lets a repeated claim through.
-    const claims = decodeJson(segments[1]);
-    if (!claims) throw rejected('the token payload is not a JSON object with unique member names');
-    const key = typeof header.kid === 'string' ? await this.publishedKey(header.kid, claims) : undefined;
-    if (!key) throw rejected('the token was not signed with a published key');
-    if (header.alg !== key.algorithm) throw rejected('the token algorithm is not accepted');
-
-    let payload: unknown;
-    try {
-      payload = await verifyJws(this.jwt, token, key, this.config.issuer);
-    } catch {
-      throw rejected('the token signature, issuer or lifetime is invalid');
-    }
-    const validated = toValidatedToken(payload);
+    const { claims, key } = await this.verifier.verify(token, ACCESS_TOKEN);
+    const validated = toValidatedToken(claims);
     requirePlausibleLifetime(validated, Math.floor(Date.now() / 1000));
     this.verified.offer(digest, validated, key.kid);
     return validated;
-  }
-
-  /** A key another instance created moments ago is loaded at once, for tokens that claim to be ours. */
-  private async publishedKey(kid: string, claims: Record<string, unknown>): Promise<PublishedKey | undefined> {
-    const known = this.keys.verificationKey(kid);
-    if (known || !KEY_ID.test(kid) || claims.iss !== this.config.issuer) return known;
-    return this.keys.verificationKeyAfterReload(kid);
   }
 }
 
@@ -107,14 +73,7 @@ function rejected(description: string): OAuthError {
   return OAuthError.invalidToken(description);
 }
 
-/** A base64url segment holding a JSON object, no member named twice (RFC 7515 §5.2, RFC 7519 §7.2). */
-function decodeJson(segment: string): Record<string, unknown> | undefined {
-  return parseJsonObject(Buffer.from(segment, 'base64url').toString('utf8'));
-}
-
-function toValidatedToken(payload: unknown): ValidatedAccessToken {
-  if (typeof payload !== 'object' || payload === null) throw rejected('the token payload is not a JSON object');
-  const claims = payload as Record<string, unknown>;
+function toValidatedToken(claims: Record<string, unknown>): ValidatedAccessToken {
   const { jti, sub, client_id: clientId, scope, aud, iat, exp, auth_time: authTime, amr, act, may_act: mayActClaim } = claims;
   const audiences = typeof aud === 'string' ? [aud] : aud;
   if (

@@ -4,7 +4,7 @@ import { AccessTokenValidator } from '../access-token/access-token.validator';
 import type { Client } from '../clients/client';
 import { OAuthError } from '../oauth/oauth-error';
 import { ExternalSubjectTokenValidator } from '../trusted-issuers/external-subject-token.validator';
-import type { GrantContext, GrantSuccess } from './grant-validator';
+import type { GrantContext, GrantResult } from './grant-validator';
 import { delegateSubjectToken } from './subject-token-delegation';
 import type { TokenExchangeHandler } from './token-exchange-handler';
 import { ACCESS_TOKEN_TYPE, scopesForTargets, TXN_TOKEN_TYPE, type TokenExchangeRequest } from './token-exchange-request';
@@ -24,7 +24,7 @@ export class AccessTokenExchangeHandler implements TokenExchangeHandler {
     @Inject(ExternalSubjectTokenValidator) private readonly externalTokens: Pick<ExternalSubjectTokenValidator, 'validate'>,
   ) {}
 
-  async exchange(request: TokenExchangeRequest, context: GrantContext): Promise<GrantSuccess> {
+  async exchange(request: TokenExchangeRequest, context: GrantContext): Promise<GrantResult> {
     // A transaction token stays inside its trust domain: it is never turned back into an access token.
     if (request.subjectTokenType === TXN_TOKEN_TYPE) throw OAuthError.invalidRequest('a transaction token cannot be exchanged for an access token');
     const scopes = scopesForTargets(request.targets, context.scopes, context.client, context.resources);
@@ -36,7 +36,8 @@ export class AccessTokenExchangeHandler implements TokenExchangeHandler {
     }
     if (request.actorToken !== undefined) requireActingClient(await this.validateToken(request.actorToken, 'actor_token'), context.client);
     const grant = delegateSubjectToken(subjectToken, { ...context, scopes }, (description) => OAuthError.invalidRequest(description));
-    return { ...grant, issuedTokenType: ACCESS_TOKEN_TYPE, ...(external ? { subjectIssuer: external.issuer } : {}) };
+    const delegation = { ...grant.delegation, issuedTokenType: ACCESS_TOKEN_TYPE, ...(external ? { subjectIssuer: external.issuer } : {}) };
+    return { ...grant, delegation };
   }
 
   private validateToken(token: string, name: string): Promise<ValidatedAccessToken> {

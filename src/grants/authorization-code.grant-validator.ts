@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import type { IssuedAccessToken } from '../access-token/access-token.issuer';
 import { AuditSink } from '../audit/audit-event';
 import { AccessTokenDenyList } from '../access-token/access-token-deny-list';
 import type { AuthorizationCode, IssuedFromCode } from '../authorize/authorization-code';
@@ -9,7 +8,7 @@ import { MAX_PARAMETER_LENGTH } from '../oauth/form';
 import { OAuthError } from '../oauth/oauth-error';
 import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
 import { UserDirectory } from '../users/user-directory';
-import type { GrantContext, GrantSuccess, GrantValidator } from './grant-validator';
+import type { CodeRedemption, GrantContext, GrantValidator } from './grant-validator';
 
 export const AUTHORIZATION_CODE_GRANT_TYPE = 'authorization_code';
 
@@ -52,7 +51,7 @@ export class AuthorizationCodeGrantValidator implements GrantValidator<Authoriza
   async validate(
     { code: handle, redirect_uri: redirectUri, code_verifier: verifier }: AuthorizationCodeParameters,
     { client }: GrantContext,
-  ): Promise<GrantSuccess> {
+  ): Promise<CodeRedemption> {
     const found = await this.codes.find(handle, client.clientId);
     if (found.outcome === 'unknown') throw OAuthError.invalidGrant('the authorization code is invalid');
     const { code } = found;
@@ -61,34 +60,28 @@ export class AuthorizationCodeGrantValidator implements GrantValidator<Authoriza
     if (found.outcome === 'unused') requireMatchingRequest(code, redirectUri, verifier);
     const consumption = await this.codes.consume(code);
     if (consumption.outcome === 'replayed') return this.revokeReplayed(code, consumption.issued);
+    // The directory itself, not the token endpoint's cached view: the user may have been disabled since signing in.
     const user = await this.users.findBySubjectId(code.subject);
     if (!user || !user.enabled) throw OAuthError.invalidGrant('the user is unknown or disabled');
-    return {
-      subject: code.subject,
-      scopes: code.scopes,
-      authTime: code.authTime,
-      authenticationMethods: code.authenticationMethods,
-      idToken: { sessionId: code.sessionId, nonce: code.nonce },
-      onIssued: (accessToken) => this.bindToCode(code, accessToken),
-    };
-  }
-
-  /** Records what the code issued; if the code came back meanwhile, revokes it at once. */
-  private async bindToCode(code: AuthorizationCode, accessToken: IssuedAccessToken): Promise<void> {
-    const issued = { jwtId: accessToken.jwtId, expiresAt: new Date(Date.now() + accessToken.expiresIn * 1000) };
-    if (!(await this.codes.recordIssued(code, issued))) await this.revoke(issued);
+    // The token endpoint issues the sign-in's tokens and binds them to the code (TokenResponseGenerator).
+    return { kind: 'code_redemption', code };
   }
 
   private async revokeReplayed(code: AuthorizationCode, issued: IssuedFromCode | undefined): Promise<never> {
-    if (issued) await this.revoke(issued);
+    if (issued) await revokeIssuedFromCode(issued, this.denyList, this.refreshTokens);
     this.audit.emit({ name: 'authorization_code.reuse_detected', clientId: code.clientId, subject: code.subject });
     throw OAuthError.invalidGrant('the authorization code has already been used');
   }
+}
 
-  private async revoke(issued: IssuedFromCode): Promise<void> {
-    await this.denyList.revoke([{ jwtId: issued.jwtId, expiresAt: Math.floor(issued.expiresAt.getTime() / 1000) }]);
-    await this.refreshTokens.revokeFamilyIssuedWith(issued.jwtId);
-  }
+/** RFC 6749 §4.1.2: what a code that came back was exchanged for is revoked, its refresh-token family included. */
+export async function revokeIssuedFromCode(
+  issued: IssuedFromCode,
+  denyList: Pick<AccessTokenDenyList, 'revoke'>,
+  refreshTokens: Pick<RefreshTokenService, 'revokeFamilyIssuedWith'>,
+): Promise<void> {
+  await denyList.revoke([{ jwtId: issued.jwtId, expiresAt: Math.floor(issued.expiresAt.getTime() / 1000) }]);
+  await refreshTokens.revokeFamilyIssuedWith(issued.jwtId);
 }
 
 /** RFC 6749 §4.1.3, RFC 7636 §4.6: the request matches the code's authorization request, and the code is fresh. */

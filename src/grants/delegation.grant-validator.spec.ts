@@ -86,9 +86,7 @@ describe('DelegationGrantValidator', () => {
       subject: '1',
       scopes: ['api2'],
       authenticationMethods: ['delegation'],
-      authTime: 1_899_999_000,
-      actor: { client_id: 'api1' },
-      expiresAtMost: 1_900_000_900,
+      delegation: { actor: { client_id: 'api1' }, authTime: 1_899_999_000, expiresAtMost: 1_900_000_900 },
     });
     expect(seen).toEqual(['alice']);
   });

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { AccessTokenValidator, MAX_TOKEN_LENGTH } from '../access-token/access-token.validator';
 import { OAuthError } from '../oauth/oauth-error';
-import type { GrantContext, GrantSuccess, GrantValidator } from './grant-validator';
+import type { GrantContext, GrantResult, GrantValidator } from './grant-validator';
 import { delegateSubjectToken } from './subject-token-delegation';
 
 /** The access token to delegate; decorators run bottom-up, presence first. */
@@ -27,7 +27,7 @@ export class DelegationGrantValidator implements GrantValidator<DelegationParame
 
   constructor(@Inject(AccessTokenValidator) private readonly accessTokens: Pick<AccessTokenValidator, 'validate'>) {}
 
-  async validate({ token }: DelegationParameters, context: GrantContext): Promise<GrantSuccess> {
+  async validate({ token }: DelegationParameters, context: GrantContext): Promise<GrantResult> {
     const subjectToken = await this.accessTokens.validate(token).catch((error: unknown) => {
       // Only a rejected token is invalid_grant; an outage or fault keeps its own meaning (503/500).
       if (!(error instanceof OAuthError)) throw error;

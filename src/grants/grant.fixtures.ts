@@ -4,7 +4,7 @@ import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../database/demo-da
 import type { FormBody } from '../oauth/form';
 import { ResourceCatalog } from '../resources/resource-catalog';
 import { readGrantParameters } from './grant-parameters';
-import type { GrantContext, GrantSuccess, GrantValidator } from './grant-validator';
+import type { GrantContext, GrantResult, GrantValidator } from './grant-validator';
 
 /** Shared by the grant validators' unit specs (not built into dist/). */
 export const demoResources = new ResourceCatalog({ identityResources: DEMO_IDENTITY_RESOURCES, apiResources: DEMO_API_RESOURCES });
@@ -43,11 +43,16 @@ export function aliceAccessToken(overrides: Partial<ValidatedAccessToken> = {}):
 }
 
 /** A token request as a grant spec writes it: the form parameters and the rest of the context. */
-export interface GrantRequest extends GrantContext {
+export interface GrantRequest extends Omit<GrantContext, 'rawParameters' | 'receivedAt'> {
   readonly parameters: FormBody;
+  readonly receivedAt?: number;
 }
 
 /** Runs a grant as the token endpoint does: its DTO read and validated from the form, then `validate`. */
-export async function submit<P extends object>(validator: GrantValidator<P>, { parameters, ...context }: GrantRequest): Promise<GrantSuccess> {
-  return validator.validate(readGrantParameters(validator.parameters, parameters, validator.parameterError ?? 'invalid_request'), context);
+export async function submit<P extends object>(
+  validator: GrantValidator<P>,
+  { parameters, receivedAt = Date.now(), ...context }: GrantRequest,
+): Promise<GrantResult> {
+  const dto = readGrantParameters(validator.parameters, parameters, validator.parameterError ?? 'invalid_request');
+  return validator.validate(dto, { ...context, receivedAt, rawParameters: {} });
 }

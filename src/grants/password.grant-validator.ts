@@ -4,7 +4,7 @@ import { AuditSink } from '../audit/audit-event';
 import { OAuthError } from '../oauth/oauth-error';
 import { PasswordCheck } from '../sign-in/password-check';
 import type { ParameterConstraintContext } from './grant-parameters';
-import type { GrantContext, GrantSuccess, GrantValidator } from './grant-validator';
+import type { GrantContext, GrantResult, GrantValidator } from './grant-validator';
 
 const MAX_CREDENTIAL_LENGTH = 1024;
 const MAX_AUDITED_USERNAME_LENGTH = 256;
@@ -37,7 +37,7 @@ export class PasswordGrantValidator implements GrantValidator<PasswordParameters
     private readonly audit: AuditSink,
   ) {}
 
-  async validate({ username, password }: PasswordParameters, { scopes, client, clientAddress }: GrantContext): Promise<GrantSuccess> {
+  async validate({ username, password }: PasswordParameters, { scopes, client, clientAddress }: GrantContext): Promise<GrantResult> {
     const refuse = (reason: 'invalid_credentials' | 'back_off') => {
       this.audit.emit({
         name: 'user.sign_in_failed',
@@ -56,7 +56,6 @@ export class PasswordGrantValidator implements GrantValidator<PasswordParameters
       subject: user.subjectId,
       scopes: scopes.names,
       authenticationMethods: ['pwd'],
-      authTime: Math.floor(Date.now() / 1000),
     };
   }
 }

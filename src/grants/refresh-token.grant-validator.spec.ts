@@ -139,26 +139,20 @@ describe('RefreshTokenGrantValidator', () => {
 
   it('consumes nothing itself: the token endpoint uses the token up when it stores the successor', async () => {
     const { validator, calls } = setup();
-    const { parameters: _, ...rest } = context({});
-    const rotation = await validator.rotate({ refresh_token: HANDLE }, rest);
-    expect(rotation.family.rotatedFrom).toBe(stored.tokenHash);
+    expect(await submit(validator, context({ refresh_token: HANDLE }))).toMatchObject({ kind: 'refresh_rotation', presented: stored });
     expect(calls).toEqual([]);
   });
 
   it('grants the original scope when none is requested, less what the client may no longer have', async () => {
     const client = { ...frontend, allowedScopes: ['openid', 'api1', 'offline_access'] };
-    const grant = await submit(setup().validator, context({ refresh_token: HANDLE }, undefined, client));
-    expect(grant.scopes).toEqual(['openid', 'api1', 'offline_access']);
+    const rotation = await submit(setup().validator, context({ refresh_token: HANDLE }, undefined, client));
+    expect(rotation).toEqual({ kind: 'refresh_rotation', presented: stored, scopes: ['openid', 'api1', 'offline_access'] });
   });
 
-  it('narrows to the requested scope, while the family keeps the original one', async () => {
+  it('narrows to the requested scope; the presented token, which the family keeps, is returned unchanged', async () => {
     const { validator, calls } = setup();
-    const { parameters: _, ...rest } = context({}, { names: ['api1'], explicit: true });
-    const rotation = await validator.rotate({ refresh_token: HANDLE }, rest);
+    const rotation = await submit(validator, context({ refresh_token: HANDLE }, { names: ['api1'], explicit: true }));
     expect(calls).toEqual([]);
-    expect(rotation).toEqual({
-      grant: { subject: '1', scopes: ['api1'], authTime: 1_900_000_000, authenticationMethods: ['pwd'] },
-      family: { id: 'family-1', scopes: stored.scopes, expiresAt: stored.expiresAt, rotatedFrom: stored.tokenHash },
-    });
+    expect(rotation).toEqual({ kind: 'refresh_rotation', presented: stored, scopes: ['api1'] });
   });
 });

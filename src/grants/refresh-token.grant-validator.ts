@@ -5,11 +5,11 @@ import type { Client } from '../clients/client';
 import { MAX_PARAMETER_LENGTH } from '../oauth/form';
 import { OAuthError } from '../oauth/oauth-error';
 import { OFFLINE_ACCESS, type RequestedScopes } from '../oauth/scope';
-import { isConcurrentUse, REFRESH_TOKEN_GRANT_TYPE, refreshTokenState, type RefreshToken, type RefreshTokenFamily } from '../refresh-tokens/refresh-token';
+import { isConcurrentUse, REFRESH_TOKEN_GRANT_TYPE, refreshTokenState, type RefreshToken } from '../refresh-tokens/refresh-token';
 import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
 import type { ResourceCatalog } from '../resources/resource-catalog';
 import { UserDirectory } from '../users/user-directory';
-import type { GrantContext, GrantSuccess, GrantValidator } from './grant-validator';
+import type { GrantContext, GrantValidator, RefreshRotation } from './grant-validator';
 
 /** RFC 6749 §6; decorators run bottom-up, presence first. */
 export class RefreshTokenParameters {
@@ -17,12 +17,6 @@ export class RefreshTokenParameters {
   @IsString({ message: 'refresh_token is required' })
   @IsNotEmpty({ message: 'refresh_token is required' })
   refresh_token!: string;
-}
-
-/** A refresh: the grant, and the family its successor joins, keeping its scope and absolute expiry. */
-export interface RefreshTokenRotation {
-  readonly grant: GrantSuccess;
-  readonly family: RefreshTokenFamily;
 }
 
 /** What the grant needs of the refresh-token service. */
@@ -44,18 +38,11 @@ export class RefreshTokenGrantValidator implements GrantValidator<RefreshTokenPa
     private readonly audit: AuditSink,
   ) {}
 
-  async validate(parameters: RefreshTokenParameters, context: GrantContext): Promise<GrantSuccess> {
-    return (await this.rotate(parameters, context)).grant;
-  }
-
   /**
-   * The token endpoint calls this instead of `validate`: the successor joins the family, and the
-   * presented token is used up in the same transaction that stores it (RefreshTokenService.issueFor).
+   * The successor joins the family, and the presented token is used up in the same transaction that
+   * stores it (RefreshTokenService.issueFor, called by the token endpoint's response generator).
    */
-  async rotate(
-    { refresh_token: handle }: RefreshTokenParameters,
-    { client, scopes, resources, receivedAt = Date.now() }: GrantContext,
-  ): Promise<RefreshTokenRotation> {
+  async validate({ refresh_token: handle }: RefreshTokenParameters, { client, scopes, resources, receivedAt }: GrantContext): Promise<RefreshRotation> {
     const token = await this.refreshTokens.find(handle);
     // Bound to its client (RFC 6749 §6); another client learns nothing and changes nothing.
     if (!token || token.clientId !== client.clientId) throw invalidGrant('the refresh token is invalid');
@@ -63,15 +50,13 @@ export class RefreshTokenGrantValidator implements GrantValidator<RefreshTokenPa
     if (!client.allowedScopes.includes(OFFLINE_ACCESS)) throw invalidGrant('the client may no longer use offline access');
     const granted = grantedScopes(token, scopes, client, resources);
     await this.requireEnabledUser(token.subject);
-    const grant = {
-      subject: token.subject,
-      scopes: granted,
-      authTime: token.authTime,
-      authenticationMethods: token.authenticationMethods.length > 0 ? token.authenticationMethods : undefined,
-      // OpenID Connect Core §12.2: a refresh of a browser sign-in gets a new ID token, with the same sid.
-      idToken: token.sessionId === undefined ? undefined : { sessionId: token.sessionId },
-    };
-    return { grant, family: { id: token.familyId, scopes: token.scopes, expiresAt: token.expiresAt, rotatedFrom: token.tokenHash } };
+    return { kind: 'refresh_rotation', presented: token, scopes: granted };
+  }
+
+  /** The directory itself, not the token endpoint's cached view: a user disabled a moment ago refreshes nothing. */
+  private async requireEnabledUser(subject: string): Promise<void> {
+    const user = await this.users.findBySubjectId(subject);
+    if (!user || !user.enabled) throw invalidGrant('the user of the refresh token is unknown or disabled');
   }
 
   private async requireActive(token: RefreshToken, receivedAt: number): Promise<void> {
@@ -95,11 +80,6 @@ export class RefreshTokenGrantValidator implements GrantValidator<RefreshTokenPa
     await this.refreshTokens.revokeFamily(token.familyId);
     this.audit.emit({ name: 'refresh_token.reuse_detected', clientId: token.clientId, subject: token.subject, familyId: token.familyId });
     throw invalidGrant('the refresh token has already been used');
-  }
-
-  private async requireEnabledUser(subject: string): Promise<void> {
-    const user = await this.users.findBySubjectId(subject);
-    if (!user || !user.enabled) throw invalidGrant('the user of the refresh token is unknown or disabled');
   }
 }
 

@@ -10,7 +10,7 @@ const client = testClient({ allowedScopes: ['openid', 'profile', 'role', 'api2',
 const subjectToken = aliceAccessToken;
 
 function context(scopes: RequestedScopes): GrantContext {
-  return { grantType: 'delegation', client, scopes, resources, clientAddress: '127.0.0.1' };
+  return { grantType: 'delegation', client, scopes, resources, rawParameters: {}, clientAddress: '127.0.0.1', receivedAt: 0 };
 }
 
 /** An `act` chain of `depth` clients, outermost first: client-1 → client-2 → … */
@@ -54,21 +54,19 @@ describe('delegateSubjectToken', () => {
       subject: '1',
       scopes: ['openid', 'api2'],
       authenticationMethods: ['delegation'],
-      authTime: 1_899_999_000,
-      actor: { client_id: 'api1' },
-      expiresAtMost: 1_900_000_900,
+      delegation: { actor: { client_id: 'api1' }, authTime: 1_899_999_000, expiresAtMost: 1_900_000_900 },
     });
   });
 
   it("nests the subject token's act inside the new actor", () => {
-    expect(delegate(subjectToken({ actor: { client_id: 'frontend-bff' } })).actor).toEqual({
+    expect(delegate(subjectToken({ actor: { client_id: 'frontend-bff' } })).delegation.actor).toEqual({
       client_id: 'api1',
       act: { client_id: 'frontend-bff' },
     });
   });
 
   it('accepts a chain of exactly 8 actors', () => {
-    expect(delegate(subjectToken({ actor: chain(7) })).actor).toEqual({ client_id: 'api1', act: chain(7) });
+    expect(delegate(subjectToken({ actor: chain(7) })).delegation.actor).toEqual({ client_id: 'api1', act: chain(7) });
   });
 
   it('leaves identity scopes the subject token lacks out of the default set', () => {

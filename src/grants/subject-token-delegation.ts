@@ -2,7 +2,10 @@ import { actorDepth, MAX_ACTOR_DEPTH, mayActFor, type ValidatedAccessToken } fro
 import type { OAuthError } from '../oauth/oauth-error';
 import { OFFLINE_ACCESS } from '../oauth/scope';
 import { carriedScopes } from './grant-scopes';
-import type { GrantContext, GrantSuccess } from './grant-validator';
+import type { Delegation, GrantContext, GrantSuccess } from './grant-validator';
+
+/** A success for the subject token's user, with its delegation. */
+export type DelegatedGrant = GrantSuccess & { readonly delegation: Delegation };
 
 /**
  * The rules shared by the `delegation` grant and RFC 8693 token exchange (docs/endpoints.md#token-endpoint, docs/tokens.md#delegated-tokens): the
@@ -10,7 +13,7 @@ import type { GrantContext, GrantSuccess } from './grant-validator';
  * outlives the subject token, keeps its `auth_time`, and reads no more about the user than it did.
  * `invalid` builds the grant's own error for a subject token it cannot accept.
  */
-export function delegateSubjectToken(subjectToken: ValidatedAccessToken, context: GrantContext, invalid: (description: string) => OAuthError): GrantSuccess {
+export function delegateSubjectToken(subjectToken: ValidatedAccessToken, context: GrantContext, invalid: (description: string) => OAuthError): DelegatedGrant {
   if (!subjectToken.subject) throw invalid('the subject token does not represent a user');
   // RFC 8693 §4.4: a subject token naming who may act for the user admits no other actor.
   if (!mayActFor(subjectToken.mayAct, context.client.clientId)) throw invalid('the subject token does not allow this client to act for its subject (may_act)');
@@ -27,8 +30,6 @@ export function delegateSubjectToken(subjectToken: ValidatedAccessToken, context
     subject: subjectToken.subject,
     scopes,
     authenticationMethods: [context.grantType],
-    authTime: subjectToken.authTime,
-    actor,
-    expiresAtMost: subjectToken.expiresAt,
+    delegation: { actor, authTime: subjectToken.authTime, expiresAtMost: subjectToken.expiresAt },
   };
 }

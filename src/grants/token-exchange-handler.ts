@@ -1,4 +1,4 @@
-import type { GrantContext, GrantSuccess } from './grant-validator';
+import type { GrantContext, GrantResult } from './grant-validator';
 import type { TokenExchangeRequest } from './token-exchange-request';
 
 /**
@@ -7,5 +7,5 @@ import type { TokenExchangeRequest } from './token-exchange-request';
  */
 export interface TokenExchangeHandler {
   readonly requestedTokenType: string;
-  exchange(request: TokenExchangeRequest, context: GrantContext): Promise<GrantSuccess>;
+  exchange(request: TokenExchangeRequest, context: GrantContext): Promise<GrantResult>;
 }

@@ -145,10 +145,12 @@ describe('TokenExchangeGrantValidator', () => {
       subject: '1',
       scopes: ['api2'],
       authenticationMethods: [TOKEN_EXCHANGE_GRANT_TYPE],
-      authTime: 1_899_999_000,
-      actor: { client_id: 'api1', act: { client_id: 'gateway' } },
-      expiresAtMost: 1_900_000_900,
-      issuedTokenType: ACCESS_TOKEN_TYPE,
+      delegation: {
+        actor: { client_id: 'api1', act: { client_id: 'gateway' } },
+        authTime: 1_899_999_000,
+        expiresAtMost: 1_900_000_900,
+        issuedTokenType: ACCESS_TOKEN_TYPE,
+      },
     });
     expect(grant).not.toHaveProperty('refreshTokenFamily');
   });
@@ -163,6 +165,6 @@ describe('TokenExchangeGrantValidator', () => {
   it('limits the default scope to the targets', async () => {
     const defaults = { names: ['openid', 'profile', 'api1', 'api2'], explicit: false };
     const grant = await submit(validatorWith().validator, context({ ...subject('alice'), audience: ['api2'], resource: ['api2'] }, defaults));
-    expect(grant.scopes).toEqual(['openid', 'profile', 'api2']);
+    expect(grant).toMatchObject({ scopes: ['openid', 'profile', 'api2'] });
   });
 });

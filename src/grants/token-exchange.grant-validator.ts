@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { OAuthError } from '../oauth/oauth-error';
 import { AccessTokenExchangeHandler } from './access-token.exchange-handler';
-import type { GrantContext, GrantSuccess, GrantValidator } from './grant-validator';
+import type { GrantContext, GrantResult, GrantValidator } from './grant-validator';
 import type { TokenExchangeHandler } from './token-exchange-handler';
 import { readTokenExchangeRequest, TOKEN_EXCHANGE_GRANT_TYPE, TokenExchangeParameters } from './token-exchange-request';
 import { TransactionTokenExchangeHandler } from './txn-token.exchange-handler';
@@ -26,7 +26,7 @@ export class TokenExchangeGrantValidator implements GrantValidator<TokenExchange
     this.handlers = new Map([accessTokens, transactionTokens].map((handler) => [handler.requestedTokenType, handler]));
   }
 
-  async validate(parameters: TokenExchangeParameters, context: GrantContext): Promise<GrantSuccess> {
+  async validate(parameters: TokenExchangeParameters, context: GrantContext): Promise<GrantResult> {
     const request = readTokenExchangeRequest(parameters);
     const handler = this.handlers.get(request.requestedTokenType);
     if (!handler) throw OAuthError.invalidRequest(`requested_token_type must be one of ${[...this.handlers.keys()].join(', ')}`);

@@ -74,7 +74,7 @@ function request(overrides: Partial<TokenExchangeRequest> = {}): TokenExchangeRe
 }
 
 function context(scopes: RequestedScopes = { names: ['openid', 'api1'], explicit: true }, client = gateway): GrantContext {
-  return { grantType: TOKEN_EXCHANGE_GRANT_TYPE, client, scopes, resources: demoResources, clientAddress: '192.0.2.7' };
+  return { grantType: TOKEN_EXCHANGE_GRANT_TYPE, client, scopes, resources: demoResources, rawParameters: {}, clientAddress: '192.0.2.7', receivedAt: 0 };
 }
 
 const refused = (code: string, description: string) => expect.objectContaining({ code, description });
@@ -129,16 +129,16 @@ describe('TransactionTokenExchangeHandler', () => {
       },
     ]);
     expect(grant).toEqual({
+      kind: 'self_issued',
       subject: '1',
-      scopes: ['openid', 'api1'],
       issuedTokenType: TXN_TOKEN_TYPE,
-      issuedToken: { token: 'signed', tokenType: 'N_A', expiresIn: 60, scopes: ['openid', 'api1'], transactionId: 'txn-new' },
+      token: { token: 'signed', tokenType: 'N_A', expiresIn: 60, scopes: ['openid', 'api1'], transactionId: 'txn-new' },
     });
   });
 
   it('defaults the scope to what the subject token and the client both allow', async () => {
     const grant = await handlerWith().handler.exchange(request(), context({ names: ['openid', 'api1', 'api2'], explicit: false }));
-    expect(grant.scopes).toEqual(['openid', 'api1']);
+    expect(grant.token.scopes).toEqual(['openid', 'api1']);
   });
 
   it('replaces a transaction token: same txn, sub and contexts, req_wl extended, its subject token carried forward', async () => {

@@ -11,7 +11,7 @@ import { extendRequestingWorkloads, readContextParameter, subjectTokenRefusal, t
 import { TransactionTokenIssuer } from '../txn-tokens/txn-token.issuer';
 import { TransactionTokenValidator } from '../txn-tokens/txn-token.validator';
 import { carriedScopes } from './grant-scopes';
-import type { GrantContext, GrantSuccess } from './grant-validator';
+import type { GrantContext, SelfIssuedResult } from './grant-validator';
 import type { TokenExchangeHandler } from './token-exchange-handler';
 import { TXN_TOKEN_TYPE, type TokenExchangeRequest } from './token-exchange-request';
 
@@ -49,7 +49,7 @@ export class TransactionTokenExchangeHandler implements TokenExchangeHandler {
     @Inject(AccessTokenDenyList) private readonly denyList: Pick<AccessTokenDenyList, 'isRevoked'>,
   ) {}
 
-  async exchange(request: TokenExchangeRequest, context: GrantContext): Promise<GrantSuccess> {
+  async exchange(request: TokenExchangeRequest, context: GrantContext): Promise<SelfIssuedResult> {
     if (context.client.transactionTokens !== true) throw OAuthError.invalidRequest('the client may not obtain transaction tokens');
     const outside = request.targets.find((target) => target !== this.config.trustDomain);
     if (outside !== undefined) throw OAuthError.invalidTarget(`the audience of a transaction token is the trust domain, not ${outside.slice(0, 200)}`);
@@ -67,10 +67,10 @@ export class TransactionTokenExchangeHandler implements TokenExchangeHandler {
       requestingWorkloads: extendRequestingWorkloads(subject.requestingWorkloads, context.client.clientId),
     });
     return {
+      kind: 'self_issued',
       subject: subject.subject,
-      scopes,
       issuedTokenType: TXN_TOKEN_TYPE,
-      issuedToken: { token: issued.token, tokenType: 'N_A', expiresIn: issued.expiresIn, scopes, transactionId: issued.transactionId },
+      token: { token: issued.token, tokenType: 'N_A', expiresIn: issued.expiresIn, scopes, transactionId: issued.transactionId },
       ...(subjectIssuer ? { subjectIssuer } : {}),
     };
   }

@@ -1,10 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { JwtService } from '@nestjs/jwt';
-import { verifyJws } from '../access-token/jws';
-import type { ConfigType } from '../config/config-slice';
-import { issuerConfig } from '../config/config.slices';
-import { SigningKeyStore } from '../keys/signing-key.store';
-import { parseJsonObject } from '../oauth/json-object';
+import { OwnTokenVerifier, type OwnTokenKind } from '../access-token/own-token.verifier';
+import { OAuthError } from '../oauth/oauth-error';
 
 /** What a logout learns from an `id_token_hint`. */
 export interface IdTokenHint {
@@ -14,42 +10,26 @@ export interface IdTokenHint {
   readonly sessionId?: string;
 }
 
-const MAX_HINT_LENGTH = 16 * 1024;
+// An expired ID token is still a good hint (OpenID Connect RP-Initiated Logout 1.0 §2).
+const ID_TOKEN_HINT: OwnTokenKind = { types: new Set(['jwt']), wrongType: 'the token is not an ID token (typ)', ignoreExpiration: true };
 
 /**
  * Verifies an ID token of ours presented as `id_token_hint` (OpenID Connect RP-Initiated Logout 1.0
- * §2): our key, our issuer, `typ: JWT`; an expired one is still a good hint.
+ * §2), like every token of ours (`OwnTokenVerifier`): our key, our issuer, `typ: JWT`.
  */
 @Injectable()
 export class IdTokenHintVerifier {
-  constructor(
-    private readonly jwt: JwtService,
-    private readonly keys: SigningKeyStore,
-    @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
-  ) {}
+  constructor(@Inject(OwnTokenVerifier) private readonly verifier: Pick<OwnTokenVerifier, 'verify'>) {}
 
   /** The hint's content, or undefined when it is not a valid ID token of ours. */
   async verify(token: string): Promise<IdTokenHint | undefined> {
-    if (token.length > MAX_HINT_LENGTH) return undefined;
-    const header = decodeSegment(token.split('.')[0] ?? '');
-    if (!header || header.typ !== 'JWT' || typeof header.kid !== 'string') return undefined;
-    const key = this.keys.verificationKey(header.kid);
-    if (!key || header.alg !== key.algorithm) return undefined;
-    try {
-      const payload = (await verifyJws(this.jwt, token, key, this.config.issuer, { ignoreExpiration: true })) as Record<string, unknown>;
-      const { aud, sub, sid } = payload;
-      if (typeof aud !== 'string' || typeof sub !== 'string') return undefined;
-      return { clientId: aud, subject: sub, sessionId: typeof sid === 'string' ? sid : undefined };
-    } catch {
-      return undefined;
-    }
-  }
-}
-
-function decodeSegment(segment: string): Record<string, unknown> | undefined {
-  try {
-    return parseJsonObject(Buffer.from(segment, 'base64url').toString('utf8'));
-  } catch {
-    return undefined;
+    const verified = await this.verifier.verify(token, ID_TOKEN_HINT).catch((error: unknown) => {
+      if (error instanceof OAuthError) return undefined;
+      throw error;
+    });
+    if (!verified) return undefined;
+    const { aud, sub, sid } = verified.claims;
+    if (typeof aud !== 'string' || typeof sub !== 'string') return undefined;
+    return { clientId: aud, subject: sub, sessionId: typeof sid === 'string' ? sid : undefined };
   }
 }

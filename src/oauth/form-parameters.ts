@@ -1,5 +1,5 @@
 import { getMetadataStorage, validateSync, type ValidationError } from 'class-validator';
-import { MAX_PARAMETER_LENGTH, pickParameters, type FormBody } from './form';
+import { MAX_PARAMETER_LENGTH, pickParameters, type FormBody, type RequestParameters } from './form';
 import { OAuthError, type OAuthErrorCode, type OAuthErrorOptions } from './oauth-error';
 
 /**
@@ -68,14 +68,26 @@ export class ParameterSchema {
  * message as the description.
  */
 export function readParameters<P extends object>(dto: ParametersClass<P>, body: FormBody, refusal: ParameterRefusal): P {
+  return validateParameters(dto, pickDeclaredParameters(dto, body, refusal), refusal);
+}
+
+/** The parameters the DTO declares, as sent: a repeated or overlong one refused as `invalid_request` (`pickParameters`). */
+export function pickDeclaredParameters(dto: ParametersClass<object>, body: FormBody, refusal: ParameterRefusal): RequestParameters {
   const schema = ParameterSchema.of(dto);
   // A DTO that declares no parameter (client_credentials) has nothing to pick or check.
-  if (schema.names.size === 0) return new dto();
-  const parameters = parametersOf(dto, pickRefusing(body, schema, refusal));
+  return schema.names.size === 0 ? NONE : pickRefusing(body, schema, refusal);
+}
+
+/** The DTO holding parameters picked by `pickDeclaredParameters`, validated. */
+export function validateParameters<P extends object>(dto: ParametersClass<P>, picked: RequestParameters, refusal: ParameterRefusal): P {
+  if (picked === NONE) return new dto();
+  const parameters = parametersOf(dto, picked);
   const [failure] = validateSync(parameters, { stopAtFirstError: true, forbidUnknownValues: false, validationError: { target: false } });
   if (failure) throw parameterError(failure, refusal);
   return parameters;
 }
+
+const NONE: RequestParameters = Object.freeze({});
 
 function pickRefusing(body: FormBody, schema: ParameterSchema, refusal: ParameterRefusal) {
   try {

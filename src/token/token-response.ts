@@ -15,13 +15,27 @@ export interface TokenResponse {
   readonly [custom: string]: unknown;
 }
 
+/** The members a grant's custom response parameters never set (RFC 6749 §5.1, RFC 8693 §2.2.1, OpenID Connect Core §3.1.3.3, and §5.2's error members). */
+const STANDARD_MEMBERS: ReadonlySet<string> = new Set([
+  'access_token',
+  'token_type',
+  'expires_in',
+  'scope',
+  'refresh_token',
+  'id_token',
+  'issued_token_type',
+  'error',
+  'error_description',
+  'error_uri',
+]);
+
 export function toTokenResponse(
   accessToken: IssuedAccessToken,
   custom: Readonly<Record<string, unknown>> = {},
   extra: { refreshToken?: string; idToken?: string; issuedTokenType?: string } = {},
 ): TokenResponse {
   return {
-    ...custom,
+    ...customMembers(custom),
     access_token: accessToken.token,
     token_type: 'Bearer',
     expires_in: accessToken.expiresIn,
@@ -41,4 +55,10 @@ export function toSelfIssuedTokenResponse(issued: SelfIssuedToken, issuedTokenTy
     scope: formatScope(issued.scopes),
     ...(issuedTokenType === undefined ? {} : { issued_token_type: issuedTokenType }),
   };
+}
+
+function customMembers(custom: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const members: Record<string, unknown> = Object.create(null);
+  for (const [name, value] of Object.entries(custom)) if (!STANDARD_MEMBERS.has(name)) members[name] = value;
+  return members;
 }

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AccessTokenModule } from '../access-token/access-token.module';
 import { AuditModule } from '../audit/audit.module';
+import { AuthorizeModule } from '../authorize/authorize.module';
 import { ClientAuthModule } from '../client-auth/client-auth.module';
 import { ClientsModule } from '../clients/clients.module';
 import { IdTokenModule } from '../id-token/id-token.module';
@@ -8,6 +9,7 @@ import { RefreshTokensModule } from '../refresh-tokens/refresh-tokens.module';
 import { ResourcesModule } from '../resources/resources.module';
 import { UsersModule } from '../users/users.module';
 import { TokenController } from './token.controller';
+import { TokenResponseGenerator } from './token-response.generator';
 import { TokenService } from './token.service';
 
 @Module({})
@@ -16,9 +18,20 @@ export class TokenModule {
   static register(grants: DynamicModule): DynamicModule {
     return {
       module: TokenModule,
-      imports: [ClientsModule, ClientAuthModule, ResourcesModule, AccessTokenModule, RefreshTokensModule, IdTokenModule, AuditModule, UsersModule, grants],
+      imports: [
+        ClientsModule,
+        ClientAuthModule,
+        ResourcesModule,
+        AccessTokenModule,
+        RefreshTokensModule,
+        IdTokenModule,
+        AuthorizeModule,
+        AuditModule,
+        UsersModule,
+        grants,
+      ],
       controllers: [TokenController],
-      providers: [TokenService],
+      providers: [TokenService, TokenResponseGenerator],
     };
   }
 }

@@ -1,10 +1,17 @@
 import { Injectable, Module } from '@nestjs/common';
-import { IsNotEmpty, IsString } from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString } from 'class-validator';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { createApp } from '../../src/app.factory';
-import type { GrantContext, GrantSuccess, GrantValidator, GrantValidatorClass } from '../../src/grants/grant-validator';
+import {
+  grantError,
+  type GrantContext,
+  type GrantResult,
+  type GrantSuccess,
+  type GrantValidator,
+  type GrantValidatorClass,
+} from '../../src/grants/grant-validator';
 import { ISSUER, startTestServer, testConfig, type TestServer } from '../support/create-test-app';
-import { expectTokenError, expectTokenSuccessHeaders, insertClient, uniqueName } from '../support/fixtures';
+import { expectTokenError, expectTokenSuccessHeaders, insertClient, insertUser, uniqueName } from '../support/fixtures';
 import { request, requestToken } from '../support/http';
 
 const ECHO_GRANT = 'urn:test:grant:echo';
@@ -53,6 +60,65 @@ class EchoGrantValidator implements GrantValidator<EchoParameters> {
   }
 }
 
+const ROGUE_GRANT = 'urn:test:grant:rogue';
+
+class RogueParameters {
+  @IsString()
+  @IsNotEmpty()
+  attempt!: string;
+
+  @IsString()
+  @IsOptional()
+  subject?: string;
+}
+
+/** Every claim a grant must not set: it would change who the token is for, to whom, for how long, or who holds it. */
+const REGISTERED_CLAIMS = {
+  iss: 'https://forged.example',
+  sub: 'forged',
+  aud: 'forged',
+  exp: 1,
+  nbf: 4_000_000_000,
+  iat: 1,
+  jti: 'forged',
+  client_id: 'forged',
+  scope: 'admin',
+  auth_time: 1,
+  amr: ['forged'],
+  acr: 'forged',
+  act: { client_id: 'forged' },
+  may_act: { client_id: 'forged' },
+  cnf: { jkt: 'forged' },
+  azp: 'forged',
+  sid: 'forged',
+  nonce: 'forged',
+  at_hash: 'forged',
+};
+
+/** A test-only extension grant that tries, one `attempt` at a time, what the token endpoint must not let a grant do. */
+@Injectable()
+class RogueGrantValidator implements GrantValidator<RogueParameters> {
+  readonly grantType = ROGUE_GRANT;
+  readonly parameters = RogueParameters;
+
+  async validate({ attempt, subject = '1' }: RogueParameters, { scopes }: GrantContext): Promise<GrantResult> {
+    switch (attempt) {
+      case 'claims':
+        return { subject, claims: { ...REGISTERED_CLAIMS, tenant: 'kept' } };
+      case 'members':
+        return { subject, responseParameters: { refresh_token: 'forged', id_token: 'forged', issued_token_type: 'forged', error: 'forged', kept: 'yes' } };
+      case 'wider-scope':
+        return { subject, scopes: [...scopes.names, 'api2'] };
+      case 'error':
+        return grantError('invalid_grant', 'the partner key is unknown');
+      case 'fault':
+        throw new Error('connect ECONNREFUSED partner-db.internal:5432 password=hunter2');
+      default:
+        return { subject };
+    }
+  }
+}
+
 /** A second validator for the same grant type: the app must refuse to start with both. */
 class EchoGrantTwinValidator extends EchoGrantValidator {}
 
@@ -83,7 +149,7 @@ describe('an extension grant registered through AppOptions.extraGrants', () => {
   const echo = (form: Record<string, string | string[]>) => requestToken(server.url, clientId, 'echo-secret', { grant_type: ECHO_GRANT, ...form });
 
   beforeAll(async () => {
-    server = await startTestServer({}, echoGrants(EchoGrantValidator));
+    server = await startTestServer({}, echoGrants(EchoGrantValidator, RogueGrantValidator));
     await insertClient({ clientId, secrets: [{ secret: 'echo-secret' }], grantTypes: [ECHO_GRANT], scopes: ['api1'] });
   });
   afterAll(() => server.close());
@@ -146,6 +212,80 @@ describe('an extension grant registered through AppOptions.extraGrants', () => {
       expect(payload).not.toHaveProperty('auth_time');
       expect(payload).not.toHaveProperty('amr');
       expect(payload).not.toHaveProperty('act');
+    });
+  });
+
+  describe('what a grant cannot do (docs/grants.md#what-the-token-endpoint-enforces)', () => {
+    const rogueClient = uniqueName('rogue-client');
+    const disabledClient = uniqueName('rogue-disabled');
+    const rogue = (form: Record<string, string>, client = rogueClient) =>
+      requestToken(server.url, client, 'rogue-secret', { grant_type: ROGUE_GRANT, ...form });
+    let disabledUser: string;
+
+    beforeAll(async () => {
+      for (const [clientId, enabled] of [
+        [rogueClient, true],
+        [disabledClient, false],
+      ] as const) {
+        await insertClient({
+          clientId,
+          enabled,
+          secrets: [{ secret: 'rogue-secret' }],
+          grantTypes: [ROGUE_GRANT, 'refresh_token'],
+          scopes: ['openid', 'api1', 'api2', 'offline_access'],
+        });
+      }
+      disabledUser = await insertUser({ username: uniqueName('dora'), password: 'irrelevant', enabled: false });
+    });
+
+    it('cannot replace a registered claim of the access token', async () => {
+      const response = await rogue({ attempt: 'claims', scope: 'api1' });
+      expect(response.status).toBe(200);
+      const jwks = createRemoteJWKSet(new URL(`${server.url}/.well-known/openid-configuration/jwks`));
+      const { payload } = await jwtVerify(response.body.access_token, jwks, { issuer: ISSUER, audience: 'api1', typ: 'at+jwt' });
+      expect(Object.keys(payload).sort()).toEqual(['amr', 'aud', 'auth_time', 'client_id', 'exp', 'iat', 'iss', 'jti', 'scope', 'sub', 'tenant']);
+      expect(payload).toMatchObject({ iss: ISSUER, sub: '1', aud: 'api1', client_id: rogueClient, scope: 'api1', amr: [ROGUE_GRANT], tenant: 'kept' });
+      expect(payload.exp).toBe((payload.iat as number) + 3600);
+      expect(payload.jti).not.toBe('forged');
+      expect(payload.auth_time).toBeGreaterThan(1);
+    });
+
+    it('cannot set or replace a standard member of the token response', async () => {
+      const response = await rogue({ attempt: 'members', scope: 'api1 offline_access' });
+      expect(response.status).toBe(200);
+      expect(Object.keys(response.body).sort()).toEqual(['access_token', 'expires_in', 'kept', 'refresh_token', 'scope', 'token_type']);
+      expect(response.body.refresh_token).not.toBe('forged');
+      expect(response.body.kept).toBe('yes');
+    });
+
+    it('cannot issue a scope beyond the requested ones', async () => {
+      expectTokenError(await rogue({ attempt: 'wider-scope', scope: 'api1' }), 400, 'invalid_scope');
+    });
+
+    it('cannot issue a token for a disabled user', async () => {
+      expectTokenError(await rogue({ attempt: 'plain', subject: disabledUser, scope: 'api1' }), 400, 'invalid_grant');
+    });
+
+    it('cannot issue a token for an unknown user', async () => {
+      expectTokenError(await rogue({ attempt: 'plain', subject: 'nobody-at-all', scope: 'api1' }), 400, 'invalid_grant');
+    });
+
+    it('cannot issue a token to a disabled client', async () => {
+      expectTokenError(await rogue({ attempt: 'plain', scope: 'api1' }, disabledClient), 401, 'invalid_client', { basicChallenge: true });
+    });
+
+    it('refuses through an error result, answered like a thrown OAuthError', async () => {
+      const response = await rogue({ attempt: 'error', scope: 'api1' });
+      expectTokenError(response, 400, 'invalid_grant');
+      expect(response.body.error_description).toBe('the partner key is unknown');
+    });
+
+    it('has its faults answered server_error, without their message', async () => {
+      const response = await rogue({ attempt: 'fault', scope: 'api1' });
+      expect(response.status).toBe(500);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(response.body).toEqual({ error: 'server_error', error_description: 'An unexpected error occurred' });
+      expect(JSON.stringify(response.body)).not.toMatch(/ECONNREFUSED|partner-db|hunter2/);
     });
   });
 
