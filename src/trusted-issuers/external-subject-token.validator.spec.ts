@@ -199,11 +199,13 @@ describe('ExternalSubjectTokenValidator.validate', () => {
         subject: '1',
         scopes: ['openid', 'api2'],
         authenticationMethods: [TOKEN_EXCHANGE_GRANT_TYPE],
-        authTime: ours.authTime,
-        actor: { client_id: 'api1' },
-        expiresAtMost: exp,
-        issuedTokenType: 'urn:ietf:params:oauth:token-type:access_token',
-        subjectIssuer: IDP,
+        delegation: {
+          actor: { client_id: 'api1' },
+          authTime: ours.authTime,
+          expiresAtMost: exp,
+          issuedTokenType: 'urn:ietf:params:oauth:token-type:access_token',
+          subjectIssuer: IDP,
+        },
       });
     });
 

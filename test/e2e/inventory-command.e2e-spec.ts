@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ensureBuilt, ROOT, runToExit, type Exit } from '../support/built-service';
 import { sql, startTestServer, testDatabaseUrl, TEST_KEY_ENCRYPTION_KEY, type TestServer } from '../support/create-test-app';
-import { insertClient, uniqueName } from '../support/fixtures';
+import { insertClient, insertUser, uniqueName } from '../support/fixtures';
 
 const TOLLGATE = join(ROOT, 'dist/scripts/tollgate.js');
 
@@ -124,6 +124,18 @@ describe('tollgate clients|resources|issuers|users list|show', () => {
     const alice = JSON.parse((await tollgate('users', 'show', 'alice', '--json')).stdout);
     expect(alice).toMatchObject({ subjectId: '1', username: 'alice', enabled: true, roles: ['admin', 'user'], claims: { email: 'alice@example.com' } });
     expect(Object.keys(alice).sort()).toEqual(['claims', 'enabled', 'roles', 'subjectId', 'updatedAt', 'username']);
+  });
+
+  it('shows a user whose stored row is malformed (updated_at infinity, claims not an object, NULLs in roles)', async () => {
+    const username = uniqueName('broken');
+    await insertUser({ username, password: 'broken-password', claims: {}, roles: ['user'] });
+    await sql(`UPDATE users SET updated_at = 'infinity', claims = '"x"'::jsonb, roles = ARRAY['admin', NULL, '']::text[] WHERE username = $1`, [username]);
+    const list = await tollgate('users', 'list');
+    expect({ code: list.code, stderr: list.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(list.stdout).toMatch(new RegExp(`\\n${username} +\\S+ +yes +admin\\n`));
+    const shown = await tollgate('users', 'show', username, '--json');
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ username, roles: ['admin'], claims: {}, updatedAt: '' });
   });
 
   it('answers an unknown id with exit code 1 and bad usage with exit code 2', async () => {

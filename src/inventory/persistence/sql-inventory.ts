@@ -144,14 +144,24 @@ function toUser(row: Row): UserView {
     subjectId: row.subject_id as string,
     username: row.username as string,
     enabled: row.enabled as boolean,
-    roles: row.roles as string[],
-    claims: row.claims as Record<string, unknown>,
+    roles: strings(row.roles),
+    claims: isObject(row.claims) ? row.claims : {},
     updatedAt: iso(row.updated_at) ?? '',
   };
 }
 
-/** timestamptz arrives as a Date, or as an ISO string from inside jsonb. */
+/** timestamptz arrives as a Date, or as an ISO string from inside jsonb; `infinity` and garbage as null. */
 function iso(value: unknown): string | null {
   if (value === null || value === undefined) return null;
-  return value instanceof Date ? value.toISOString() : new Date(value as string).toISOString();
+  const date = value instanceof Date ? value : new Date(value as string);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+/** Stored rows are shown whatever they hold: a roles array may nest, hold NULLs or be no array at all. */
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.flat(Infinity).filter((item): item is string => typeof item === 'string' && item !== '') : [];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
