@@ -45,9 +45,9 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
   });
   const dataSources = new BootDataSources();
   const auditSink = options.auditSink ?? new PinoAuditSink(logger);
-  const { extraGrants, userDirectory, grantModules = [] } = options;
+  const { extraGrants, userDirectory, migrations, grantModules = [] } = options;
   const grants = [...grantModules, ...extensions];
-  const module = TollgateModule.forRoot({ config, grants, userDirectory, auditSink }, { dataSources, extraGrants });
+  const module = TollgateModule.forRoot({ config, grants, userDirectory, auditSink, migrations }, { dataSources, extraGrants });
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: new NestPinoLogger(logger),
     abortOnError: false,

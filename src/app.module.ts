@@ -9,6 +9,7 @@ import { ConfigModule, type AsyncConfigSource } from './config/config.module';
 import { BootDataSources } from './database/boot-data-sources';
 import { DatabaseMonitoringModule } from './database/database-monitoring.module';
 import { DatabaseOutageMonitor } from './database/database-outage.monitor';
+import type { TollgateMigration } from './database/database.config';
 import { DatabaseModule } from './database/database.module';
 import { DiscoveryModule } from './discovery/discovery.module';
 import { BUILT_IN_GRANTS } from './grants/built-in-grants';
@@ -38,6 +39,8 @@ export interface AppOptions {
   readonly logger?: PinoLogger;
   /** The users to sign in, instead of Tollgate's own table (docs/users.md). */
   readonly userDirectory?: Type<UserDirectory>;
+  /** The application's migrations (e.g. its clients, from `tollgate client:migration`), applied with Tollgate's. */
+  readonly migrations?: readonly TollgateMigration[];
 }
 
 /** The whole service: what `TollgateModule` imports, from a configuration value or from a factory. */
@@ -61,7 +64,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         config,
-        DatabaseModule.forRoot(dataSources),
+        DatabaseModule.forRoot(dataSources, options.migrations),
         grants,
         TokenModule.register(grants),
         DiscoveryModule.register(grants),

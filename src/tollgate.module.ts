@@ -4,6 +4,7 @@ import type { AuditSink } from './audit/audit-event';
 import type { AppConfig } from './config/app.config';
 import type { AsyncConfigSource } from './config/config.module';
 import type { BootDataSources } from './database/boot-data-sources';
+import type { TollgateMigration } from './database/database.config';
 import type { GrantRegistration } from './grants/grants.module';
 import type { GrantModule } from './grants/grant-modules';
 import type { UserDirectory } from './users/user-directory';
@@ -16,6 +17,8 @@ export interface TollgateExtensions {
   readonly userDirectory?: Type<UserDirectory>;
   /** Where audit events go; JSON lines on stdout by default. */
   readonly auditSink?: AuditSink;
+  /** The application's migrations, e.g. its clients from `tollgate client:migration`; applied with Tollgate's at start. */
+  readonly migrations?: readonly TollgateMigration[];
 }
 
 export interface TollgateModuleOptions extends TollgateExtensions {
@@ -42,7 +45,7 @@ export class TollgateModule {
     return { module: TollgateModule, imports: [AppModule.forRoot(config, { ...appOptions, ...options, grantModules: grants }, dataSources)] };
   }
 
-  static forRootAsync({ grants, userDirectory, auditSink, ...config }: TollgateModuleAsyncOptions): DynamicModule {
-    return { module: TollgateModule, imports: [AppModule.forRootAsync(config, { userDirectory, auditSink, grantModules: grants })] };
+  static forRootAsync({ grants, userDirectory, auditSink, migrations, ...config }: TollgateModuleAsyncOptions): DynamicModule {
+    return { module: TollgateModule, imports: [AppModule.forRootAsync(config, { userDirectory, auditSink, migrations, grantModules: grants })] };
   }
 }

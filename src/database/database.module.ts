@@ -5,7 +5,7 @@ import type { ConfigType } from '../config/config-slice';
 import { databaseConfig } from '../config/config.slices';
 import { BootDataSources } from './boot-data-sources';
 import { DatabaseMonitoringModule } from './database-monitoring.module';
-import { dataSourceOptions } from './database.config';
+import { dataSourceOptions, type TollgateMigration } from './database.config';
 import { seedDemoData } from './demo-data.seeder';
 import { EMBEDDED_POOL_SIZE, EmbeddedPostgres } from './embedded-postgres';
 import { runMigrationsExclusively } from './migration-runner';
@@ -16,7 +16,7 @@ class EmbeddedPostgresModule {}
 /** PostgreSQL by `DATABASE_URL`, or the embedded PGlite; migrated (and seeded) before anything uses it. */
 @Module({})
 export class DatabaseModule {
-  static forRoot(boot = new BootDataSources()): DynamicModule {
+  static forRoot(boot = new BootDataSources(), extraMigrations: readonly TollgateMigration[] = []): DynamicModule {
     const logger = new Logger('Database');
     let seed = false;
     return {
@@ -30,8 +30,8 @@ export class DatabaseModule {
           useFactory: async (config: ConfigType<typeof databaseConfig>, embedded: EmbeddedPostgres) => {
             seed = config.seedDemo;
             const options = config.databaseUrl
-              ? dataSourceOptions(config.databaseUrl, config.databasePoolSize)
-              : dataSourceOptions(await embedded.start(config.dataDir), EMBEDDED_POOL_SIZE);
+              ? dataSourceOptions(config.databaseUrl, config.databasePoolSize, extraMigrations)
+              : dataSourceOptions(await embedded.start(config.dataDir), EMBEDDED_POOL_SIZE, extraMigrations);
             // A boot that has already failed elsewhere does not retry (BootDataSources).
             return { ...options, retryAttempts: boot.isAbandoned ? 0 : 3, retryDelay: 1000 };
           },
