@@ -76,7 +76,7 @@ describe('container extensions (TOLLGATE_EXTENSIONS)', () => {
       const refused = await requestToken(url, clientId, secret, { grant_type: PARTNER_KEY_GRANT, api_key: `${apiKey}-unknown` });
       expectTokenError(refused, 400, 'invalid_grant');
 
-      const discovery = await fetch(`${url}/.well-known/openid-configuration`).then((response) => response.json());
+      const discovery = (await fetch(`${url}/.well-known/openid-configuration`).then((response) => response.json())) as { grant_types_supported: string[] };
       expect(discovery.grant_types_supported).toContain(PARTNER_KEY_GRANT);
     } finally {
       await stop(service);
