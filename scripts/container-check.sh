@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the container image and smoke-tests it against a real PostgreSQL: migrations, discovery, a
-# token, health, the operator commands (no compiler in the image), the production refusals, PGlite
-# absent, a non-root user, and exit code 0 on SIGTERM. Uses docker when a daemon answers, else
+# token, health, an extension grant mounted at /extensions (TOLLGATE_EXTENSIONS), the operator
+# commands (no compiler in the image), the production refusals, PGlite absent, a non-root user, and
+# exit code 0 on SIGTERM. Uses docker when a daemon answers, else
 # buildah + podman (no daemon; vfs storage, chroot isolation). docs/operations.md#container-image
 #
 #   scripts/container-check.sh
@@ -60,6 +61,12 @@ trap cleanup EXIT
 # ALLOW_DEMO_DATA: a test bench, so the smoke test has a client to ask for a token.
 ENV_ARGS=(-e DATABASE_URL="$DB_URL" -e ISSUER=https://tollgate.check -e PORT="$PORT" -e METRICS_PORT="$METRICS"
   -e KEY_ENCRYPTION_KEY="$KEK" -e SEED_DEMO=true -e ALLOW_DEMO_DATA=true -e SHUTDOWN_DRAIN_SECONDS=1)
+# The extension of examples/extensions, mounted read-only as an operator would (docs/extending.md#container-extensions).
+PARTNER_GRANT=urn:example:params:oauth:grant-type:partner-api-key
+PARTNER_API_KEY=$(node -e "console.log(require('crypto').randomBytes(24).toString('base64url'))")
+PARTNER_KEYS=$(node -e "const h=require('crypto').createHash('sha256').update(process.argv[1]).digest('hex');console.log(JSON.stringify({[h]:'1'}))" "$PARTNER_API_KEY")
+PARTNER_SECRET=$(node -e "console.log(require('crypto').randomBytes(24).toString('base64url'))")
+EXTENSION_ARGS=(-v "$PWD/examples/extensions:/extensions:ro" -e TOLLGATE_EXTENSIONS=/extensions/partner-key.js -e PARTNER_KEYS="$PARTNER_KEYS")
 
 step 'production refusals: no DATABASE_URL, an http ISSUER'
 set +e
@@ -77,8 +84,8 @@ echo 'PGlite: not in the image'
 "${engine[@]}" image inspect --format '{{.Size}}' "$IMAGE" | awk '{printf "image size: %d bytes (%.1f MiB)\n", $1, $1/1048576}'
 "${engine[@]}" image inspect --format '{{json .Config.Healthcheck}} volumes={{json .Config.Volumes}} user={{.Config.User}}' "$IMAGE" 2>/dev/null || true
 
-step 'start: migrations, then serve'
-"${run[@]}" -d --name "$NAME" "${ENV_ARGS[@]}" "$IMAGE" >/dev/null
+step 'start: migrations, then serve (with the extension mounted)'
+"${run[@]}" -d --name "$NAME" "${ENV_ARGS[@]}" "${EXTENSION_ARGS[@]}" "$IMAGE" >/dev/null
 for i in $(seq 1 120); do
   curl -fsS "http://127.0.0.1:$PORT/health/ready" >/dev/null 2>&1 && break
   [ "$("${engine[@]}" inspect --format '{{.State.Running}}' "$NAME")" = true ] || { "${engine[@]}" logs "$NAME"; fail 'the service exited'; }
@@ -103,6 +110,21 @@ else
   for i in $(seq 1 30); do [ "$(docker inspect --format '{{.State.Health.Status}}' "$NAME")" = healthy ] && break; sleep 1; done
   echo "HEALTHCHECK: $(docker inspect --format '{{.State.Health.Status}}' "$NAME")"
 fi
+
+step 'a token through the mounted extension'
+# The client, as its operator's migration would insert it (the secret's SHA-256, base64).
+node -e "const {Client}=require('pg');const h=require('crypto').createHash('sha256').update(process.argv[2]).digest('base64');(async()=>{const c=new Client({connectionString:process.argv[1]});await c.connect();await c.query('INSERT INTO clients (client_id, enabled, allowed_grant_types, allowed_scopes, access_token_lifetime, public_client, redirect_uris, post_logout_redirect_uris, require_consent) VALUES (\$1, true, \$2, \$3, 3600, false, \$4, \$4, false)',['partner-gateway',[process.argv[3]],['api1'],[]]);await c.query('INSERT INTO client_secrets (client_id, value_hash) VALUES (\$1, \$2)',['partner-gateway',h]);await c.end()})().catch(e=>{console.error(e.message);process.exit(1)})" "$DB_URL" "$PARTNER_SECRET" "$PARTNER_GRANT"
+# Clients are cached for CACHE_TTL_SECONDS (5 s by default): the new one may be unknown for that long.
+for i in $(seq 1 20); do
+  partner=$(curl -sS -u "partner-gateway:$PARTNER_SECRET" --data-urlencode "grant_type=$PARTNER_GRANT" --data-urlencode "api_key=$PARTNER_API_KEY" -d scope=api1 "http://127.0.0.1:$PORT/connect/token")
+  grep -q '"access_token"' <<<"$partner" && break
+  sleep 0.5
+done
+grep -q '"access_token"' <<<"$partner" || fail "no token through the extension: $partner"
+echo "$partner" | node -pe 'const t=JSON.parse(require("fs").readFileSync(0)).access_token;const c=JSON.parse(Buffer.from(t.split(".")[1],"base64url"));`token: sub ${c.sub}, client_id ${c.client_id}, amr ${c.amr}`'
+unknown=$(curl -sS -u "partner-gateway:$PARTNER_SECRET" --data-urlencode "grant_type=$PARTNER_GRANT" -d api_key=an-api-key-nobody-was-given "http://127.0.0.1:$PORT/connect/token")
+grep -q '"error":"invalid_grant"' <<<"$unknown" || fail "an unknown API key: $unknown"
+echo "an unknown API key: $unknown"
 
 step 'operator commands from the image, without a compiler'
 "${engine[@]}" exec "${ENV_ARGS[@]}" "$NAME" sh -c '! command -v tsc && tollgate 2>&1 | head -1'

@@ -1,18 +1,26 @@
 import { DynamicModule, Module, type Type } from '@nestjs/common';
-import type { AppConfig } from './config/app.config';
-import { ConfigModule } from './config/config.module';
+import { APP_FILTER, HttpAdapterHost } from '@nestjs/core';
 import type { Logger as PinoLogger } from 'pino';
 import type { AuditSink } from './audit/audit-event';
 import { auditSinkOption } from './audit/audit-sink.option';
+import { ClientsModule } from './clients/clients.module';
+import { APP_CONFIG, type AppConfig } from './config/app.config';
+import { ConfigModule, type AsyncConfigSource } from './config/config.module';
 import { BootDataSources } from './database/boot-data-sources';
+import { DatabaseMonitoringModule } from './database/database-monitoring.module';
+import { DatabaseOutageMonitor } from './database/database-outage.monitor';
+import type { TollgateMigration } from './database/database.config';
 import { DatabaseModule } from './database/database.module';
 import { DiscoveryModule } from './discovery/discovery.module';
-import { HealthModule } from './health/health.module';
-import { MetricsModule } from './metrics/metrics.module';
 import { BUILT_IN_GRANTS } from './grants/built-in-grants';
+import type { GrantModule } from './grants/grant-modules';
 import { GrantsModule, type GrantRegistration } from './grants/grants.module';
+import { HealthModule } from './health/health.module';
+import { FastifySetup } from './http/fastify-setup';
+import { OAuthExceptionFilter } from './http/oauth-exception.filter';
 import { InteractionModule } from './interaction/interaction.module';
 import { IntrospectionModule } from './introspection/introspection.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { PushedAuthorizationModule } from './pushed-authorization/pushed-authorization.module';
 import { RevocationModule } from './revocation/revocation.module';
 import { TokenModule } from './token/token.module';
@@ -24,28 +32,45 @@ import { userDirectoryOption } from './users/user-directory.option';
 export interface AppOptions {
   /** Grants served besides the built-in ones (tests, embedding applications), with the modules they need. */
   readonly extraGrants?: GrantRegistration;
+  /** Nest modules that provide and export grant validators: an application's own modules, container extensions (docs/extending.md). */
+  readonly grantModules?: readonly GrantModule[];
   /** Where audit events go; through `logger` by default. */
   readonly auditSink?: AuditSink;
   /** The pino logger every log record goes through; JSON lines on stdout at LOG_LEVEL by default. */
   readonly logger?: PinoLogger;
   /** The users to sign in, instead of Tollgate's own table (docs/users.md). */
   readonly userDirectory?: Type<UserDirectory>;
+  /** The application's migrations (e.g. its clients, from `tollgate client:migration`), applied with Tollgate's. */
+  readonly migrations?: readonly TollgateMigration[];
 }
 
+/** The whole service: what `TollgateModule` imports, from a configuration value or from a factory. */
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig, options: AppOptions = {}, dataSources?: BootDataSources): DynamicModule {
+    return AppModule.compose(ConfigModule.forRoot(config, embeddingOptions(options)), options, dataSources);
+  }
+
+  static forRootAsync(config: AsyncConfigSource, options: AppOptions = {}): DynamicModule {
+    return AppModule.compose(ConfigModule.forRootAsync(config, embeddingOptions(options)), options);
+  }
+
+  private static compose(config: DynamicModule, options: AppOptions, dataSources?: BootDataSources): DynamicModule {
     const grants = GrantsModule.register({
       validators: [...BUILT_IN_GRANTS.validators, ...(options.extraGrants?.validators ?? [])],
       imports: [...(BUILT_IN_GRANTS.imports ?? []), ...(options.extraGrants?.imports ?? [])],
+      modules: options.grantModules,
     });
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot(config, [...userDirectoryOption(options.userDirectory), ...auditSinkOption(options.auditSink)]),
-        DatabaseModule.forRoot(dataSources),
+        config,
+        DatabaseModule.forRoot(dataSources, options.migrations),
+        grants,
         TokenModule.register(grants),
         DiscoveryModule.register(grants),
+        ClientsModule,
+        DatabaseMonitoringModule,
         InteractionModule,
         PushedAuthorizationModule,
         UserInfoModule,
@@ -55,6 +80,20 @@ export class AppModule {
         MetricsModule,
         TrustedIssuersModule,
       ],
+      providers: [
+        FastifySetup,
+        // Global, as Nest hands the framework's own errors (unknown path, oversized body) to global filters only.
+        {
+          provide: APP_FILTER,
+          inject: [APP_CONFIG, HttpAdapterHost, DatabaseOutageMonitor],
+          useFactory: (appConfig: AppConfig, host: HttpAdapterHost, outages: DatabaseOutageMonitor) =>
+            new OAuthExceptionFilter(appConfig.issuer, host.httpAdapter, outages),
+        },
+      ],
     };
   }
+}
+
+function embeddingOptions(options: AppOptions) {
+  return [...userDirectoryOption(options.userDirectory), ...auditSinkOption(options.auditSink)];
 }

@@ -57,6 +57,13 @@ describe('loadConfig', () => {
     ['ISSUER', 'https://id.example.com#', 'ISSUER must be an absolute http(s) URL without query or fragment'],
     ['DATABASE_URL', 'not a url', 'DATABASE_URL must be a postgres:// or postgresql:// URL'],
     ['SEED_DEMO', 'TRUE', 'SEED_DEMO must be "true" or "false"'],
+    [
+      'TOLLGATE_EXTENSIONS',
+      '/extensions/a.js,,/extensions/b.js',
+      'TOLLGATE_EXTENSIONS must be comma-separated paths of JavaScript modules, at most 4000 characters',
+    ],
+    ['TOLLGATE_EXTENSIONS', '/extensions/my extension.js', 'TOLLGATE_EXTENSIONS must be comma-separated paths of JavaScript modules, at most 4000 characters'],
+    ['TOLLGATE_EXTENSIONS', `/${'x'.repeat(4000)}.js`, 'TOLLGATE_EXTENSIONS must be comma-separated paths of JavaScript modules, at most 4000 characters'],
   ])('refuses %s=%j', (name, value, problem) => {
     expect(problemsOf({ [name]: value })).toEqual([problem]);
   });
@@ -88,6 +95,14 @@ describe('loadConfig', () => {
   it('lets SEED_DEMO override its default either way', () => {
     expect(loadConfig({ DATABASE_URL: POSTGRES, SEED_DEMO: 'true' }).seedDemo).toBe(true);
     expect(loadConfig({ SEED_DEMO: 'false' }).seedDemo).toBe(false);
+  });
+
+  it('reads TOLLGATE_EXTENSIONS as a list of paths, none when unset', () => {
+    expect(loadConfig({}).extensions).toEqual([]);
+    expect(loadConfig({ TOLLGATE_EXTENSIONS: '/extensions/partner-key.js, ./attestation.js' }).extensions).toEqual([
+      '/extensions/partner-key.js',
+      './attestation.js',
+    ]);
   });
 
   it('derives the default issuer from PORT', () => {

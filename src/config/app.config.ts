@@ -45,6 +45,8 @@ export interface AppConfig {
   /** A remote JWK Set is fetched again for an unknown `kid` at most this often (docs/trusted-issuers.md). */
   readonly jwksRefetchSeconds: number;
   readonly browserSignIn: BrowserSignInConfig;
+  /** `TOLLGATE_EXTENSIONS`: JavaScript modules whose Nest modules provide grant validators (docs/extending.md). */
+  readonly extensions?: readonly string[];
 }
 
 /** docs/browser-sign-in.md */
@@ -107,5 +109,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
       idTokenLifetimeSeconds: v.ID_TOKEN_LIFETIME_SECONDS ?? 300,
       viewsDir: v.INTERACTION_VIEWS_DIR,
     },
+    extensions: v.TOLLGATE_EXTENSIONS?.split(',').map((path) => path.trim()) ?? [],
   };
 }

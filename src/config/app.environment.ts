@@ -8,6 +8,7 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const TRUST_DOMAIN = mustBe('a URI (e.g. https://example.com or spiffe://example.com), at most 200 characters');
+const TOLLGATE_EXTENSIONS = mustBe('comma-separated paths of JavaScript modules, at most 4000 characters');
 
 /**
  * The service's variables (docs/configuration.md: service, database, signing algorithm, browser
@@ -36,6 +37,7 @@ export class AppEnvironment {
   @IntegerIn(60, 90 * 86_400) SESSION_LIFETIME_SECONDS?: number;
   @IntegerIn(30, 86_400) ID_TOKEN_LIFETIME_SECONDS?: number;
   @IsString(mustBe('a directory path')) INTERACTION_VIEWS_DIR?: string;
+  @MaxLength(4000, TOLLGATE_EXTENSIONS) @Matches(/^\s*[^,\s]+(\s*,\s*[^,\s]+)*\s*$/, TOLLGATE_EXTENSIONS) TOLLGATE_EXTENSIONS?: string;
 }
 
 function isIssuer(value: unknown): boolean {

@@ -1,14 +1,18 @@
-import type { DataSourceOptions } from 'typeorm';
+import type { DataSourceOptions, MigrationInterface } from 'typeorm';
 import { migrations } from '../../migrations';
 import { entities } from './entities';
 import { TypeOrmQueryLogger } from './typeorm-query.logger';
 
-export function dataSourceOptions(url: string, poolSize: number): DataSourceOptions {
+/** A TypeORM migration class, e.g. one `tollgate client:migration` wrote (docs/extending.md). */
+export type TollgateMigration = new () => MigrationInterface;
+
+/** `extraMigrations`: an embedding application's own, applied with Tollgate's in timestamp order. */
+export function dataSourceOptions(url: string, poolSize: number, extraMigrations: readonly TollgateMigration[] = []): DataSourceOptions {
   return {
     type: 'postgres',
     url,
     entities,
-    migrations,
+    migrations: [...migrations, ...extraMigrations],
     synchronize: false,
     migrationsRun: false,
     installExtensions: false,

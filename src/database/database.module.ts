@@ -8,7 +8,7 @@ import { BootDataSources } from './boot-data-sources';
 import { connectWithRetries, maskedDatabaseUrl } from './database-connection';
 import { DatabaseMonitoringModule } from './database-monitoring.module';
 import { migrations } from '../../migrations';
-import { dataSourceOptions } from './database.config';
+import { dataSourceOptions, type TollgateMigration } from './database.config';
 import { seedDemoData } from './demo-data.seeder';
 import { EMBEDDED_POOL_SIZE, EmbeddedPostgres } from './embedded-postgres';
 import { runMigrationsExclusively } from './migration-runner';
@@ -16,18 +16,18 @@ import { runMigrationsExclusively } from './migration-runner';
 @Module({ providers: [EmbeddedPostgres], exports: [EmbeddedPostgres] })
 class EmbeddedPostgresModule {}
 
-/** PostgreSQL by `DATABASE_URL`, or the embedded PGlite; migrated (and seeded) before anything uses it. */
 /** The set of migrations, as a short name: the embedded database's migrated template is kept per set. */
-function schemaName(): string {
+function schemaName(extraMigrations: readonly TollgateMigration[]): string {
   return createHash('sha256')
-    .update(migrations.map((migration) => migration.name).join(','))
+    .update([...migrations, ...extraMigrations].map((migration) => migration.name).join(','))
     .digest('base64url')
     .slice(0, 16);
 }
 
+/** PostgreSQL by `DATABASE_URL`, or the embedded PGlite; migrated (and seeded) before anything uses it. */
 @Module({})
 export class DatabaseModule {
-  static forRoot(boot = new BootDataSources()): DynamicModule {
+  static forRoot(boot = new BootDataSources(), extraMigrations: readonly TollgateMigration[] = []): DynamicModule {
     const logger = new Logger('Database');
     let seed = false;
     let where = 'the embedded database';
@@ -45,8 +45,8 @@ export class DatabaseModule {
             if (config.databaseUrl) where = `DATABASE_URL=${maskedDatabaseUrl(config.databaseUrl)}`;
             if (!config.databaseUrl) embeddedDatabase = embedded;
             const options = config.databaseUrl
-              ? dataSourceOptions(config.databaseUrl, config.databasePoolSize)
-              : dataSourceOptions(await embedded.start(config.dataDir, schemaName()), EMBEDDED_POOL_SIZE);
+              ? dataSourceOptions(config.databaseUrl, config.databasePoolSize, extraMigrations)
+              : dataSourceOptions(await embedded.start(config.dataDir, schemaName(extraMigrations)), EMBEDDED_POOL_SIZE, extraMigrations);
             // Retries are connectWithRetries' (one line each, no stack trace), not TypeOrmModule's.
             return { ...options, toRetry: () => false };
           },
