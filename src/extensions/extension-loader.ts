@@ -1,7 +1,6 @@
 import type { DynamicModule } from '@nestjs/common';
 import { MODULE_METADATA } from '@nestjs/common/constants';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { exportedGrantValidators, type GrantModule } from '../grants/grant-modules';
 
 /**
@@ -17,7 +16,8 @@ export async function loadExtensions(paths: readonly string[] = []): Promise<Gra
 async function loadExtension(path: string): Promise<GrantModule[]> {
   let namespace: Record<string, unknown>;
   try {
-    namespace = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
+    // An absolute path, not a file: URL: the CommonJS build loads it with require() (scripts/build.mjs).
+    namespace = (await import(resolve(path))) as Record<string, unknown>;
   } catch (error) {
     throw new Error(`TOLLGATE_EXTENSIONS: ${path} failed to load: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
