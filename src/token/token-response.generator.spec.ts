@@ -20,6 +20,7 @@ const code: AuthorizationCode = {
   codeChallenge: 'challenge',
   nonce: 'n-1',
   scopes: ['openid', 'api1', 'offline_access'],
+  resources: [],
   subject: 'alice',
   sessionId: 'sid-1',
   authTime: NOW - 100,
@@ -33,6 +34,7 @@ const presented: RefreshToken = {
   subject: 'alice',
   clientId: 'web',
   scopes: ['openid', 'api1', 'offline_access'],
+  resources: [],
   authTime: NOW - 1000,
   authenticationMethods: [],
   sessionId: 'sid-1',
@@ -174,7 +176,7 @@ describe('TokenResponseGenerator.generate', () => {
       expect(calls.refreshTokens).toEqual([
         {
           grant: expect.objectContaining({ subject: 'alice', scopes: ['openid', 'api1'], authTime: NOW - 1000, authenticationMethods: ['refresh_token'] }),
-          rotated: { id: 'family-1', scopes: presented.scopes, expiresAt: presented.expiresAt, rotatedFrom: 'rt-hash' },
+          rotated: { id: 'family-1', scopes: presented.scopes, resources: [], expiresAt: presented.expiresAt, rotatedFrom: 'rt-hash' },
         },
       ]);
       expect(calls.idTokens[0]).toMatchObject({ sessionId: 'sid-1', authTime: NOW - 1000 });
