@@ -12,6 +12,7 @@ describe('resource indicators', () => {
   const B = `https://${names.b}.example/api`;
   const C = `https://${names.c}.example/api`;
   const service = { clientId: uniqueName('ri-service'), secret: 'ri-service-secret' };
+  const exchanger = { clientId: uniqueName('ri-exchanger'), secret: 'ri-exchanger-secret' };
   const app = { clientId: uniqueName('ri-app'), secret: 'ri-app-secret', redirectUri: 'http://127.0.0.1:5199/callback' };
 
   beforeAll(async () => {
@@ -31,6 +32,14 @@ describe('resource indicators', () => {
       grantTypes: ['authorization_code', 'refresh_token'],
       scopes: ['openid', 'profile', names.a, names.b, 'offline_access'],
       redirectUris: [app.redirectUri],
+    });
+    // The exchanger serves resource A: tokens addressed to A's URI are addressed to it.
+    await sql('UPDATE api_resources SET serving_client_id = $1 WHERE name = $2', [exchanger.clientId, names.a]);
+    await insertClient({
+      ...exchanger,
+      secrets: [{ secret: exchanger.secret }],
+      grantTypes: ['urn:ietf:params:oauth:grant-type:token-exchange'],
+      scopes: ['openid', names.b],
     });
     await eventually(async () => (await clientCredentials({ resource: A })).status === 200, 5000);
   });
@@ -212,6 +221,38 @@ describe('resource indicators', () => {
         { authorization: basic(app.clientId, app.secret) },
       );
       expect({ status: pushed.status, error: pushed.body.error }).toEqual({ status: 400, error: 'invalid_target' });
+    });
+  });
+
+  describe('token exchange', () => {
+    const exchange = (subjectToken: string, form: Record<string, string | string[]>) =>
+      requestToken(server.url, exchanger.clientId, exchanger.secret, {
+        grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+        subject_token: subjectToken,
+        subject_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+        ...form,
+      });
+
+    it('takes a token addressed to the URI of a resource the client serves, and addresses the new one by URI or name as asked', async () => {
+      const userToken = expectToken(
+        await redeem(await code([A], { scope: `openid ${names.a} offline_access` }), { resource: A }),
+        A,
+        `openid ${names.a} offline_access`,
+      ).access_token as string;
+      const byUri = expectToken(await exchange(userToken, { resource: B }), B, `openid ${names.b}`);
+      expect(jwtPayload(byUri.access_token)).toMatchObject({ sub: '1', act: { client_id: exchanger.clientId } });
+      expectToken(await exchange(userToken, { audience: B }), B, `openid ${names.b}`);
+      expectToken(await exchange(userToken, { resource: names.b }), names.b, `openid ${names.b}`);
+      expectTokenError(await exchange(userToken, { resource: 'https://unknown.example/api' }), 400, 'invalid_target');
+    });
+
+    it('refuses a token addressed to another resource’s URI', async () => {
+      const userToken = expectToken(
+        await redeem(await code([B], { scope: `openid ${names.b} offline_access` }), { resource: B }),
+        B,
+        `openid ${names.b} offline_access`,
+      ).access_token as string;
+      expectTokenError(await exchange(userToken, { resource: B }), 400, 'invalid_request');
     });
   });
 
