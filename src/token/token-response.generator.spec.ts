@@ -160,6 +160,24 @@ describe('TokenResponseGenerator.generate', () => {
       expect(calls.revoked).toEqual(['jti-1', 'family of jti-1']);
     });
 
+    it('addresses the tokens to the code’s resources, or to those the token request narrowed them to, the family keeping all', async () => {
+      const authorized = { ...code, resources: ['https://a.example/', 'https://b.example/'] };
+      const { generate, calls } = generator({ refreshToken: 'rt' });
+      await generate({ kind: 'code_redemption', code: authorized }, 'authorization_code');
+      await generate(
+        { kind: 'code_redemption', code: authorized, scopes: ['openid', 'offline_access'], audience: ['https://b.example/'] },
+        'authorization_code',
+      );
+      expect(calls.accessTokens.map(({ audience, scopes }) => ({ audience, scopes }))).toEqual([
+        { audience: authorized.resources, scopes: authorized.scopes },
+        { audience: ['https://b.example/'], scopes: ['openid', 'offline_access'] },
+      ]);
+      expect(calls.refreshTokens.map(({ grant }) => grant.authorized)).toEqual([
+        { scopes: authorized.scopes, resources: authorized.resources },
+        { scopes: authorized.scopes, resources: authorized.resources },
+      ]);
+    });
+
     it('issues no ID token without openid', async () => {
       const { generate, calls } = generator();
       const response = await generate({ kind: 'code_redemption', code: { ...code, scopes: ['api1'] } }, 'authorization_code');
@@ -169,6 +187,15 @@ describe('TokenResponseGenerator.generate', () => {
   });
 
   describe('a refresh rotation', () => {
+    it('addresses the new access token to the family’s resources unless the grant narrowed them', async () => {
+      const bound = { ...presented, resources: ['https://a.example/', 'https://b.example/'] };
+      const { generate, calls } = generator({ refreshToken: 'rt-2' });
+      await generate({ kind: 'refresh_rotation', presented: bound, scopes: ['openid'] }, 'refresh_token');
+      await generate({ kind: 'refresh_rotation', presented: bound, scopes: ['openid'], audience: ['https://a.example/'] }, 'refresh_token');
+      expect(calls.accessTokens.map(({ audience }) => audience)).toEqual([bound.resources, ['https://a.example/']]);
+      expect(calls.refreshTokens.map(({ rotated }) => rotated?.resources)).toEqual([bound.resources, bound.resources]);
+    });
+
     it('rotates the presented token within its family, with a new ID token for a browser sign-in', async () => {
       const { generate, calls } = generator({ refreshToken: 'rt-2' });
       const response = await generate({ kind: 'refresh_rotation', presented, scopes: ['openid', 'api1'] }, 'refresh_token');
