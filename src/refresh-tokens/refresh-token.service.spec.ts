@@ -123,7 +123,12 @@ describe('RefreshTokenService', () => {
 
     it('rotates within the family, keeping its scope and absolute expiry', async () => {
       const { service } = setup();
-      const family = { id: '8d5e4a3c-0000-4000-8000-000000000001', scopes: ['openid', 'api1', 'offline_access'], resources: [], expiresAt: new Date('2031-01-01T00:00:00Z') };
+      const family = {
+        id: '8d5e4a3c-0000-4000-8000-000000000001',
+        scopes: ['openid', 'api1', 'offline_access'],
+        resources: [],
+        expiresAt: new Date('2031-01-01T00:00:00Z'),
+      };
       const handle = (await service.issueFor({ ...passwordGrant, scopes: ['api1'] }, frontend, accessToken, family))!;
       expect(await service.find(handle)).toMatchObject({ familyId: family.id, scopes: family.scopes, expiresAt: family.expiresAt });
     });

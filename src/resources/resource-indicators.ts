@@ -77,7 +77,11 @@ export function narrowResources(requested: readonly ApiResource[], authorized: r
  * The resource URIs an earlier grant authorized: those stored with it, or for a grant made without
  * `resource`, those of the API resources its scopes are for (its tokens' audience).
  */
-export function authorizedResourceUris(resources: readonly string[], scopes: readonly string[], catalog: Pick<ResourceCatalog, 'resources'>): readonly string[] {
+export function authorizedResourceUris(
+  resources: readonly string[],
+  scopes: readonly string[],
+  catalog: Pick<ResourceCatalog, 'resources'>,
+): readonly string[] {
   if (resources.length > 0) return resources;
   return catalog.resources.apiResources.flatMap((api) => (api.uri !== undefined && api.scopes.some((scope) => scopes.includes(scope)) ? [api.uri] : []));
 }

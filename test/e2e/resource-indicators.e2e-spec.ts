@@ -79,7 +79,7 @@ describe('resource indicators', () => {
   const redeem = (issued: { code: string; verifier: string }, extra: Record<string, string | string[]> = {}) =>
     token({ grant_type: 'authorization_code', code: issued.code, redirect_uri: app.redirectUri, code_verifier: issued.verifier, ...extra });
 
-  function expectToken(response: HttpResponse, aud: string | string[], scope: string): Record<string, any> {
+  function expectToken(response: HttpResponse, aud: string | string[], scope: string): { access_token: string; refresh_token: string } {
     expect(response.status).toBe(200);
     const claims = jwtPayload(response.body.access_token);
     expect({ aud: claims.aud, scope: claims.scope, responseScope: response.body.scope }).toEqual({ aud, scope, responseScope: scope });
@@ -238,7 +238,7 @@ describe('resource indicators', () => {
         await redeem(await code([A], { scope: `openid ${names.a} offline_access` }), { resource: A }),
         A,
         `openid ${names.a} offline_access`,
-      ).access_token as string;
+      ).access_token;
       const byUri = expectToken(await exchange(userToken, { resource: B }), B, `openid ${names.b}`);
       expect(jwtPayload(byUri.access_token)).toMatchObject({ sub: '1', act: { client_id: exchanger.clientId } });
       expectToken(await exchange(userToken, { audience: B }), B, `openid ${names.b}`);
@@ -251,7 +251,7 @@ describe('resource indicators', () => {
         await redeem(await code([B], { scope: `openid ${names.b} offline_access` }), { resource: B }),
         B,
         `openid ${names.b} offline_access`,
-      ).access_token as string;
+      ).access_token;
       expectTokenError(await exchange(userToken, { resource: B }), 400, 'invalid_request');
     });
   });
