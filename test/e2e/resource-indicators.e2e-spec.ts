@@ -273,6 +273,19 @@ describe('resource indicators', () => {
       expectRedirectError(await new Browser().get(authorizeUrl(resources).url), 'invalid_target');
     });
 
+    it.each([
+      ['more than 16 values', Array.from({ length: 17 }, (_, index) => `https://${index}.example/`)],
+      ['a value over 2,048 characters', [`https://a.example/${'x'.repeat(2048)}`]],
+    ])('redirects %s as invalid_request', async (_, resources) => {
+      expectRedirectError(await new Browser().get(authorizeUrl(resources).url), 'invalid_request');
+    });
+
+    it('refuses a resource with control characters as invalid_target, never a fault (a NUL refuses the whole request)', async () => {
+      expectRedirectError(await new Browser().get(authorizeUrl([`${A}\u0001`, 'https://a\u0001.example/']).url), 'invalid_target');
+      expectTokenError(await clientCredentials({ resource: `${A}\u0001` }), 400, 'invalid_target');
+      expectTokenError(await clientCredentials({ resource: `${A}\u0000` }), 400, 'invalid_request');
+    });
+
     it('redirects a scope of another resource as invalid_scope, and invalid_target when both apply', async () => {
       expectRedirectError(await new Browser().get(authorizeUrl([A], { scope: `openid ${names.b}` }).url), 'invalid_scope');
       expectRedirectError(await new Browser().get(authorizeUrl(['https://unknown.example/api'], { scope: 'openid unknown-scope' }).url), 'invalid_target');
