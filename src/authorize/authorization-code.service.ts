@@ -12,6 +12,8 @@ export interface CodeRequest {
   readonly codeChallenge: string;
   readonly nonce?: string;
   readonly scopes: readonly string[];
+  /** RFC 8707 resource URIs the code was authorized for; empty when none was requested. */
+  readonly resources: readonly string[];
 }
 
 /** A code presented at the token endpoint, before it is consumed: `used` when it was redeemed already. */

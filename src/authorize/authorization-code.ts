@@ -9,6 +9,8 @@ export interface AuthorizationCode {
   readonly codeChallenge: string;
   readonly nonce?: string;
   readonly scopes: readonly string[];
+  /** RFC 8707: the resource URIs authorized, the audience of its tokens; empty when none was requested. */
+  readonly resources: readonly string[];
   readonly subject: string;
   /** The sign-in session (`sid`). */
   readonly sessionId: string;

@@ -1,10 +1,12 @@
-import { FormField, type InspectedParameters } from '../oauth/inspected-parameters';
+import { FormField, FormList, type InspectedParameters } from '../oauth/inspected-parameters';
+import { MAX_RESOURCE_INDICATOR_LENGTH, MAX_RESOURCE_INDICATORS } from '../resources/resource-indicators';
 
 const MAX_LENGTH = 2048;
 
 /**
  * The parameters the authorization endpoint reads (OpenID Connect Core §3.1.2.1, RFC 7636); others
- * are ignored and not carried through the pages. Each is sent at most once (RFC 6749 §3.1).
+ * are ignored and not carried through the pages. Each is sent at most once (RFC 6749 §3.1), but
+ * RFC 8707 `resource`, which may repeat.
  */
 export class AuthorizationParameters {
   @FormField(MAX_LENGTH) client_id?: string;
@@ -21,6 +23,15 @@ export class AuthorizationParameters {
   @FormField(MAX_LENGTH) login_hint?: string;
   @FormField(MAX_LENGTH) request?: string;
   @FormField(MAX_LENGTH) request_uri?: string;
+  @FormList(MAX_RESOURCE_INDICATOR_LENGTH, MAX_RESOURCE_INDICATORS) resource?: string | string[];
+}
+
+/**
+ * A parameter as carried through the pages' hidden fields and stored with a pushed request: one
+ * string, a repeated `resource` space-separated (a URI has no spaces; `readResourceIndicators`).
+ */
+export function carriedValue(value: string | readonly string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(' ') : (value as string | undefined);
 }
 
 /** The authorization request as the pipe read it (`PageQuery`, `PageForm`), refusals answered when reached. */

@@ -20,8 +20,9 @@ const spa: Client = {
 const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 const valid: FormBody = { client_id: 'spa', response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', scope: 'openid' };
 const target = { redirectUri: 'https://app.example/cb', responseMode: 'query' as const };
+const catalog = { isKnownScope: (scope: string) => scope !== 'unknown', isIdentityScope: () => false, apiResourceByUri: () => undefined };
 const read = (body: FormBody) => inspectParameters(AuthorizationParameters, body);
-const validate = (parameters: FormBody) => validateAuthorizationRequest(read(parameters), spa, target, (scope) => scope !== 'unknown');
+const validate = (parameters: FormBody) => validateAuthorizationRequest(read(parameters), spa, target, catalog);
 
 describe('resolveRedirectUri', () => {
   it('refuses an unregistered URI, a missing one when several are registered, and a repeated one', () => {
@@ -83,7 +84,7 @@ describe('validateAuthorizationRequest', () => {
   });
 
   it('refuses a client without the authorization_code grant', () => {
-    expect(() => validateAuthorizationRequest(read(valid), { ...spa, allowedGrantTypes: ['refresh_token'] }, target, () => true)).toThrow(
+    expect(() => validateAuthorizationRequest(read(valid), { ...spa, allowedGrantTypes: ['refresh_token'] }, target, catalog)).toThrow(
       expect.objectContaining({ code: 'unauthorized_client' }),
     );
   });

@@ -1,6 +1,7 @@
 import type { Client } from '../clients/client';
 import { OAuthError } from '../oauth/oauth-error';
 import { resolveRequestedScopes } from '../oauth/scope';
+import { readResourceIndicators, type ResourceLookup, resolveResourceIndicators, scopesForResources } from '../resources/resource-indicators';
 import type { AuthorizationInput, AuthorizationParameters } from './authorization-parameters';
 
 export type ResponseMode = 'query' | 'form_post';
@@ -19,6 +20,8 @@ export interface AuthorizationRequest extends ResponseTarget {
   readonly redirectUriSent: boolean;
   readonly client: Client;
   readonly scopes: readonly string[];
+  /** RFC 8707: the resource URIs the code's tokens are for; empty when none was requested. */
+  readonly resources: readonly string[];
   readonly codeChallenge: string;
   readonly nonce?: string;
   readonly prompts: ReadonlySet<Prompt>;
@@ -45,6 +48,7 @@ export const AUTHORIZATION_PARAMETERS = [
   'login_hint',
   'request',
   'request_uri',
+  'resource',
 ] as const satisfies readonly (keyof AuthorizationParameters)[];
 
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
@@ -98,7 +102,7 @@ export function validateAuthorizationRequest(
   parameters: AuthorizationInput,
   client: Client,
   target: ResponseTarget,
-  isKnownScope: (scope: string) => boolean,
+  catalog: ResourceLookup,
 ): AuthorizationRequest {
   refuseRepeatedParameters(parameters);
   // A state too long to return exactly as sent is refused, not dropped; the error carries no state.
@@ -113,12 +117,16 @@ export function validateAuthorizationRequest(
   if (responseType !== 'code') throw OAuthError.unsupportedResponseType('only response_type code is supported');
   if (!client.allowedGrantTypes.includes('authorization_code')) throw OAuthError.unauthorizedClient('the client may not use the authorization code flow');
   const codeChallenge = readCodeChallenge(parameters);
-  const scopes = resolveRequestedScopes(parameters.valid('scope'), client.allowedScopes, isKnownScope).names;
+  // RFC 8707: the resources before the scope, so that invalid_target wins over invalid_scope.
+  const targets = resolveResourceIndicators(readResourceIndicators(parameters.listed('resource')), catalog, client.allowedScopes);
+  const requested = resolveRequestedScopes(parameters.valid('scope'), client.allowedScopes, (scope) => catalog.isKnownScope(scope));
+  const scopes = scopesForResources(requested, targets, catalog);
   return {
     ...target,
     redirectUriSent: parameters.valid('redirect_uri') !== undefined,
     client,
     scopes,
+    resources: targets.map((api) => api.uri ?? ''),
     codeChallenge,
     nonce: parameters.valid('nonce'),
     prompts: readPrompts(parameters.valid('prompt')),

@@ -7,7 +7,7 @@ import { ResourceStore } from '../resources/resource.store';
 import type { SignInSession } from '../sessions/sign-in-session';
 import { UserDirectory } from '../users/user-directory';
 import { AuthorizationCodeService } from './authorization-code.service';
-import type { AuthorizationInput } from './authorization-parameters';
+import { carriedValue, type AuthorizationInput } from './authorization-parameters';
 import { errorResponse, respond, type AuthorizationOutcome, type CarriedParameters } from './authorization-outcome';
 import {
   AUTHORIZATION_PARAMETERS,
@@ -84,7 +84,7 @@ export class AuthorizeService {
       target = responseTarget(input, resolveRedirectUri(input, client));
       // RFC 9126 §6.
       if (!requestUri && client.requirePushedAuthorizationRequests) throw OAuthError.invalidRequest('this client must push its authorization requests');
-      const request = validateAuthorizationRequest(input, client, target, (scope) => this.resources.catalog.isKnownScope(scope));
+      const request = validateAuthorizationRequest(input, client, target, this.resources.catalog);
       if (!requestUri) return await next(request, carriedParameters(input, progress));
       // The pages carry only client_id and request_uri; what a sign-in satisfied is kept with the pushed request.
       if (progress.signedInNow) await this.pushed.keep(requestUri, carriedParameters(input, progress));
@@ -123,6 +123,7 @@ export class AuthorizeService {
         codeChallenge: request.codeChallenge,
         nonce: request.nonce,
         scopes: request.scopes,
+        resources: request.resources,
       },
       session,
     );
@@ -151,8 +152,8 @@ function mustSignInAgain(request: AuthorizationRequest, session: SignInSession):
 function carriedParameters(parameters: AuthorizationInput, progress: InteractionProgress): CarriedParameters {
   const carried: Record<string, string> = {};
   for (const name of AUTHORIZATION_PARAMETERS) {
-    const value = parameters.sent[name];
-    if (typeof value === 'string' && name !== 'request' && name !== 'request_uri') carried[name] = value;
+    const value = carriedValue(parameters.sent[name]);
+    if (value !== undefined && name !== 'request' && name !== 'request_uri') carried[name] = value;
   }
   if (progress.signedInNow) {
     delete carried.max_age;

@@ -27,7 +27,11 @@ const valid: FormBody = {
   state: 's',
 };
 const push = (body: FormBody, client = webapp) =>
-  validatePushedRequest(inspectParameters(AuthorizationParameters, body), client, (scope) => scope !== 'unknown');
+  validatePushedRequest(inspectParameters(AuthorizationParameters, body), client, {
+    isKnownScope: (scope: string) => scope !== 'unknown',
+    isIdentityScope: () => false,
+    apiResourceByUri: () => undefined,
+  });
 const refusal = (body: FormBody, client = webapp): string | undefined => {
   try {
     push(body, client);

@@ -1,6 +1,7 @@
 import type { Client } from '../clients/client';
 import { OAuthError } from '../oauth/oauth-error';
-import type { AuthorizationInput } from './authorization-parameters';
+import type { ResourceLookup } from '../resources/resource-indicators';
+import { carriedValue, type AuthorizationInput } from './authorization-parameters';
 import {
   AUTHORIZATION_PARAMETERS,
   UntrustedRedirectError,
@@ -41,18 +42,18 @@ export function isPushedRequestUri(value: string | undefined): value is string {
  * authenticated client, and errors are answered directly (§2.3), never at the redirect URI.
  * Returns the parameters to store.
  */
-export function validatePushedRequest(parameters: AuthorizationInput, client: Client, isKnownScope: (scope: string) => boolean): PushedParameters {
+export function validatePushedRequest(parameters: AuthorizationInput, client: Client, catalog: ResourceLookup): PushedParameters {
   refuseRepeatedParameters(parameters);
   if (parameters.sent.request_uri !== undefined) throw OAuthError.invalidRequest('request_uri must not be pushed');
   const clientId = parameters.valid('client_id');
   if (clientId !== undefined && clientId !== client.clientId) throw OAuthError.invalidRequest('client_id is not the authenticated client');
   // Before the redirect URI: a client without the code flow has none to check against.
   if (!client.allowedGrantTypes.includes('authorization_code')) throw OAuthError.unauthorizedClient('the client may not use the authorization code flow');
-  validateAuthorizationRequest(parameters, client, responseTarget(parameters, registeredRedirectUri(parameters, client)), isKnownScope);
+  validateAuthorizationRequest(parameters, client, responseTarget(parameters, registeredRedirectUri(parameters, client)), catalog);
   const pushed: Record<string, string> = {};
   for (const name of AUTHORIZATION_PARAMETERS) {
-    const value = parameters.sent[name];
-    if (typeof value === 'string' && value !== '') pushed[name] = value;
+    const value = carriedValue(parameters.sent[name]);
+    if (value !== undefined && value !== '') pushed[name] = value;
   }
   return { ...pushed, client_id: client.clientId };
 }

@@ -52,7 +52,7 @@ const webapp = {
   redirectUris: ['https://web.example/cb'],
 } as unknown as Client;
 const request = { response_type: 'code', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', scope: 'openid' };
-const resources = { catalog: { isKnownScope: () => true } } as unknown as ResourceStore;
+const resources = { catalog: { isKnownScope: () => true, isIdentityScope: () => false, apiResourceByUri: () => undefined } } as unknown as ResourceStore;
 const t0 = new Date('2026-01-01T00:00:00Z');
 const later = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
 

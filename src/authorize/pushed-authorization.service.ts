@@ -30,7 +30,7 @@ export class PushedAuthorizationService {
 
   /** RFC 9126 §2: validates and stores the request; its `request_uri` has 256 random bits, only their hash is stored. */
   async push(body: FormBody, client: Client, now = new Date()): Promise<PushedAuthorizationResponse> {
-    const parameters = validatePushedRequest(inspectParameters(AuthorizationParameters, body), client, (scope) => this.resources.catalog.isKnownScope(scope));
+    const parameters = validatePushedRequest(inspectParameters(AuthorizationParameters, body), client, this.resources.catalog);
     const handle = generateHandle();
     const stored = await this.repository.add(
       {

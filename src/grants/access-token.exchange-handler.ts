@@ -37,7 +37,9 @@ export class AccessTokenExchangeHandler implements TokenExchangeHandler {
     if (request.actorToken !== undefined) requireActingClient(await this.validateToken(request.actorToken, 'actor_token'), context.client);
     const grant = delegateSubjectToken(subjectToken, { ...context, scopes }, (description) => OAuthError.invalidRequest(description));
     const delegation = { ...grant.delegation, issuedTokenType: ACCESS_TOKEN_TYPE, ...(external ? { subjectIssuer: external.issuer } : {}) };
-    return { ...grant, delegation };
+    // RFC 8707: a resource named by its URI is addressed by its URI, as at the other grants.
+    const byUri = request.targets.some((target) => context.resources.apiResourceByUri(target) !== undefined);
+    return { ...grant, delegation, ...(byUri ? { audience: request.targets } : {}) };
   }
 
   private validateToken(token: string, name: string): Promise<ValidatedAccessToken> {

@@ -7,6 +7,7 @@ import { AuthorizationCodeService, isCodeVerifier, verifiesChallenge } from '../
 import { MAX_PARAMETER_LENGTH } from '../oauth/form';
 import { OAuthError } from '../oauth/oauth-error';
 import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
+import { authorizedResourceUris, narrowResources, scopesForResources } from '../resources/resource-indicators';
 import { UserDirectory } from '../users/user-directory';
 import type { CodeRedemption, GrantContext, GrantValidator } from './grant-validator';
 
@@ -39,6 +40,7 @@ export class AuthorizationCodeParameters {
 export class AuthorizationCodeGrantValidator implements GrantValidator<AuthorizationCodeParameters> {
   readonly grantType = AUTHORIZATION_CODE_GRANT_TYPE;
   readonly parameters = AuthorizationCodeParameters;
+  readonly resourceIndicators = true;
 
   constructor(
     private readonly codes: AuthorizationCodeService,
@@ -50,21 +52,22 @@ export class AuthorizationCodeGrantValidator implements GrantValidator<Authoriza
 
   async validate(
     { code: handle, redirect_uri: redirectUri, code_verifier: verifier }: AuthorizationCodeParameters,
-    { client }: GrantContext,
+    context: GrantContext,
   ): Promise<CodeRedemption> {
+    const { client } = context;
     const found = await this.codes.find(handle, client.clientId);
     if (found.outcome === 'unknown') throw OAuthError.invalidGrant('the authorization code is invalid');
     const { code } = found;
     // Checked before the code is used up: a wrong verifier or redirect_uri leaves it to the client
     // that holds the right ones. A code used already is a replay whatever else the request says.
-    if (found.outcome === 'unused') requireMatchingRequest(code, redirectUri, verifier);
+    const narrowed = found.outcome === 'unused' ? narrowedRedemption(code, redirectUri, verifier, context) : {};
     const consumption = await this.codes.consume(code);
     if (consumption.outcome === 'replayed') return this.revokeReplayed(code, consumption.issued);
     // The directory itself, not the token endpoint's cached view: the user may have been disabled since signing in.
     const user = await this.users.findBySubjectId(code.subject);
     if (!user || !user.enabled) throw OAuthError.invalidGrant('the user is unknown or disabled');
     // The token endpoint issues the sign-in's tokens and binds them to the code (TokenResponseGenerator).
-    return { kind: 'code_redemption', code };
+    return { kind: 'code_redemption', code, ...narrowed };
   }
 
   private async revokeReplayed(code: AuthorizationCode, issued: IssuedFromCode | undefined): Promise<never> {
@@ -82,6 +85,22 @@ export async function revokeIssuedFromCode(
 ): Promise<void> {
   await denyList.revoke([{ jwtId: issued.jwtId, expiresAt: Math.floor(issued.expiresAt.getTime() / 1000) }]);
   await refreshTokens.revokeFamilyIssuedWith(issued.jwtId);
+}
+
+/**
+ * The checks of an unused code, then RFC 8707 §2.2: `resource` at the token endpoint narrows the
+ * resources the code was authorized for (the same ones again are fine), and the scopes with them.
+ */
+function narrowedRedemption(
+  code: AuthorizationCode,
+  redirectUri: string | undefined,
+  verifier: string | undefined,
+  { resourceIndicators: requested, resources }: GrantContext,
+): Pick<CodeRedemption, 'scopes' | 'audience'> {
+  requireMatchingRequest(code, redirectUri, verifier);
+  if (requested.length === 0) return {};
+  const audience = narrowResources(requested, authorizedResourceUris(code.resources, code.scopes, resources));
+  return { audience, scopes: scopesForResources({ names: code.scopes, explicit: false }, requested, resources) };
 }
 
 /** RFC 6749 §4.1.3, RFC 7636 §4.6: the request matches the code's authorization request, and the code is fresh. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { OFFLINE_ACCESS } from '../oauth/scope';
+import { scopesForResources } from '../resources/resource-indicators';
 import { carriedScopes } from './grant-scopes';
 import type { GrantContext, GrantResult, GrantValidator } from './grant-validator';
 
@@ -11,12 +12,16 @@ export class ClientCredentialsParameters {}
 export class ClientCredentialsGrantValidator implements GrantValidator<ClientCredentialsParameters> {
   readonly grantType = 'client_credentials';
   readonly parameters = ClientCredentialsParameters;
+  readonly resourceIndicators = true;
 
-  async validate(_parameters: ClientCredentialsParameters, { scopes, resources }: GrantContext): Promise<GrantResult> {
+  /** With RFC 8707 `resource`, the token is for exactly those resources, with only their scopes. */
+  async validate(_parameters: ClientCredentialsParameters, { scopes, resources, resourceIndicators: targets }: GrantContext): Promise<GrantResult> {
+    const forTargets = { names: scopesForResources(scopes, targets, resources), explicit: scopes.explicit };
     return {
-      scopes: carriedScopes(scopes, (scope) =>
+      scopes: carriedScopes(forTargets, (scope) =>
         resources.isIdentityScope(scope) || scope === OFFLINE_ACCESS ? `scope ${scope} needs a user and cannot be granted to a client alone` : undefined,
       ),
+      audience: targets.length > 0 ? targets.map((api) => api.uri ?? '') : undefined,
     };
   }
 }

@@ -28,6 +28,8 @@ export interface GrantSuccess {
   readonly claims?: Readonly<Record<string, unknown>>;
   /** Extra members of the token response; they never replace the standard ones. */
   readonly responseParameters?: Readonly<Record<string, unknown>>;
+  /** RFC 8707: the token's `aud`, within the requested resource URIs; by default the API resources of its scopes. */
+  readonly audience?: readonly string[];
   /** Set by the grants that delegate a subject token (docs/tokens.md#delegated-tokens). */
   readonly delegation?: Delegation;
 }
@@ -49,6 +51,9 @@ export interface Delegation {
 export interface CodeRedemption {
   readonly kind: 'code_redemption';
   readonly code: AuthorizationCode;
+  /** RFC 8707 §2.2: the access token's scopes and `aud` when `resource` narrowed the code's; by default the code's. */
+  readonly scopes?: readonly string[];
+  readonly audience?: readonly string[];
 }
 
 /** A refresh (RFC 6749 §6): `presented` is rotated, its successor issued with `scopes`. */
@@ -56,6 +61,8 @@ export interface RefreshRotation {
   readonly kind: 'refresh_rotation';
   readonly presented: RefreshToken;
   readonly scopes: readonly string[];
+  /** RFC 8707: the access token's `aud`; by default the API resources of its scopes. */
+  readonly audience?: readonly string[];
 }
 
 /** A token the grant signed itself instead of an access token (e.g. a transaction token). */

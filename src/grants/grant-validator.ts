@@ -2,6 +2,7 @@ import type { Client } from '../clients/client';
 import type { RequestParameters } from '../oauth/form';
 import type { OAuthErrorCode } from '../oauth/oauth-error';
 import type { RequestedScopes } from '../oauth/scope';
+import type { ApiResource } from '../resources/resource';
 import type { ResourceCatalog } from '../resources/resource-catalog';
 import type { GrantParametersClass } from './grant-parameters';
 import type { GrantResult } from './grant-result';
@@ -17,6 +18,11 @@ export interface GrantContext {
   /** Known to the catalog and allowed for the client; defaulted when `scope` was omitted. */
   readonly scopes: RequestedScopes;
   readonly resources: ResourceCatalog;
+  /**
+   * RFC 8707 `resource` (grants with `resourceIndicators`): the API resources named by their URIs,
+   * each known and open to the client; empty when none was sent.
+   */
+  readonly resourceIndicators: readonly ApiResource[];
   /** The parameters the grant declared, by name, as sent (a repeatable one as a list). */
   readonly rawParameters: RequestParameters;
   /** The client's address (the socket peer, or behind a trusted proxy the forwarded one): for per-address throttling. */
@@ -49,6 +55,12 @@ export interface GrantValidator<P extends object = object> {
   readonly parameterError?: OAuthErrorCode;
   /** The error when the result names a subject that is no enabled user of the directory; `invalid_grant` by default. */
   readonly subjectError?: OAuthErrorCode;
+  /**
+   * True when the grant reads RFC 8707 `resource` (docs/tokens.md#resource-indicators): the token
+   * endpoint accepts it repeated, resolves it before the scope (`invalid_target`) into
+   * `context.resourceIndicators`, and a success's `audience` must be within it.
+   */
+  readonly resourceIndicators?: boolean;
   validate(parameters: P, context: GrantContext): Promise<GrantResult>;
 }
 

@@ -43,16 +43,17 @@ export function aliceAccessToken(overrides: Partial<ValidatedAccessToken> = {}):
 }
 
 /** A token request as a grant spec writes it: the form parameters and the rest of the context. */
-export interface GrantRequest extends Omit<GrantContext, 'rawParameters' | 'receivedAt'> {
+export interface GrantRequest extends Omit<GrantContext, 'rawParameters' | 'receivedAt' | 'resourceIndicators'> {
   readonly parameters: FormBody;
   readonly receivedAt?: number;
+  readonly resourceIndicators?: GrantContext['resourceIndicators'];
 }
 
 /** Runs a grant as the token endpoint does: its DTO read and validated from the form, then `validate`. */
 export async function submit<P extends object>(
   validator: GrantValidator<P>,
-  { parameters, receivedAt = Date.now(), ...context }: GrantRequest,
+  { parameters, receivedAt = Date.now(), resourceIndicators = [], ...context }: GrantRequest,
 ): Promise<GrantResult> {
   const dto = readGrantParameters(validator.parameters, parameters, validator.parameterError ?? 'invalid_request');
-  return validator.validate(dto, { ...context, receivedAt, rawParameters: {} });
+  return validator.validate(dto, { ...context, receivedAt, resourceIndicators, rawParameters: {} });
 }

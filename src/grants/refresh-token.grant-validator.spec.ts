@@ -30,6 +30,7 @@ const stored: RefreshToken = {
   subject: '1',
   clientId: 'frontend',
   scopes: ['openid', 'profile', 'api1', 'offline_access'],
+  resources: [],
   authTime: 1_900_000_000,
   authenticationMethods: ['pwd'],
   createdAt: new Date(Date.now() - 60_000),

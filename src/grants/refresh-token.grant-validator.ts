@@ -8,6 +8,7 @@ import { OFFLINE_ACCESS, type RequestedScopes } from '../oauth/scope';
 import { isConcurrentUse, REFRESH_TOKEN_GRANT_TYPE, refreshTokenState, type RefreshToken } from '../refresh-tokens/refresh-token';
 import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
 import type { ResourceCatalog } from '../resources/resource-catalog';
+import { authorizedResourceUris, narrowResources, scopesForResources } from '../resources/resource-indicators';
 import { UserDirectory } from '../users/user-directory';
 import type { GrantContext, GrantValidator, RefreshRotation } from './grant-validator';
 
@@ -31,6 +32,7 @@ export type RefreshTokenLookup = Pick<RefreshTokenService, 'find' | 'revokeFamil
 export class RefreshTokenGrantValidator implements GrantValidator<RefreshTokenParameters> {
   readonly grantType = REFRESH_TOKEN_GRANT_TYPE;
   readonly parameters = RefreshTokenParameters;
+  readonly resourceIndicators = true;
 
   constructor(
     @Inject(RefreshTokenService) private readonly refreshTokens: RefreshTokenLookup,
@@ -42,15 +44,20 @@ export class RefreshTokenGrantValidator implements GrantValidator<RefreshTokenPa
    * The successor joins the family, and the presented token is used up in the same transaction that
    * stores it (RefreshTokenService.issueFor, called by the token endpoint's response generator).
    */
-  async validate({ refresh_token: handle }: RefreshTokenParameters, { client, scopes, resources, receivedAt }: GrantContext): Promise<RefreshRotation> {
+  async validate(
+    { refresh_token: handle }: RefreshTokenParameters,
+    { client, scopes, resources, resourceIndicators: requested, receivedAt }: GrantContext,
+  ): Promise<RefreshRotation> {
     const token = await this.refreshTokens.find(handle);
     // Bound to its client (RFC 6749 §6); another client learns nothing and changes nothing.
     if (!token || token.clientId !== client.clientId) throw invalidGrant('the refresh token is invalid');
     await this.requireActive(token, receivedAt);
     if (!client.allowedScopes.includes(OFFLINE_ACCESS)) throw invalidGrant('the client may no longer use offline access');
-    const granted = grantedScopes(token, scopes, client, resources);
+    // RFC 8707 §2.2: `resource` narrows what was authorized, checked before the scope; omitted, the audience stays.
+    const audience = requested.length > 0 ? narrowResources(requested, authorizedResourceUris(token.resources, token.scopes, resources)) : undefined;
+    const granted = scopesForResources({ names: grantedScopes(token, scopes, client, resources), explicit: scopes.explicit }, requested, resources);
     await this.requireEnabledUser(token.subject);
-    return { kind: 'refresh_rotation', presented: token, scopes: granted };
+    return { kind: 'refresh_rotation', presented: token, scopes: granted, audience };
   }
 
   /** The directory itself, not the token endpoint's cached view: a user disabled a moment ago refreshes nothing. */

@@ -10,7 +10,7 @@ const client = testClient({ allowedScopes: ['openid', 'profile', 'role', 'api2',
 const subjectToken = aliceAccessToken;
 
 function context(scopes: RequestedScopes): GrantContext {
-  return { grantType: 'delegation', client, scopes, resources, rawParameters: {}, clientAddress: '127.0.0.1', receivedAt: 0 };
+  return { grantType: 'delegation', client, scopes, resources, resourceIndicators: [], rawParameters: {}, clientAddress: '127.0.0.1', receivedAt: 0 };
 }
 
 /** An `act` chain of `depth` clients, outermost first: client-1 → client-2 → … */

@@ -107,7 +107,7 @@ export function readTokenExchangeRequest(parameters: TokenExchangeParameters): T
 
 /**
  * RFC 8693 §2.1 `audience` / `resource`: each names an API resource (by its name, the `aud` of its
- * tokens) that the client is allowed a scope of, else `invalid_target` (§2.2.2). With targets, the
+ * tokens, or its RFC 8707 resource URI) that the client is allowed a scope of, else `invalid_target` (§2.2.2). With targets, the
  * token carries only their API scopes: a default scope leaves the others out, an explicit one that
  * names another API, or none of a target's scopes, is `invalid_target`. Identity scopes pass
  * through for the delegation rules to judge.
@@ -116,7 +116,7 @@ export function scopesForTargets(targets: readonly string[], requested: Requeste
   if (targets.length === 0) return requested;
   const targetScopes = new Map<string, readonly string[]>();
   for (const target of targets) {
-    const api = resources.resources.apiResources.find((resource) => resource.name === target);
+    const api = resources.apiResource(target);
     const allowed = api?.scopes.filter((scope) => client.allowedScopes.includes(scope)) ?? [];
     if (allowed.length === 0) throw OAuthError.invalidTarget(`the client may not obtain a token for ${target.slice(0, 200)}`);
     targetScopes.set(target, allowed);

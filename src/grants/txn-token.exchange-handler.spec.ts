@@ -74,7 +74,16 @@ function request(overrides: Partial<TokenExchangeRequest> = {}): TokenExchangeRe
 }
 
 function context(scopes: RequestedScopes = { names: ['openid', 'api1'], explicit: true }, client = gateway): GrantContext {
-  return { grantType: TOKEN_EXCHANGE_GRANT_TYPE, client, scopes, resources: demoResources, rawParameters: {}, clientAddress: '192.0.2.7', receivedAt: 0 };
+  return {
+    grantType: TOKEN_EXCHANGE_GRANT_TYPE,
+    client,
+    scopes,
+    resources: demoResources,
+    resourceIndicators: [],
+    rawParameters: {},
+    clientAddress: '192.0.2.7',
+    receivedAt: 0,
+  };
 }
 
 const refused = (code: string, description: string) => expect.objectContaining({ code, description });

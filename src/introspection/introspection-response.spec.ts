@@ -73,6 +73,7 @@ describe('refreshTokenIntrospection', () => {
       subject: '1',
       clientId: 'frontend',
       scopes: ['openid', 'offline_access'],
+      resources: [],
       authTime: 1_899_999_000,
       authenticationMethods: ['pwd'],
       createdAt: new Date(1_900_000_000_000),

@@ -26,6 +26,7 @@ const refreshToken: RefreshToken = {
   subject: '1',
   clientId: 'frontend',
   scopes: ['openid', 'offline_access'],
+  resources: [],
   authTime: now,
   authenticationMethods: ['pwd'],
   createdAt: new Date(),

@@ -31,7 +31,7 @@ export interface ParameterRefusal {
 
 /**
  * The names a DTO declares, read once from its class-validator metadata: every decorated member is
- * a parameter, a member declared `@IsArray()` may be repeated (RFC 8693 `audience`, `resource`), and
+ * a parameter, a member declared `@IsArray()` (or `FormList`) may be repeated (RFC 8693 `audience`, `resource`), and
  * a member whose `@MaxLength` exceeds MAX_PARAMETER_LENGTH may be that long.
  */
 export class ParameterSchema {
@@ -52,7 +52,7 @@ export class ParameterSchema {
         .map((entry): [string, number] => [entry.propertyName, Number(entry.constraints[0])]);
       schema = new ParameterSchema(
         new Set(metadata.map((entry) => entry.propertyName)),
-        new Set(metadata.filter((entry) => entry.name === 'isArray').map((entry) => entry.propertyName)),
+        new Set(metadata.filter((entry) => entry.name === 'isArray' || entry.name === 'isFormList').map((entry) => entry.propertyName)),
         new Map(longer),
       );
       ParameterSchema.known.set(dto, schema);

@@ -1,4 +1,4 @@
-import { IsOptional, IsString, MaxLength, validateSync } from 'class-validator';
+import { IsOptional, IsString, MaxLength, ValidateBy, validateSync } from 'class-validator';
 import type { FormBody } from './form';
 import { ParameterSchema, parametersOf, type ParametersClass } from './form-parameters';
 import { OAuthError } from './oauth-error';
@@ -10,6 +10,29 @@ export function FormField(maxLength: number): PropertyDecorator {
     IsOptional()(target, property);
     IsString({ message: 'parameter $property must not be repeated' })(target, property);
     MaxLength(maxLength, { message: 'parameter $property is too long' })(target, property);
+  };
+}
+
+/** The class-validator name of `FormList`, which `ParameterSchema` takes for a repeatable member. */
+export const FORM_LIST = 'isFormList';
+
+/** A form field that may repeat: at most `maxCount` values of at most `maxLength` characters each. */
+export function FormList(maxLength: number, maxCount: number): PropertyDecorator {
+  return (target, property) => {
+    IsOptional()(target, property);
+    ValidateBy(
+      {
+        name: FORM_LIST,
+        validator: {
+          validate: (value: unknown) => {
+            const values = (Array.isArray(value) ? value : [value]) as unknown[];
+            return values.length <= maxCount && values.every((entry) => typeof entry === 'string' && entry.length <= maxLength);
+          },
+          defaultMessage: () => `parameter ${String(property)} is too long or repeated too often`,
+        },
+      },
+      {},
+    )(target, property);
   };
 }
 
@@ -34,6 +57,13 @@ export class InspectedParameters<P extends object> {
     return typeof value === 'string' && value !== '' ? value : undefined;
   }
 
+  /** A repeatable member (`FormList`): its value or values as sent; a refused member is `invalid_request`. */
+  listed(name: keyof P & string): unknown {
+    const refusal = this.refusals.get(name);
+    if (refusal !== undefined) throw OAuthError.invalidRequest(refusal);
+    return this.sent[name];
+  }
+
   /** The member, undefined when absent, empty or refused. */
   accepted(name: keyof P & string): string | undefined {
     return this.refusals.has(name) ? undefined : this.valid(name);
@@ -42,14 +72,14 @@ export class InspectedParameters<P extends object> {
 
 /** The DTO's members from a form body or query, validated; undeclared parameters are dropped. */
 export function inspectParameters<P extends object>(dto: ParametersClass<P>, body: FormBody): InspectedParameters<P> {
-  const { names } = ParameterSchema.of(dto);
+  const { names, repeatable } = ParameterSchema.of(dto);
   const declared = Object.keys(body).filter((name) => names.has(name));
   const parameters = parametersOf(dto, Object.fromEntries(declared.map((name) => [name, body[name]])));
   const refusals = new Map<string, string>();
   for (const failure of validateSync(parameters, { stopAtFirstError: true, forbidUnknownValues: false, validationError: { target: false } })) {
     refusals.set(failure.property, Object.values(failure.constraints ?? {})[0] ?? `parameter ${failure.property} is invalid`);
   }
-  const repeated = declared.filter((name) => Array.isArray(body[name]));
+  const repeated = declared.filter((name) => Array.isArray(body[name]) && !repeatable.has(name));
   for (const name of repeated) Reflect.deleteProperty(parameters, name);
   return new InspectedParameters(parameters, refusals, repeated);
 }

@@ -96,7 +96,7 @@ describe('RefreshTokenService', () => {
       const first = (await service.issueFor(passwordGrant, frontend, accessToken))!;
       const stored = (await service.find(first))!;
       await repository.revokeFamily(stored.familyId, new Date());
-      const family = { id: stored.familyId, scopes: stored.scopes, expiresAt: stored.expiresAt };
+      const family = { id: stored.familyId, scopes: stored.scopes, resources: [], expiresAt: stored.expiresAt };
       await expect(service.issueFor(passwordGrant, frontend, accessToken, family)).rejects.toEqual(
         expect.objectContaining({ code: 'invalid_grant', description: 'the refresh token has been revoked' }),
       );
@@ -123,7 +123,12 @@ describe('RefreshTokenService', () => {
 
     it('rotates within the family, keeping its scope and absolute expiry', async () => {
       const { service } = setup();
-      const family = { id: '8d5e4a3c-0000-4000-8000-000000000001', scopes: ['openid', 'api1', 'offline_access'], expiresAt: new Date('2031-01-01T00:00:00Z') };
+      const family = {
+        id: '8d5e4a3c-0000-4000-8000-000000000001',
+        scopes: ['openid', 'api1', 'offline_access'],
+        resources: [],
+        expiresAt: new Date('2031-01-01T00:00:00Z'),
+      };
       const handle = (await service.issueFor({ ...passwordGrant, scopes: ['api1'] }, frontend, accessToken, family))!;
       expect(await service.find(handle)).toMatchObject({ familyId: family.id, scopes: family.scopes, expiresAt: family.expiresAt });
     });
@@ -141,7 +146,7 @@ describe('RefreshTokenService', () => {
   describe('issueFor, rotating a presented token', () => {
     async function presented(service: RefreshTokenService) {
       const token = (await service.find((await service.issueFor(passwordGrant, frontend, accessToken))!))!;
-      return { token, family: { id: token.familyId, scopes: token.scopes, expiresAt: token.expiresAt, rotatedFrom: token.tokenHash } };
+      return { token, family: { id: token.familyId, scopes: token.scopes, resources: [], expiresAt: token.expiresAt, rotatedFrom: token.tokenHash } };
     }
 
     it('lets exactly one of two uses through; the other is invalid_grant and revokes nothing', async () => {
@@ -184,7 +189,7 @@ describe('RefreshTokenService', () => {
     it('revokes every token of the family and denies the access tokens issued with them', async () => {
       const { service, denied } = setup();
       const first = (await service.find((await service.issueFor(passwordGrant, frontend, accessToken))!))!;
-      const family = { id: first.familyId, scopes: first.scopes, expiresAt: first.expiresAt };
+      const family = { id: first.familyId, scopes: first.scopes, resources: [], expiresAt: first.expiresAt };
       const second = (await service.issueFor(passwordGrant, frontend, { ...accessToken, jwtId: 'jti-2' }, family))!;
       const other = (await service.issueFor(passwordGrant, frontend, { ...accessToken, jwtId: 'jti-3' }))!;
 

@@ -24,6 +24,11 @@ export interface IssuedGrant {
   readonly actor?: ActorClaim;
   readonly authTime: number;
   readonly authenticationMethods: readonly string[];
+  /**
+   * What the grant authorized, kept by a new family when the access token carries less (RFC 8707
+   * §2.2: narrowed by `resource`); by default the access token's scopes and no resource.
+   */
+  readonly authorized?: { readonly scopes: readonly string[]; readonly resources: readonly string[] };
   /** A browser sign-in's session, kept with the family for the ID tokens of its refreshes. */
   readonly idToken?: { readonly sessionId?: string };
 }
@@ -61,6 +66,7 @@ export class RefreshTokenService {
       subject: grant.subject,
       clientId: client.clientId,
       scopes: family.scopes,
+      resources: family.resources,
       authTime: grant.authTime,
       authenticationMethods: grant.authenticationMethods,
       sessionId: grant.idToken?.sessionId,
@@ -111,5 +117,6 @@ function offersRefreshToken(grant: IssuedGrant, client: Client): boolean {
 
 /** The family's lifetime is absolute: rotation never extends it. */
 function newFamily(grant: IssuedGrant, client: Client, now: Date): RefreshTokenFamily {
-  return { id: randomUUID(), scopes: grant.scopes, expiresAt: new Date(now.getTime() + client.refreshTokenLifetimeSeconds * 1000) };
+  const { scopes, resources } = grant.authorized ?? { scopes: grant.scopes, resources: [] };
+  return { id: randomUUID(), scopes, resources, expiresAt: new Date(now.getTime() + client.refreshTokenLifetimeSeconds * 1000) };
 }

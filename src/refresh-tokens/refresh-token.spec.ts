@@ -16,6 +16,7 @@ const token: RefreshToken = {
   subject: '1',
   clientId: 'frontend',
   scopes: ['openid', 'offline_access'],
+  resources: [],
   authTime: 1_893_456_000,
   authenticationMethods: ['pwd'],
   createdAt: new Date('2029-12-31T00:00:00Z'),

@@ -11,6 +11,8 @@ export interface RefreshToken {
   readonly clientId: string;
   /** The scope originally granted; a rotated token keeps it (RFC 6749 §6). */
   readonly scopes: readonly string[];
+  /** RFC 8707: the resource URIs originally authorized, the audience of a refresh without `resource`; empty when none. */
+  readonly resources: readonly string[];
   /** Epoch seconds of the user's authentication, kept by every refreshed access token. */
   readonly authTime: number;
   readonly authenticationMethods: readonly string[];
@@ -38,6 +40,7 @@ export interface NewRefreshToken extends Omit<RefreshToken, 'createdAt' | 'consu
 export interface RefreshTokenFamily {
   readonly id: string;
   readonly scopes: readonly string[];
+  readonly resources: readonly string[];
   readonly expiresAt: Date;
   /** The hash of the token this rotation consumes, in the same transaction that stores its successor. */
   readonly rotatedFrom?: string;

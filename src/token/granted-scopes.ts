@@ -14,7 +14,7 @@ type IssuingKind = Exclude<GrantResult, { kind: 'error' }>;
 export function grantedScopes(result: IssuingKind, requested: RequestedScopes, client: Client): readonly string[] {
   switch (result.kind) {
     case 'code_redemption':
-      return within(result.code.scopes, client.allowedScopes, 'is not allowed for this client');
+      return within(result.scopes ?? result.code.scopes, client.allowedScopes, 'is not allowed for this client');
     case 'refresh_rotation':
       return within(result.scopes, client.allowedScopes, 'is not allowed for this client');
     case 'self_issued':

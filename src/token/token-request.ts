@@ -5,12 +5,16 @@ import { singleParameter, type FormBody, type RequestParameters } from '../oauth
 import { pickDeclaredParameters, validateParameters } from '../oauth/form-parameters';
 import { OAuthError } from '../oauth/oauth-error';
 import { resolveRequestedScopes, type RequestedScopes } from '../oauth/scope';
+import type { ApiResource } from '../resources/resource';
 import type { ResourceCatalog } from '../resources/resource-catalog';
+import { readResourceIndicators, resolveResourceIndicators } from '../resources/resource-indicators';
 
 /** A token request read once (RFC 6749 §3.2, docs/endpoints.md#token-endpoint): all a grant and the pipeline see of the body. */
 export interface TokenRequest<P extends object = object> {
   readonly grantType: string;
   readonly scopes: RequestedScopes;
+  /** RFC 8707 `resource`, for a grant that reads it; empty otherwise. */
+  readonly resourceIndicators: readonly ApiResource[];
   /** The grant's DTO, validated. */
   readonly parameters: P;
   /** The parameters the grant declared, as sent. */
@@ -26,7 +30,7 @@ export function readGrantType(body: FormBody): string {
 
 /**
  * The rest of the request for the grant chosen: no parameter repeated but those it declares
- * repeatable, `scope` known and allowed (defaulted when omitted), then its own parameters, each
+ * repeatable (and RFC 8707 `resource` for a grant that reads it, resolved first), `scope` known and allowed (defaulted when omitted), then its own parameters, each
  * checked once (`pickDeclaredParameters`) and validated as its DTO; undeclared ones are dropped.
  */
 export function readTokenRequest<P extends object>(
@@ -37,17 +41,21 @@ export function readTokenRequest<P extends object>(
   catalog: ResourceCatalog,
 ): TokenRequest<P> {
   rejectRepeatedParameters(body, validator);
+  // RFC 8707: before the scope, so that invalid_target wins over invalid_scope.
+  const resourceIndicators = validator.resourceIndicators
+    ? resolveResourceIndicators(readResourceIndicators(body.resource), catalog, client.allowedScopes)
+    : [];
   const scopes = resolveRequestedScopes(singleParameter(body, 'scope'), client.allowedScopes, (scope) => catalog.isKnownScope(scope));
   const refusal = { error: validator.parameterError ?? 'invalid_request' } as const;
   const rawParameters = pickDeclaredParameters(validator.parameters, body, refusal);
-  return { grantType, scopes, parameters: validateParameters(validator.parameters, rawParameters, refusal), rawParameters };
+  return { grantType, scopes, resourceIndicators, parameters: validateParameters(validator.parameters, rawParameters, refusal), rawParameters };
 }
 
 /** RFC 6749 §3.2: no parameter may repeat, except those the grant declares repeatable. */
 function rejectRepeatedParameters(body: FormBody, validator: GrantValidator): void {
   const { repeatable } = GrantParameterSchema.of(validator.parameters);
   for (const [name, value] of Object.entries(body)) {
-    if (Array.isArray(value) && !repeatable.has(name)) {
+    if (Array.isArray(value) && !repeatable.has(name) && !(name === 'resource' && validator.resourceIndicators)) {
       throw OAuthError.invalidRequest(`parameter ${name.slice(0, 64)} must not be repeated`);
     }
   }

@@ -20,6 +20,7 @@ const code: AuthorizationCode = {
   codeChallenge: 'challenge',
   nonce: 'n-1',
   scopes: ['openid', 'api1', 'offline_access'],
+  resources: [],
   subject: 'alice',
   sessionId: 'sid-1',
   authTime: NOW - 100,
@@ -33,6 +34,7 @@ const presented: RefreshToken = {
   subject: 'alice',
   clientId: 'web',
   scopes: ['openid', 'api1', 'offline_access'],
+  resources: [],
   authTime: NOW - 1000,
   authenticationMethods: [],
   sessionId: 'sid-1',
@@ -158,6 +160,24 @@ describe('TokenResponseGenerator.generate', () => {
       expect(calls.revoked).toEqual(['jti-1', 'family of jti-1']);
     });
 
+    it('addresses the tokens to the code’s resources, or to those the token request narrowed them to, the family keeping all', async () => {
+      const authorized = { ...code, resources: ['https://a.example/', 'https://b.example/'] };
+      const { generate, calls } = generator({ refreshToken: 'rt' });
+      await generate({ kind: 'code_redemption', code: authorized }, 'authorization_code');
+      await generate(
+        { kind: 'code_redemption', code: authorized, scopes: ['openid', 'offline_access'], audience: ['https://b.example/'] },
+        'authorization_code',
+      );
+      expect(calls.accessTokens.map(({ audience, scopes }) => ({ audience, scopes }))).toEqual([
+        { audience: authorized.resources, scopes: authorized.scopes },
+        { audience: ['https://b.example/'], scopes: ['openid', 'offline_access'] },
+      ]);
+      expect(calls.refreshTokens.map(({ grant }) => grant.authorized)).toEqual([
+        { scopes: authorized.scopes, resources: authorized.resources },
+        { scopes: authorized.scopes, resources: authorized.resources },
+      ]);
+    });
+
     it('issues no ID token without openid', async () => {
       const { generate, calls } = generator();
       const response = await generate({ kind: 'code_redemption', code: { ...code, scopes: ['api1'] } }, 'authorization_code');
@@ -167,6 +187,15 @@ describe('TokenResponseGenerator.generate', () => {
   });
 
   describe('a refresh rotation', () => {
+    it('addresses the new access token to the family’s resources unless the grant narrowed them', async () => {
+      const bound = { ...presented, resources: ['https://a.example/', 'https://b.example/'] };
+      const { generate, calls } = generator({ refreshToken: 'rt-2' });
+      await generate({ kind: 'refresh_rotation', presented: bound, scopes: ['openid'] }, 'refresh_token');
+      await generate({ kind: 'refresh_rotation', presented: bound, scopes: ['openid'], audience: ['https://a.example/'] }, 'refresh_token');
+      expect(calls.accessTokens.map(({ audience }) => audience)).toEqual([bound.resources, ['https://a.example/']]);
+      expect(calls.refreshTokens.map(({ rotated }) => rotated?.resources)).toEqual([bound.resources, bound.resources]);
+    });
+
     it('rotates the presented token within its family, with a new ID token for a browser sign-in', async () => {
       const { generate, calls } = generator({ refreshToken: 'rt-2' });
       const response = await generate({ kind: 'refresh_rotation', presented, scopes: ['openid', 'api1'] }, 'refresh_token');
@@ -174,7 +203,7 @@ describe('TokenResponseGenerator.generate', () => {
       expect(calls.refreshTokens).toEqual([
         {
           grant: expect.objectContaining({ subject: 'alice', scopes: ['openid', 'api1'], authTime: NOW - 1000, authenticationMethods: ['refresh_token'] }),
-          rotated: { id: 'family-1', scopes: presented.scopes, expiresAt: presented.expiresAt, rotatedFrom: 'rt-hash' },
+          rotated: { id: 'family-1', scopes: presented.scopes, resources: [], expiresAt: presented.expiresAt, rotatedFrom: 'rt-hash' },
         },
       ]);
       expect(calls.idTokens[0]).toMatchObject({ sessionId: 'sid-1', authTime: NOW - 1000 });

@@ -20,6 +20,10 @@ export type IssuingResult = (GrantSuccess & { readonly scopes: readonly string[]
 interface AccessTokenGrant {
   readonly subject?: string;
   readonly scopes: readonly string[];
+  /** RFC 8707: the `aud` when resources were requested or authorized. */
+  readonly audience?: readonly string[];
+  /** What a new refresh-token family keeps when the access token carries less (RFC 8707 §2.2). */
+  readonly authorized?: { readonly scopes: readonly string[]; readonly resources: readonly string[] };
   readonly authTime: number;
   readonly authenticationMethods: readonly string[];
   readonly actor?: ActorClaim;
@@ -63,8 +67,16 @@ export class TokenResponseGenerator {
         return Promise.resolve(this.selfIssued(result, grantType, client));
       case 'code_redemption': {
         const { code } = result;
-        const { subject, scopes, authTime, authenticationMethods } = code;
-        const grant = { subject, scopes, authTime, authenticationMethods, signIn: { sessionId: code.sessionId, nonce: code.nonce } };
+        const { subject, authTime, authenticationMethods } = code;
+        const grant = {
+          subject,
+          scopes: result.scopes ?? code.scopes,
+          audience: result.audience ?? code.resources,
+          authorized: { scopes: code.scopes, resources: code.resources },
+          authTime,
+          authenticationMethods,
+          signIn: { sessionId: code.sessionId, nonce: code.nonce },
+        };
         return this.accessToken(grant, grantType, client, { code });
       }
       case 'refresh_rotation': {
@@ -72,12 +84,13 @@ export class TokenResponseGenerator {
         const grant = {
           subject: token.subject,
           scopes,
+          audience: result.audience ?? token.resources,
           authTime: token.authTime,
           authenticationMethods: token.authenticationMethods.length > 0 ? token.authenticationMethods : [grantType],
           // OpenID Connect Core §12.2: a refresh of a browser sign-in gets a new ID token, with the same sid.
           signIn: token.sessionId === undefined ? undefined : { sessionId: token.sessionId },
         };
-        const family = { id: token.familyId, scopes: token.scopes, expiresAt: token.expiresAt, rotatedFrom: token.tokenHash };
+        const family = { id: token.familyId, scopes: token.scopes, resources: token.resources, expiresAt: token.expiresAt, rotatedFrom: token.tokenHash };
         return this.accessToken(grant, grantType, client, { family });
       }
       default: {
@@ -86,6 +99,8 @@ export class TokenResponseGenerator {
         const grant: AccessTokenGrant = {
           subject: result.subject,
           scopes: result.scopes,
+          audience: result.audience,
+          authorized: undefined,
           authTime: delegation?.authTime ?? now,
           authenticationMethods: result.authenticationMethods ?? [grantType],
           actor: delegation?.actor,
@@ -105,6 +120,7 @@ export class TokenResponseGenerator {
       clientId: client.clientId,
       lifetimeSeconds: client.accessTokenLifetimeSeconds,
       scopes: grant.scopes,
+      audience: grant.audience,
       subject: grant.subject,
       authTime: grant.authTime,
       authenticationMethods: grant.authenticationMethods,

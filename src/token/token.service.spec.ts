@@ -4,6 +4,7 @@ import { demoResources, testClient } from '../grants/grant.fixtures';
 import { grantError, type GrantContext, type GrantResult, type GrantValidator } from '../grants/grant-validator';
 import { GrantValidatorRegistry } from '../grants/grant-validator.registry';
 import type { FormBody } from '../oauth/form';
+import { ResourceCatalog } from '../resources/resource-catalog';
 import type { User } from '../users/user';
 import type { TokenResponse } from './token-response';
 import type { IssuingResult } from './token-response.generator';
@@ -18,7 +19,10 @@ class ScriptedGrant implements GrantValidator {
   readonly grantType = GRANT;
   readonly parameters = NoParameters;
   readonly seen: GrantContext[] = [];
-  constructor(private readonly answer: (context: GrantContext) => GrantResult) {}
+  constructor(
+    private readonly answer: (context: GrantContext) => GrantResult,
+    readonly resourceIndicators = false,
+  ) {}
   async validate(_: object, context: GrantContext): Promise<GrantResult> {
     this.seen.push(context);
     return this.answer(context);
@@ -30,8 +34,8 @@ const users: Record<string, User> = {
   carol: { subjectId: 'carol', username: 'carol', enabled: false } as User,
 };
 
-function pipeline(answer: (context: GrantContext) => GrantResult) {
-  const grant = new ScriptedGrant(answer);
+function pipeline(answer: (context: GrantContext) => GrantResult, { resourceIndicators = false, catalog = demoResources } = {}) {
+  const grant = new ScriptedGrant(answer, resourceIndicators);
   const generated: IssuingResult[] = [];
   const responses = {
     generate: async (result: IssuingResult): Promise<TokenResponse> => {
@@ -40,7 +44,7 @@ function pipeline(answer: (context: GrantContext) => GrantResult) {
     },
   };
   const audit = new RecordingAuditSink();
-  const service = new TokenService(new GrantValidatorRegistry([grant]), { catalog: demoResources }, responses, audit, {
+  const service = new TokenService(new GrantValidatorRegistry([grant]), { catalog }, responses, audit, {
     findBySubjectId: async (subject) => users[subject],
   });
   return { service, grant, generated, audit };
@@ -162,6 +166,40 @@ describe('TokenService.requestToken', () => {
       const { service, generated } = pipeline(() => success);
       await expect(run(service, request({ scope: 'api1 api2' }))).resolves.toEqual({ access_token: 'at', token_type: 'Bearer', expires_in: 60, scope: '' });
       expect(generated).toEqual([success]);
+    });
+  });
+
+  describe('resource indicators (RFC 8707)', () => {
+    const API1_URI = 'https://api1.example/';
+    const API2_URI = 'https://api2.example/';
+    const catalog = new ResourceCatalog({
+      identityResources: demoResources.resources.identityResources,
+      apiResources: [
+        { name: 'api1', scopes: ['api1'], uri: API1_URI },
+        { name: 'api2', scopes: ['api2'], uri: API2_URI },
+      ],
+    });
+
+    it('resolves a repeated resource for a grant that reads it, before the scope', async () => {
+      const { service, grant } = pipeline(() => ({ audience: [API1_URI, API2_URI] }), { resourceIndicators: true, catalog });
+      await run(service, request({ resource: [API1_URI, API2_URI] }));
+      expect(grant.seen[0].resourceIndicators.map((api) => api.name)).toEqual(['api1', 'api2']);
+      await expect(run(service, request({ resource: 'https://unknown.example/', scope: 'unknown' }))).rejects.toEqual(refused('invalid_target'));
+    });
+
+    it('refuses a success addressed to a resource that was not requested', async () => {
+      const { service, generated } = pipeline(() => ({ audience: [API2_URI] }), { resourceIndicators: true, catalog });
+      await expect(run(service, request({ resource: API1_URI }))).rejects.toEqual(refused('invalid_target'));
+      expect(generated).toEqual([]);
+    });
+
+    it('lets a grant that does not read resource address known resources only, and refuses resource repeated', async () => {
+      const known = pipeline(() => ({ audience: ['api1', API2_URI] }), { catalog });
+      await run(known.service, request({}));
+      expect(known.generated).toEqual([{ audience: ['api1', API2_URI], scopes: ['openid', 'profile', 'api1', 'api2'] }]);
+      const unknown = pipeline(() => ({ audience: ['https://elsewhere.example/'] }), { catalog });
+      await expect(run(unknown.service, request({}))).rejects.toEqual(refused('invalid_target'));
+      await expect(run(known.service, request({ resource: [API1_URI, API2_URI] }))).rejects.toEqual(refused('invalid_request'));
     });
   });
 });

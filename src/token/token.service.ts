@@ -5,6 +5,8 @@ import type { GrantContext, GrantResult } from '../grants/grant-validator';
 import { GrantValidatorRegistry } from '../grants/grant-validator.registry';
 import type { FormBody } from '../oauth/form';
 import { OAuthError } from '../oauth/oauth-error';
+import type { ApiResource } from '../resources/resource';
+import type { ResourceCatalog } from '../resources/resource-catalog';
 import { ResourceStore } from '../resources/resource.store';
 import { UserStore } from '../users/user.store';
 import { grantedScopes, grantedSubject } from './granted-scopes';
@@ -57,6 +59,7 @@ export class TokenService {
       client,
       scopes: request.scopes,
       resources: catalog,
+      resourceIndicators: request.resourceIndicators,
       rawParameters: request.rawParameters,
       clientAddress,
       receivedAt,
@@ -65,6 +68,7 @@ export class TokenService {
     const result = await validator.validate(request.parameters, context);
     if (result.kind === 'error') throw new OAuthError(result.error, result.description);
     const scopes = grantedScopes(result, request.scopes, client);
+    requireKnownAudience(result, catalog, validator.resourceIndicators === true ? request.resourceIndicators : undefined);
     const subject = grantedSubject(result);
     // docs/users.md: whatever the grant, a token's user is a known, enabled one (seen within CACHE_TTL_SECONDS).
     if (subject !== undefined) await requireEnabledUser(this.users, subject, validator.subjectError ?? 'invalid_grant');
@@ -74,6 +78,21 @@ export class TokenService {
 
 /** A public client proves nothing, so it gets only what PKCE protects (docs/browser-sign-in.md#clients). */
 const PUBLIC_CLIENT_GRANT_TYPES: ReadonlySet<string> = new Set(['authorization_code', 'refresh_token']);
+
+/**
+ * A success's `audience` names only API resources (by name or URI), and for a grant that reads RFC
+ * 8707 `resource`, only the requested ones (docs/grants.md#what-the-token-endpoint-enforces).
+ */
+function requireKnownAudience(
+  result: Exclude<GrantResult, { kind: 'error' }>,
+  catalog: Pick<ResourceCatalog, 'apiResource'>,
+  requested: readonly ApiResource[] | undefined,
+): void {
+  if (result.kind !== undefined && result.kind !== 'access_token') return;
+  const allowed = (audience: string) => (requested ? requested.some((api) => api.uri === audience) : catalog.apiResource(audience) !== undefined);
+  const outside = result.audience?.find((audience) => !allowed(audience));
+  if (outside !== undefined) throw OAuthError.invalidTarget(`resource ${outside.slice(0, 200)} was not requested`);
+}
 
 /** A success's scopes as granted (the requested ones when it named none); the other kinds carry theirs. */
 function withScopes(result: Exclude<GrantResult, { kind: 'error' }>, scopes: readonly string[]): IssuingResult {

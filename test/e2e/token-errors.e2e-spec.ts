@@ -277,7 +277,8 @@ describe('POST /connect/token — errors and response shape', () => {
         username: 'alice',
         token: 'x',
         foo: 'bar',
-        resource: 'https://elsewhere.example',
+        // `resource` is RFC 8707's for this grant now (resource-indicators.e2e-spec.ts); `audience` is not.
+        audience: 'https://elsewhere.example',
       });
       expect(response.status).toBe(200);
       expect(response.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, scope: 'api1' });

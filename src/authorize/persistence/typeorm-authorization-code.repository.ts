@@ -11,6 +11,7 @@ interface CodeRow {
   readonly code_challenge: string;
   readonly nonce: string | null;
   readonly scopes: string[];
+  readonly resources: string[];
   readonly subject_id: string;
   readonly session_id: string;
   readonly auth_time: Date;
@@ -28,8 +29,8 @@ export class TypeOrmAuthorizationCodeRepository extends AuthorizationCodeReposit
   async add(code: AuthorizationCode): Promise<void> {
     await this.dataSource.query(
       `INSERT INTO authorization_codes (code_hash, client_id, redirect_uri, code_challenge, nonce, scopes, subject_id,
-         session_id, auth_time, authentication_methods, expires_at, redirect_uri_sent)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+         session_id, auth_time, authentication_methods, expires_at, redirect_uri_sent, resources)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
       [
         code.codeHash,
         code.clientId,
@@ -43,6 +44,7 @@ export class TypeOrmAuthorizationCodeRepository extends AuthorizationCodeReposit
         code.authenticationMethods,
         code.expiresAt,
         code.redirectUriSent,
+        code.resources,
       ],
     );
   }
@@ -103,6 +105,7 @@ function toCode(row: CodeRow): AuthorizationCode {
     codeChallenge: row.code_challenge,
     nonce: row.nonce ?? undefined,
     scopes: row.scopes,
+    resources: row.resources,
     subject: row.subject_id,
     sessionId: row.session_id,
     authTime: Math.floor(row.auth_time.getTime() / 1000),

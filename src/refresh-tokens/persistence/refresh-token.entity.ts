@@ -19,6 +19,9 @@ export class RefreshTokenEntity {
   @Column({ type: 'text', array: true })
   scopes!: string[];
 
+  @Column({ type: 'text', array: true, default: () => "'{}'" })
+  resources!: string[];
+
   @Column({ name: 'auth_time', type: 'timestamptz' })
   authTime!: Date;
 
