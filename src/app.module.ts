@@ -6,7 +6,7 @@ import type { AuditSink } from './audit/audit-event';
 import { auditSinkOption } from './audit/audit-sink.option';
 import { BootDataSources } from './database/boot-data-sources';
 import { DatabaseModule } from './database/database.module';
-import { DeviceAuthorizationEndpointModule } from './device-authorization/device-authorization-endpoint.module';
+import { DeviceAuthorizationEndpointModule } from './device-authorization-endpoint/device-authorization-endpoint.module';
 import { DiscoveryModule } from './discovery/discovery.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';

@@ -44,13 +44,21 @@ export class DeviceAuthorizationService {
 
   /** RFC 8628 §3.1–3.2: a device code of 256 random bits (only its hash is stored) and a user code. */
   async start(body: FormBody, client: Client, now = new Date()): Promise<DeviceAuthorizationResponse> {
-    if (!client.allowedGrantTypes.includes(DEVICE_CODE_GRANT_TYPE)) throw OAuthError.unauthorizedClient('the client may not use the device authorization grant');
+    if (!client.allowedGrantTypes.includes(DEVICE_CODE_GRANT_TYPE))
+      throw OAuthError.unauthorizedClient('the client may not use the device authorization grant');
     const scopes = resolveRequestedScopes(singleParameter(body, 'scope'), client.allowedScopes, (scope) => this.resources.catalog.isKnownScope(scope));
     const deviceCode = generateHandle();
     const expiresAt = new Date(now.getTime() + DEVICE_CODE_LIFETIME_SECONDS * 1000);
     for (let attempt = 0; attempt < USER_CODE_ATTEMPTS; attempt++) {
       const userCode = generateUserCode();
-      const request = { deviceCodeHash: hashHandle(deviceCode), userCode, clientId: client.clientId, scopes: scopes.names, intervalSeconds: POLLING_INTERVAL_SECONDS, expiresAt };
+      const request = {
+        deviceCodeHash: hashHandle(deviceCode),
+        userCode,
+        clientId: client.clientId,
+        scopes: scopes.names,
+        intervalSeconds: POLLING_INTERVAL_SECONDS,
+        expiresAt,
+      };
       if (await this.repository.add(request)) {
         const shown = formatUserCode(userCode);
         return {

@@ -14,7 +14,8 @@ import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
 import { toSelfIssuedTokenResponse, toTokenResponse, type TokenResponse } from './token-response';
 
 /** A grant's result that issues something (every kind but an error), a success's scopes resolved. */
-export type IssuingResult = (GrantSuccess & { readonly scopes: readonly string[] }) | CodeRedemption | DeviceCodeRedemption | RefreshRotation | SelfIssuedResult;
+export type IssuingResult =
+  (GrantSuccess & { readonly scopes: readonly string[] }) | CodeRedemption | DeviceCodeRedemption | RefreshRotation | SelfIssuedResult;
 
 /** The access token to issue, whatever kind of result it came from. */
 interface AccessTokenGrant {

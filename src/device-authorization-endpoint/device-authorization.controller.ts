@@ -2,8 +2,8 @@ import { Body, Controller, Header, HttpCode, Post, UseGuards } from '@nestjs/com
 import type { AuthenticatedClient } from '../clients/client';
 import { ClientAuthGuard, CurrentClient } from '../client-auth/client-auth.guard';
 import type { FormBody } from '../oauth/form';
-import type { DeviceAuthorizationResponse } from './device-authorization';
-import { DeviceAuthorizationService } from './device-authorization.service';
+import type { DeviceAuthorizationResponse } from '../device-authorization/device-authorization';
+import { DeviceAuthorizationService } from '../device-authorization/device-authorization.service';
 
 @Controller('connect')
 export class DeviceAuthorizationController {

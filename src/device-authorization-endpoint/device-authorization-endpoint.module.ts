@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ClientAuthModule } from '../client-auth/client-auth.module';
 import { DeviceAuthorizationController } from './device-authorization.controller';
-import { DeviceAuthorizationModule } from './device-authorization.module';
+import { DeviceAuthorizationModule } from '../device-authorization/device-authorization.module';
 
 /** The device authorization endpoint, `POST /connect/deviceauthorization` (RFC 8628 §3.1). */
 @Module({
