@@ -125,6 +125,7 @@ export class DeviceVerificationService {
     if (!(await this.devices.answer(authorization, approval))) {
       return { kind: 'device_entry', userCode: formatUserCode(authorization.userCode), subject: session.subject, problem: { kind: 'invalid' } };
     }
+    this.audit.emit({ name: 'device_authorization.answered', clientId: client.clientId, subject: session.subject, approved });
     return { kind: 'device_answered', approved, clientName: nameOf(client) };
   }
 

@@ -1,4 +1,5 @@
 import * as oidc from 'openid-client';
+import { RecordingAuditSink } from '../../src/audit/recording-audit.sink';
 import { hashHandle } from '../../src/oauth/opaque-handle';
 import { Browser } from '../support/browser';
 import { ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
@@ -17,8 +18,9 @@ interface TestUser {
 /** The device authorization grant (RFC 8628, docs/device-authorization.md) for the demo client `tv`. */
 describe('device authorization grant', () => {
   let server: TestServer;
+  const audit = new RecordingAuditSink();
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({}, { auditSink: audit });
   });
   afterAll(() => server.close());
 
@@ -96,9 +98,10 @@ describe('device authorization grant', () => {
       expect(await sql('SELECT 1 FROM device_authorizations WHERE device_code_hash = $1', [device.device_code])).toHaveLength(0);
 
       const user = await newUser();
-      const { browser, html } = await signedIn(user, device.verification_uri_complete.split('user_code=')[1]);
+      const { browser, html } = await signedIn(user, device.verification_uri_complete!.split('user_code=')[1]);
       expect(html).toContain(`value="${device.user_code}"`);
       expect(await answer(browser, html, device.user_code, 'allow')).toContain('Device connected');
+      expect(audit.events).toContainEqual({ name: 'device_authorization.answered', clientId: 'tv', subject: user.subject, approved: true });
 
       const tokens = await oidc.pollDeviceAuthorizationGrant(config, device);
       expect(tokens.token_type.toLowerCase()).toBe('bearer');
