@@ -11,6 +11,7 @@ import { DatabaseMonitoringModule } from './database/database-monitoring.module'
 import { DatabaseOutageMonitor } from './database/database-outage.monitor';
 import type { TollgateMigration } from './database/database.config';
 import { DatabaseModule } from './database/database.module';
+import { DeviceAuthorizationEndpointModule } from './device-authorization-endpoint/device-authorization-endpoint.module';
 import { DiscoveryModule } from './discovery/discovery.module';
 import { BUILT_IN_GRANTS } from './grants/built-in-grants';
 import type { GrantModule } from './grants/grant-modules';
@@ -73,6 +74,7 @@ export class AppModule {
         DatabaseMonitoringModule,
         InteractionModule,
         PushedAuthorizationModule,
+        DeviceAuthorizationEndpointModule,
         UserInfoModule,
         IntrospectionModule,
         RevocationModule,

@@ -37,6 +37,8 @@ export type AuditEvent =
   | { readonly name: 'authorization_code.reuse_detected'; readonly clientId: string; readonly subject: string }
   | { readonly name: 'user.signed_in'; readonly clientId: string; readonly subject: string; readonly address: string }
   | { readonly name: 'user.signed_out'; readonly subject?: string }
+  /** RFC 8628 §3.3: a user allowed or denied a device on the verification page. */
+  | { readonly name: 'device_authorization.answered'; readonly clientId: string; readonly subject: string; readonly approved: boolean }
   | { readonly name: 'signing_key.rotated'; readonly kid: string; readonly algorithm: string; readonly activatesAt?: string };
 
 /** Where audit events go; also the DI token. The default writes JSON lines with pino. */

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ClientsModule } from '../clients/clients.module';
+import { DeviceAuthorizationModule } from '../device-authorization/device-authorization.module';
 import { ResourcesModule } from '../resources/resources.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { UsersModule } from '../users/users.module';
@@ -16,7 +17,7 @@ import { PushedAuthorizationService } from './pushed-authorization.service';
 
 /** The authorization endpoint's protocol side: request validation, pushed requests, decisions, codes, consents. */
 @Module({
-  imports: [ClientsModule, ResourcesModule, UsersModule, SessionsModule],
+  imports: [ClientsModule, ResourcesModule, UsersModule, SessionsModule, DeviceAuthorizationModule],
   providers: [
     { provide: AuthorizationCodeRepository, useClass: TypeOrmAuthorizationCodeRepository },
     { provide: ConsentRepository, useClass: TypeOrmConsentRepository },
@@ -26,6 +27,6 @@ import { PushedAuthorizationService } from './pushed-authorization.service';
     AuthorizeService,
     ExpiredSignInStatePurger,
   ],
-  exports: [AuthorizationCodeService, AuthorizeService, PushedAuthorizationService],
+  exports: [AuthorizationCodeService, AuthorizeService, PushedAuthorizationService, ConsentRepository],
 })
 export class AuthorizeModule {}

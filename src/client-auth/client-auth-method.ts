@@ -2,7 +2,7 @@ import type { AuthenticatedClient, ClientAuthMethodName } from '../clients/clien
 import type { FormBody } from '../oauth/form';
 
 /** The endpoints that authenticate clients; an assertion may name the one it is sent to as `aud`. */
-export type ClientAuthEndpoint = 'token' | 'introspection' | 'revocation' | 'pushed_authorization';
+export type ClientAuthEndpoint = 'token' | 'introspection' | 'revocation' | 'pushed_authorization' | 'device_authorization';
 
 /** What a request carries that may authenticate a client. */
 export interface ClientAuthRequest {

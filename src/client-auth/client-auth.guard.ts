@@ -21,6 +21,7 @@ const ENDPOINTS: Readonly<Record<string, ClientAuthEndpoint>> = {
   '/connect/introspect': 'introspection',
   '/connect/revocation': 'revocation',
   '/connect/par': 'pushed_authorization',
+  '/connect/deviceauthorization': 'device_authorization',
 };
 
 /** Asks `ClientAuthenticator` who the caller is, within the rate limits, and attaches the client to the request. */

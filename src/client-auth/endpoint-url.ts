@@ -5,6 +5,7 @@ const PATHS: Record<ClientAuthEndpoint, string> = {
   introspection: '/connect/introspect',
   revocation: '/connect/revocation',
   pushed_authorization: '/connect/par',
+  device_authorization: '/connect/deviceauthorization',
 };
 
 /** The advertised URL of an endpoint that authenticates clients (docs/endpoints.md). */

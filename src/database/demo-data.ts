@@ -140,6 +140,15 @@ export const DEMO_CLIENTS: readonly DemoClient[] = [
     postLogoutRedirectUris: ['http://127.0.0.1:5174/'],
     requireConsent: true,
   },
+  {
+    // A device without a browser (RFC 8628): the user approves it on the verification page. docs/device-authorization.md
+    clientId: 'tv',
+    clientName: 'Demo TV',
+    public: true,
+    grantTypes: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'],
+    scopes: ['openid', 'profile', 'api1', 'offline_access'],
+    requireConsent: true,
+  },
 ];
 
 /** Workload issuers (docs/workload-identity.md): assertions signed with the `demo-workloads` key. */

@@ -39,6 +39,7 @@ export function discoveryDocument({ issuer, grantTypes, catalog, signingAlgorith
     introspection_endpoint: `${issuer}/connect/introspect`,
     revocation_endpoint: `${issuer}/connect/revocation`,
     pushed_authorization_request_endpoint: `${issuer}/connect/par`,
+    device_authorization_endpoint: `${issuer}/connect/deviceauthorization`,
     grant_types_supported: grantTypes,
     scopes_supported: catalog.scopesSupported(),
     claims_supported: ['sub', ...catalog.claimsSupported().filter((claim) => claim !== 'sub'), ...ID_TOKEN_CLAIMS],

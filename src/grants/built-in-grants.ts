@@ -1,12 +1,14 @@
 import { AccessTokenModule } from '../access-token/access-token.module';
 import { AuditModule } from '../audit/audit.module';
 import { AuthorizeModule } from '../authorize/authorize.module';
+import { DeviceAuthorizationModule } from '../device-authorization/device-authorization.module';
 import { RefreshTokensModule } from '../refresh-tokens/refresh-tokens.module';
 import { SignInModule } from '../sign-in/sign-in.module';
 import { UsersModule } from '../users/users.module';
 import { AuthorizationCodeGrantValidator } from './authorization-code.grant-validator';
 import { ClientCredentialsGrantValidator } from './client-credentials.grant-validator';
 import { DelegationGrantValidator } from './delegation.grant-validator';
+import { DeviceCodeGrantValidator } from './device-code.grant-validator';
 import type { GrantRegistration } from './grants.module';
 import { PasswordGrantValidator } from './password.grant-validator';
 import { RefreshTokenGrantValidator } from './refresh-token.grant-validator';
@@ -22,6 +24,7 @@ export const BUILT_IN_GRANTS: GrantRegistration = {
     DelegationGrantValidator,
     RefreshTokenGrantValidator,
     TokenExchangeGrantValidator,
+    DeviceCodeGrantValidator,
   ],
-  imports: [AccessTokenModule, UsersModule, RefreshTokensModule, TokenExchangeModule, AuthorizeModule, AuditModule, SignInModule],
+  imports: [AccessTokenModule, UsersModule, RefreshTokensModule, TokenExchangeModule, AuthorizeModule, AuditModule, SignInModule, DeviceAuthorizationModule],
 };

@@ -7,7 +7,7 @@ import type { RefreshToken } from '../refresh-tokens/refresh-token';
  * A grant's answer, one of a few kinds; the token endpoint's response generator turns any of them
  * into the token response (docs/grants.md#the-grant-result). Most grants return a `GrantSuccess`.
  */
-export type GrantResult = GrantError | GrantSuccess | CodeRedemption | RefreshRotation | SelfIssuedResult;
+export type GrantResult = GrantError | GrantSuccess | CodeRedemption | DeviceCodeRedemption | RefreshRotation | SelfIssuedResult;
 
 /** The request is refused: RFC 6749 §5.2 (or RFC 8693 §2.2.2) error code and description. */
 export interface GrantError {
@@ -54,6 +54,19 @@ export interface CodeRedemption {
   /** RFC 8707 §2.2: the access token's scopes and `aud` when `resource` narrowed the code's; by default the code's. */
   readonly scopes?: readonly string[];
   readonly audience?: readonly string[];
+}
+
+/** An approved device authorization (RFC 8628 §3.5): the tokens of the sign-in that approved it. */
+export interface DeviceCodeRedemption {
+  readonly kind: 'device_code_redemption';
+  readonly subject: string;
+  /** The scopes of the device authorization request, within the client's. */
+  readonly scopes: readonly string[];
+  /** Epoch seconds. */
+  readonly authTime: number;
+  readonly authenticationMethods: readonly string[];
+  /** The approving browser session: the ID token's `sid`. */
+  readonly sessionId: string;
 }
 
 /** A refresh (RFC 6749 §6): `presented` is rotated, its successor issued with `scopes`. */

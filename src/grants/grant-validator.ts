@@ -7,7 +7,17 @@ import type { ResourceCatalog } from '../resources/resource-catalog';
 import type { GrantParametersClass } from './grant-parameters';
 import type { GrantResult } from './grant-result';
 
-export type { CodeRedemption, Delegation, GrantError, GrantResult, GrantSuccess, RefreshRotation, SelfIssuedResult, SelfIssuedToken } from './grant-result';
+export type {
+  CodeRedemption,
+  Delegation,
+  DeviceCodeRedemption,
+  GrantError,
+  GrantResult,
+  GrantSuccess,
+  RefreshRotation,
+  SelfIssuedResult,
+  SelfIssuedToken,
+} from './grant-result';
 export { grantError } from './grant-result';
 
 /** The validation context: what a grant validator is given besides its parameter DTO. */

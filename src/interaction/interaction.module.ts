@@ -2,12 +2,16 @@ import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { AuthorizeModule } from '../authorize/authorize.module';
 import { ClientsModule } from '../clients/clients.module';
+import { DeviceAuthorizationModule } from '../device-authorization/device-authorization.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { IdTokenModule } from '../id-token/id-token.module';
 import { KeysModule } from '../keys/keys.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { SignInModule } from '../sign-in/sign-in.module';
 import { UsersModule } from '../users/users.module';
 import { CsrfTokens } from './csrf';
+import { DeviceVerificationController } from './device-verification.controller';
+import { DeviceVerificationService } from './device-verification.service';
 import { EndSessionService } from './end-session.service';
 import { InteractionController } from './interaction.controller';
 import { InteractionService } from './interaction.service';
@@ -15,10 +19,21 @@ import { PageRenderer } from './page.renderer';
 import { PasswordSignIn } from './password-sign-in';
 import { StylesheetSource } from './stylesheet.source';
 
-/** Login, consent, logout-confirmation and signed-out pages, and the endpoints that show them. */
+/** Login, consent, logout-confirmation, signed-out and device verification pages, and the endpoints that show them. */
 @Module({
-  imports: [AuthorizeModule, ClientsModule, IdTokenModule, KeysModule, SessionsModule, UsersModule, AuditModule, SignInModule],
-  controllers: [InteractionController],
-  providers: [InteractionService, EndSessionService, CsrfTokens, PageRenderer, PasswordSignIn, StylesheetSource],
+  imports: [
+    AuthorizeModule,
+    ClientsModule,
+    IdTokenModule,
+    KeysModule,
+    SessionsModule,
+    UsersModule,
+    AuditModule,
+    SignInModule,
+    DeviceAuthorizationModule,
+    RateLimitModule,
+  ],
+  controllers: [InteractionController, DeviceVerificationController],
+  providers: [InteractionService, DeviceVerificationService, EndSessionService, CsrfTokens, PageRenderer, PasswordSignIn, StylesheetSource],
 })
 export class InteractionModule {}

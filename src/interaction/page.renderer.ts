@@ -8,6 +8,7 @@ import { generateHandle } from '../oauth/opaque-handle';
 import { BrowserCookies } from '../sessions/browser-cookies';
 import { UserDirectory } from '../users/user-directory';
 import { CsrfTokens, type CsrfBinding } from './csrf';
+import type { DevicePage } from './device-page';
 import type { Page, PageResult } from './page';
 import { originOf, securePage } from './page-security';
 import { appendQuery } from './redirect-url';
@@ -72,6 +73,43 @@ export class PageRenderer {
       }
       case 'logout_confirmation':
         return this.form(context, 'session', page.returnTo === undefined ? [] : [page.returnTo], 'logout', { carried: page.carried });
+      default:
+        return this.devicePage(context, page);
+    }
+  }
+
+  /** The verification page's steps (docs/device-authorization.md): the login and consent templates post to the device flow's endpoints. */
+  private async devicePage(context: FormContext, page: DevicePage): Promise<void> {
+    const device = `${this.basePath}/connect/device`;
+    switch (page.kind) {
+      case 'device_login':
+        return this.form(context, 'pre-session', [], 'login', {
+          action: `${device}/login`,
+          clientId: 'your device',
+          carried: { user_code: page.userCode },
+          failed: page.failed,
+          username: page.username,
+        });
+      case 'device_entry': {
+        const { problem } = page;
+        if (problem?.kind === 'throttled') context.reply.header('Retry-After', String(problem.retryAfterSeconds));
+        const retryAfterMinutes = problem?.kind === 'throttled' ? Math.ceil(problem.retryAfterSeconds / 60) : undefined;
+        const username = (await this.users.findBySubjectId(page.subject))?.username ?? page.subject;
+        const status = problem?.kind === 'throttled' ? 429 : 200;
+        return this.form(context, 'session', [], 'device', { userCode: page.userCode, problem: problem?.kind, retryAfterMinutes, username }, status);
+      }
+      case 'device_consent': {
+        const username = (await this.users.findBySubjectId(page.subject))?.username ?? page.subject;
+        return this.form(context, 'session', [], 'consent', {
+          action: `${device}/consent`,
+          clientName: page.clientName,
+          carried: { user_code: page.userCode },
+          scopes: describeScopes(page.scopes),
+          username,
+        });
+      }
+      case 'device_answered':
+        return this.view(context.reply, 200, 'device-answered', { approved: page.approved, clientName: page.clientName });
     }
   }
 
@@ -98,6 +136,7 @@ export class PageRenderer {
     formTargets: readonly string[],
     template: string,
     data: Record<string, unknown>,
+    status = 200,
   ): Promise<void> {
     const { request, reply } = context;
     let handle = kind === 'session' ? (context.sessionHandle ?? this.cookies.session(request.headers.cookie)) : this.cookies.preSession(request.headers.cookie);
@@ -108,7 +147,7 @@ export class PageRenderer {
       reply.header('Set-Cookie', this.cookies.setPreSession(handle));
     }
     securePage(reply, { formTargets: formTargets.map((target) => originOf(target) ?? target) });
-    await this.send(reply, 200, template, { ...data, csrfToken: this.csrf.tokenFor(kind, handle) });
+    await this.send(reply, status, template, { ...data, csrfToken: this.csrf.tokenFor(kind, handle) });
   }
 
   private async view(reply: FastifyReply, status: number, template: string, data: Record<string, unknown>): Promise<void> {

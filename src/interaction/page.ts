@@ -1,8 +1,10 @@
 import type { AuthorizationOutcome } from '../authorize/authorization-outcome';
+import type { DevicePage } from './device-page';
 
 /** What a browser-facing endpoint answers, with the cookies to set; `PageRenderer` renders it. */
 export type Page =
   | AuthorizationOutcome
+  | DevicePage
   | { readonly kind: 'login_failed'; readonly outcome: Extract<AuthorizationOutcome, { kind: 'login' }>; readonly username: string }
   | { readonly kind: 'csrf_failed' }
   | { readonly kind: 'busy'; readonly retryAfterSeconds: number }

@@ -2,7 +2,18 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 /** Every file a views directory must hold (docs/browser-sign-in.md). */
-export const VIEW_FILES = ['layout.eta', 'login.eta', 'consent.eta', 'logout.eta', 'error.eta', 'signed-out.eta', 'form-post.eta', 'tollgate.css'];
+export const VIEW_FILES = [
+  'layout.eta',
+  'login.eta',
+  'consent.eta',
+  'logout.eta',
+  'error.eta',
+  'signed-out.eta',
+  'form-post.eta',
+  'device.eta',
+  'device-answered.eta',
+  'tollgate.css',
+];
 
 /** The built-in `views/` of the project, found from here whether running from `src/` or `dist/src/`. */
 export function builtInViewsDirectory(from = __dirname): string {

@@ -1,4 +1,4 @@
-/** Error codes of RFC 6749 §5.2 and §4.1.2.1, RFC 6750 §3.1, RFC 8693 §2.2.2, RFC 9126 and OpenID Connect Core §3.1.2.6. */
+/** Error codes of RFC 6749 §5.2 and §4.1.2.1, RFC 6750 §3.1, RFC 8693 §2.2.2, RFC 9126, RFC 8628 and OpenID Connect Core §3.1.2.6. */
 export type OAuthErrorCode =
   | 'invalid_request'
   | 'invalid_client'
@@ -19,6 +19,10 @@ export type OAuthErrorCode =
   | 'request_uri_not_supported'
   | 'invalid_request_uri'
   | 'invalid_redirect_uri'
+  // RFC 8628 §3.5: the device authorization grant's polling answers.
+  | 'authorization_pending'
+  | 'slow_down'
+  | 'expired_token'
   | 'server_error';
 
 /** How the 401 challenge is written (RFC 7617 for Basic, RFC 6750 §3 for Bearer). */

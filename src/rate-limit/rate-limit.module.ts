@@ -10,6 +10,7 @@ import { FailOpenCounterStore } from './fail-open-counter-store';
 import { MemoryCounterStore } from './memory-counter-store';
 import { RedisCounterStore } from './redis-counter-store';
 import { SignInThrottle } from './sign-in.throttle';
+import { UserCodeThrottle } from './user-code.throttle';
 
 async function counterStore(limits: RateLimitConfig, metrics: TollgateMetrics): Promise<CounterStore> {
   const memory = new MemoryCounterStore(limits.memoryKeys);
@@ -32,7 +33,7 @@ async function counterStore(limits: RateLimitConfig, metrics: TollgateMetrics): 
   });
 }
 
-/** Throttling of client authentication and user sign-in (docs/throttling.md). */
+/** Throttling of client authentication, user sign-in and user-code entry (docs/throttling.md). */
 @Module({
   imports: [MetricsModule],
   providers: [
@@ -61,8 +62,9 @@ async function counterStore(limits: RateLimitConfig, metrics: TollgateMetrics): 
           addressWindowSeconds: limits.signInAddressWindowSeconds,
         }),
     },
+    { provide: UserCodeThrottle, inject: [CounterStore], useFactory: (store: CounterStore) => new UserCodeThrottle(store) },
   ],
-  exports: [ClientAuthThrottle, SignInThrottle],
+  exports: [ClientAuthThrottle, SignInThrottle, UserCodeThrottle],
 })
 export class RateLimitModule implements OnApplicationShutdown {
   constructor(@Inject(CounterStore) private readonly store: CounterStore) {}

@@ -7,7 +7,7 @@ type IssuingKind = Exclude<GrantResult, { kind: 'error' }>;
 
 /**
  * The scopes a grant's result issues, checked whatever the grant (docs/grants.md#what-the-token-endpoint-enforces):
- * within the requested ones (all the client's by default, RFC 6749 §3.3), or for a code or a refresh,
+ * within the requested ones (all the client's by default, RFC 6749 §3.3), or for a code, a device code or a refresh,
  * which carry the scopes of an earlier grant, within the client's. A success that names none gets the
  * requested ones.
  */
@@ -15,6 +15,7 @@ export function grantedScopes(result: IssuingKind, requested: RequestedScopes, c
   switch (result.kind) {
     case 'code_redemption':
       return within(result.scopes ?? result.code.scopes, client.allowedScopes, 'is not allowed for this client');
+    case 'device_code_redemption':
     case 'refresh_rotation':
       return within(result.scopes, client.allowedScopes, 'is not allowed for this client');
     case 'self_issued':

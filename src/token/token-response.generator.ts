@@ -6,7 +6,7 @@ import { AuditSink } from '../audit/audit-event';
 import { AuthorizationCodeService } from '../authorize/authorization-code.service';
 import type { Client } from '../clients/client';
 import { revokeIssuedFromCode } from '../grants/authorization-code.grant-validator';
-import type { CodeRedemption, GrantSuccess, RefreshRotation, SelfIssuedResult } from '../grants/grant-validator';
+import type { CodeRedemption, DeviceCodeRedemption, GrantSuccess, RefreshRotation, SelfIssuedResult } from '../grants/grant-validator';
 import { IdTokenIssuer } from '../id-token/id-token.issuer';
 import { OPENID } from '../oauth/scope';
 import type { RefreshTokenFamily } from '../refresh-tokens/refresh-token';
@@ -14,7 +14,8 @@ import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
 import { toSelfIssuedTokenResponse, toTokenResponse, type TokenResponse } from './token-response';
 
 /** A grant's result that issues something (every kind but an error), a success's scopes resolved. */
-export type IssuingResult = (GrantSuccess & { readonly scopes: readonly string[] }) | CodeRedemption | RefreshRotation | SelfIssuedResult;
+export type IssuingResult =
+  (GrantSuccess & { readonly scopes: readonly string[] }) | CodeRedemption | DeviceCodeRedemption | RefreshRotation | SelfIssuedResult;
 
 /** The access token to issue, whatever kind of result it came from. */
 interface AccessTokenGrant {
@@ -78,6 +79,10 @@ export class TokenResponseGenerator {
           signIn: { sessionId: code.sessionId, nonce: code.nonce },
         };
         return this.accessToken(grant, grantType, client, { code });
+      }
+      case 'device_code_redemption': {
+        const { subject, scopes, authTime, authenticationMethods, sessionId } = result;
+        return this.accessToken({ subject, scopes, authTime, authenticationMethods, signIn: { sessionId } }, grantType, client, {});
       }
       case 'refresh_rotation': {
         const { presented: token, scopes } = result;

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AuditSink } from '../audit/audit-event';
 import type { AuthenticatedClient } from '../clients/client';
+import { DEVICE_CODE_GRANT_TYPE } from '../device-authorization/device-authorization';
 import type { GrantContext, GrantResult } from '../grants/grant-validator';
 import { GrantValidatorRegistry } from '../grants/grant-validator.registry';
 import type { FormBody } from '../oauth/form';
@@ -76,8 +77,8 @@ export class TokenService {
   }
 }
 
-/** A public client proves nothing, so it gets only what PKCE protects (docs/browser-sign-in.md#clients). */
-const PUBLIC_CLIENT_GRANT_TYPES: ReadonlySet<string> = new Set(['authorization_code', 'refresh_token']);
+/** A public client proves nothing, so it gets only what PKCE or a user's approval protects (docs/browser-sign-in.md#clients, docs/device-authorization.md). */
+const PUBLIC_CLIENT_GRANT_TYPES: ReadonlySet<string> = new Set(['authorization_code', 'refresh_token', DEVICE_CODE_GRANT_TYPE]);
 
 /**
  * A success's `audience` names only API resources (by name or URI), and for a grant that reads RFC
@@ -98,6 +99,7 @@ function requireKnownAudience(
 function withScopes(result: Exclude<GrantResult, { kind: 'error' }>, scopes: readonly string[]): IssuingResult {
   switch (result.kind) {
     case 'code_redemption':
+    case 'device_code_redemption':
     case 'refresh_rotation':
     case 'self_issued':
       return result;

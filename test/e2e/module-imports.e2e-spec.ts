@@ -9,6 +9,8 @@ import { ClientsModule } from '../../src/clients/clients.module';
 import { ConfigModule } from '../../src/config/config.module';
 import { DatabaseMonitoringModule } from '../../src/database/database-monitoring.module';
 import { DatabaseModule } from '../../src/database/database.module';
+import { DeviceAuthorizationEndpointModule } from '../../src/device-authorization-endpoint/device-authorization-endpoint.module';
+import { DeviceAuthorizationModule } from '../../src/device-authorization/device-authorization.module';
 import { DiscoveryModule } from '../../src/discovery/discovery.module';
 import { BUILT_IN_GRANTS } from '../../src/grants/built-in-grants';
 import { GrantsModule } from '../../src/grants/grants.module';
@@ -44,6 +46,8 @@ const MODULES: [string, Type | DynamicModule][] = [
   ['ClientAuthModule', ClientAuthModule],
   ['ClientsModule', ClientsModule],
   ['DatabaseMonitoringModule', DatabaseMonitoringModule],
+  ['DeviceAuthorizationModule', DeviceAuthorizationModule],
+  ['DeviceAuthorizationEndpointModule', DeviceAuthorizationEndpointModule],
   ['DiscoveryModule', DiscoveryModule.register(grants)],
   ['GrantsModule', grants],
   ['TokenExchangeModule', TokenExchangeModule],

@@ -1,0 +1,18 @@
+/** The verification page's steps (RFC 8628 §3.3, docs/device-authorization.md). */
+export type DevicePage =
+  /** Sign in first: the login page, posting to the device flow's own login endpoint. */
+  | { readonly kind: 'device_login'; readonly userCode: string; readonly failed: boolean; readonly username: string }
+  /** The user code form, prefilled from `verification_uri_complete`. */
+  | { readonly kind: 'device_entry'; readonly userCode: string; readonly subject: string; readonly problem?: DeviceEntryProblem }
+  /** Consent for a client that requires it, the user code carried. */
+  | {
+      readonly kind: 'device_consent';
+      readonly userCode: string;
+      readonly subject: string;
+      readonly clientName: string;
+      readonly scopes: readonly string[];
+    }
+  | { readonly kind: 'device_answered'; readonly approved: boolean; readonly clientName: string };
+
+/** A wrong or expired code, or too many wrong codes (docs/throttling.md#user-codes): wait that long. */
+export type DeviceEntryProblem = { readonly kind: 'invalid' } | { readonly kind: 'throttled'; readonly retryAfterSeconds: number };
