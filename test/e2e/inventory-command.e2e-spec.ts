@@ -161,7 +161,10 @@ describe('tollgate clients|resources|issuers|users list|show', () => {
       ...(await sql<{ value: string }>('SELECT value_hash AS value FROM client_secrets')),
       ...(await sql<{ value: string }>('SELECT password_hash AS value FROM users')),
       ...(await sql<{ value: string }>('SELECT private_key AS value FROM signing_keys')),
-    ].map(({ value }) => value);
+    ]
+      .map(({ value }) => value)
+      // Users imported without a password have an empty hash (other specs add some to the shared database).
+      .filter((value) => typeof value === 'string' && value !== '');
     expect(hashes.length).toBeGreaterThanOrEqual(10);
     for (const value of hashes) expect(printed).not.toContain(value);
     for (const secret of ['listed-secret-one', 'listed-secret-two', 'webapp-secret', 'm2m-secret']) expect(printed).not.toContain(secret);
