@@ -1,4 +1,5 @@
 import type { Client } from '../clients/client';
+import type { VerifiedDpopProof } from '../dpop/dpop-proof';
 import type { RequestParameters } from '../oauth/form';
 import type { OAuthErrorCode } from '../oauth/oauth-error';
 import type { RequestedScopes } from '../oauth/scope';
@@ -39,6 +40,11 @@ export interface GrantContext {
   readonly clientAddress: string;
   /** When the token endpoint began serving the request (epoch ms). */
   readonly receivedAt: number;
+  /**
+   * RFC 9449: the key of the request's valid DPoP proof, by thumbprint; the access token issued is
+   * bound to it (docs/dpop.md). Undefined when the request carried no proof.
+   */
+  readonly dpop?: VerifiedDpopProof;
 }
 
 /**

@@ -76,7 +76,7 @@ const passwordGrant: IssuedGrant = {
   authTime: 1_900_000_000,
   authenticationMethods: ['pwd'],
 };
-const accessToken = { token: 'jwt', jwtId: 'jti-1', expiresIn: 3600, scopes: passwordGrant.scopes };
+const accessToken = { token: 'jwt', tokenType: 'Bearer' as const, jwtId: 'jti-1', expiresIn: 3600, scopes: passwordGrant.scopes };
 
 describe('RefreshTokenService', () => {
   describe('issueFor', () => {
