@@ -33,7 +33,7 @@ export class DpopProofVerifier {
   }
 
   /** RFC 9449 §7: the proof of a request to one of this service's resources (`path`), for `accessToken`. */
-  forResource(header: DpopHeader, method: string, path: string, accessToken: string): Promise<VerifiedDpopProof> {
+  async forResource(header: DpopHeader, method: string, path: string, accessToken: string): Promise<VerifiedDpopProof> {
     if (header === undefined) throw new OAuthError('invalid_dpop_proof', 'a DPoP proof is required with a DPoP-bound access token');
     return this.validator.verify({ proof: single(header), method, url: `${this.config.issuer}${path}`, accessToken });
   }
