@@ -91,6 +91,15 @@ describe('RefreshTokenService', () => {
       expect(repository.tokens.size).toBe(0);
     });
 
+    it("binds a public client's new family to the DPoP key of the access token, and a confidential client's not (RFC 9449 §5)", async () => {
+      const { service } = setup();
+      const confirmation = { jkt: 'key-1' };
+      const forPublic = (await service.issueFor({ ...passwordGrant, confirmation }, { ...frontend, public: true }, accessToken))!;
+      const forConfidential = (await service.issueFor({ ...passwordGrant, confirmation }, frontend, accessToken))!;
+      expect((await service.find(forPublic))?.confirmation).toEqual(confirmation);
+      expect((await service.find(forConfidential))?.confirmation).toBeUndefined();
+    });
+
     it('refuses to rotate into a family that was revoked meanwhile', async () => {
       const { service, repository } = setup();
       const first = (await service.issueFor(passwordGrant, frontend, accessToken))!;
