@@ -1,5 +1,4 @@
 import type { Client } from '../clients/client';
-import type { VerifiedDpopProof } from '../dpop/dpop-proof';
 import type { RequestParameters } from '../oauth/form';
 import type { OAuthErrorCode } from '../oauth/oauth-error';
 import type { RequestedScopes } from '../oauth/scope';
@@ -44,7 +43,7 @@ export interface GrantContext {
    * RFC 9449: the key of the request's valid DPoP proof, by thumbprint; the access token issued is
    * bound to it (docs/dpop.md). Undefined when the request carried no proof.
    */
-  readonly dpop?: VerifiedDpopProof;
+  readonly dpop?: { readonly jkt: string };
 }
 
 /**

@@ -17,7 +17,7 @@ async function dpopKey() {
   const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
   const jwk = await exportJWK(publicKey);
   return {
-    pair: { privateKey, publicKey } as CryptoKeyPair,
+    pair: { privateKey, publicKey } as oauth.CryptoKeyPair,
     jkt: await calculateJwkThumbprint(jwk, 'sha256'),
     proof: (htm: string, htu: string, claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}) =>
       signProof(privateKey, jwk, { htm, htu, ...claims }, header),
@@ -67,7 +67,7 @@ describe('DPoP (RFC 9449)', () => {
     it('binds a client_credentials token with oauth4webapi, and a password-grant token with openid-client; no proof, no binding', async () => {
       const key = await dpopKey();
       const as = { issuer: ISSUER, token_endpoint: TOKEN_URL };
-      const client = { client_id: M2M.clientId };
+      const client: oauth.Client = { client_id: M2M.clientId };
       const options = { DPoP: oauth.DPoP(client, key.pair), [oauth.customFetch]: toServer(server), [oauth.allowInsecureRequests]: true };
       const response = await oauth.clientCredentialsGrantRequest(as, client, oauth.ClientSecretBasic(M2M.secret), { scope: 'api1' }, options);
       const tokens = await oauth.processClientCredentialsResponse(as, client, response);
