@@ -7,10 +7,12 @@
  * Usage: node bench/load.js '<json>' with {url, method, headers, body, connections, durationSeconds,
  * poolFile?, poolOffset?}. poolFile names a JSON array of {headers?, body?}: successive requests take
  * its entries in turn from poolOffset (the "cold" scenarios: many distinct tokens instead of one);
- * the figures printed include poolTaken, how many entries this pass used.
+ * the figures printed include poolTaken, how many entries this pass used. dpop {htm, htu} sends a
+ * fresh DPoP proof with every request (bench/dpop-proof.js).
  */
 const fs = require('node:fs');
 const autocannon = require('autocannon');
+const { dpopProofs } = require('./dpop-proof');
 
 const spec = JSON.parse(process.argv[2] || '{}');
 if (!/^http:\/\/127\.0\.0\.1:\d+\//.test(spec.url || '')) {
@@ -22,11 +24,13 @@ const connections = Math.min(Math.max(Number(spec.connections) || 1, 1), 1024);
 const pool = spec.poolFile ? JSON.parse(fs.readFileSync(spec.poolFile, 'utf8')) : undefined;
 const poolOffset = Math.max(Number(spec.poolOffset) || 0, 0);
 let next = poolOffset;
-const requests = pool && [
+const proof = spec.dpop && dpopProofs(spec.dpop.htm, spec.dpop.htu);
+const requests = (pool || proof) && [
   {
     setupRequest: (request) => {
-      const entry = pool[next++ % pool.length];
-      return { ...request, headers: { ...request.headers, ...entry.headers }, body: entry.body ?? request.body };
+      const entry = pool ? pool[next++ % pool.length] : {};
+      const headers = { ...request.headers, ...entry.headers, ...(proof ? { dpop: proof() } : {}) };
+      return { ...request, headers, body: entry.body ?? request.body };
     },
   },
 ];

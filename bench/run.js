@@ -15,7 +15,8 @@
  *   --rounds N     BENCH_ROUNDS      5       the measured seconds are split into N alternating rounds
  *                                           (Tollgate, baseline, Tollgate, …) so that noise hits both alike
  *   --alg A        BENCH_ALG / SIGNING_ALG   RS256   RS256 | PS256 | ES256 | EdDSA | both (RS256, ES256) | all
- *   --scenarios L  BENCH_SCENARIOS   all     comma-separated: client_credentials, delegation, userinfo (hot:
+ *   --scenarios L  BENCH_SCENARIOS   all     comma-separated: client_credentials, client_credentials_dpop (a fresh
+ *                                           DPoP proof per request), delegation, userinfo (hot:
  *                                           one token presented again and again), delegation_cold, userinfo_cold
  *                                           (a pool of BENCH_POOL distinct tokens, default 12000: more than
  *                                           the service's verified-token cache holds), password
@@ -38,6 +39,7 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const { summarize, printSummary } = require('./profile-summary');
+const { dpopProofs } = require('./dpop-proof');
 
 const ROOT = path.resolve(__dirname, '..');
 const RESULTS_DIR = path.join(__dirname, 'results');
@@ -56,6 +58,18 @@ const SCENARIOS = [
     name: 'client_credentials',
     description: 'POST /connect/token grant_type=client_credentials, scope "api1 api2", as m2m (client_secret_basic)',
     prepare: async () => tokenRequest('m2m', 'm2m-secret', { grant_type: 'client_credentials', scope: 'api1 api2' }),
+  },
+  {
+    name: 'client_credentials_dpop',
+    description: 'client_credentials as m2m with a fresh DPoP proof (ES256) on every request: a DPoP-bound token (the baseline ignores the proof)',
+    prepare: async (baseUrl) => {
+      // RFC 9449 §4.3: htu is the advertised token endpoint (the issuer is http://localhost:<port>).
+      // The baseline has no discovery and ignores the proof.
+      const discovery = await fetch(`${baseUrl}/.well-known/openid-configuration`);
+      const htu = discovery.ok ? (await discovery.json()).token_endpoint : `${baseUrl}/connect/token`;
+      const request = tokenRequest('m2m', 'm2m-secret', { grant_type: 'client_credentials', scope: 'api1 api2' });
+      return { ...request, headers: { ...request.headers, dpop: dpopProofs('POST', htu)() }, dpop: { htm: 'POST', htu } };
+    },
   },
   {
     name: 'delegation',
@@ -347,6 +361,7 @@ function runLoad(options, url, request, durationSeconds) {
     durationSeconds,
     poolFile,
     poolOffset,
+    dpop: request.dpop,
   };
   return new Promise((resolve, reject) => {
     const child = spawnNode(options, 1, [path.join(__dirname, 'load.js'), JSON.stringify(spec)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -25,10 +25,14 @@ export interface AccessTokenRequest {
   readonly extraClaims?: Readonly<Record<string, unknown>>;
   /** The token expires no later than this (epoch seconds), e.g. its subject token's `exp`. */
   readonly expiresAtMost?: number;
+  /** RFC 9449 §6.1: binds the token to a DPoP key (`cnf.jkt`). */
+  readonly confirmation?: { readonly jkt: string };
 }
 
 export interface IssuedAccessToken {
   readonly token: string;
+  /** RFC 9449 §5: `DPoP` for a token bound to a proof key. */
+  readonly tokenType: 'Bearer' | 'DPoP';
   readonly jwtId: string;
   readonly expiresIn: number;
   readonly scopes: readonly string[];
@@ -92,10 +96,12 @@ export class AccessTokenIssuer {
       if (request.mayAct !== undefined) claims.may_act = request.mayAct;
     }
     if (request.actor !== undefined) claims.act = request.actor;
+    if (request.confirmation !== undefined) claims.cnf = { jkt: request.confirmation.jkt };
     for (const [name, value] of Object.entries(request.extraClaims ?? {})) {
       if (!REGISTERED_CLAIMS.has(name) && value !== undefined) claims[name] = value;
     }
     const token = await signJws(this.jwt, claims, this.keys.signingKey());
-    return { token, jwtId, expiresIn: Math.max(exp - now, 0), scopes: request.scopes };
+    const tokenType = request.confirmation === undefined ? 'Bearer' : 'DPoP';
+    return { token, tokenType, jwtId, expiresIn: Math.max(exp - now, 0), scopes: request.scopes };
   }
 }

@@ -30,6 +30,15 @@ export interface ValidatedAccessToken {
   readonly authenticationMethods?: readonly string[];
   readonly actor?: ActorClaim;
   readonly mayAct?: MayActClaim;
+  /** RFC 9449 §6.1 `cnf.jkt`: the token is DPoP-bound to the key of this thumbprint. */
+  readonly confirmation?: { readonly jkt: string };
+}
+
+/** Reads a `cnf` claim of a DPoP-bound token: `{ jkt }`, a base64url SHA-256 thumbprint; undefined when malformed. */
+export function readConfirmationClaim(value: unknown): { jkt: string } | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { jkt } = value as Record<string, unknown>;
+  return typeof jkt === 'string' && /^[A-Za-z0-9_-]{43}$/.test(jkt) ? { jkt } : undefined;
 }
 
 /** Reads an `act` claim, returning undefined when it is not well formed or nests too deep. */

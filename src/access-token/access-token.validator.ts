@@ -4,7 +4,7 @@ import { verifiedTokenCacheConfig } from '../config/config.slices';
 import { SigningKeyStore } from '../keys/signing-key.store';
 import { OAuthError } from '../oauth/oauth-error';
 import { CLOCK_SKEW_SECONDS } from '../oauth/clock-skew';
-import { readActorClaim, readMayActClaim, type ValidatedAccessToken } from './access-token';
+import { readActorClaim, readConfirmationClaim, readMayActClaim, type ValidatedAccessToken } from './access-token';
 import { AccessTokenDenyList } from './access-token-deny-list';
 import { OwnTokenVerifier, type OwnTokenKind } from './own-token.verifier';
 import { tokenDigest, VerifiedTokenCache } from './verified-token.cache';
@@ -74,7 +74,7 @@ function rejected(description: string): OAuthError {
 }
 
 function toValidatedToken(claims: Record<string, unknown>): ValidatedAccessToken {
-  const { jti, sub, client_id: clientId, scope, aud, iat, exp, auth_time: authTime, amr, act, may_act: mayActClaim } = claims;
+  const { jti, sub, client_id: clientId, scope, aud, iat, exp, auth_time: authTime, amr, act, may_act: mayActClaim, cnf } = claims;
   const audiences = typeof aud === 'string' ? [aud] : aud;
   if (
     typeof jti !== 'string' ||
@@ -94,6 +94,8 @@ function toValidatedToken(claims: Record<string, unknown>): ValidatedAccessToken
   if (act !== undefined && !actor) throw rejected('the token act claim is malformed or nested too deep');
   const mayAct = mayActClaim === undefined ? undefined : readMayActClaim(mayActClaim);
   if (mayActClaim !== undefined && !mayAct) throw rejected('the token may_act claim is malformed');
+  const confirmation = cnf === undefined ? undefined : readConfirmationClaim(cnf);
+  if (cnf !== undefined && !confirmation) throw rejected('the token cnf claim is malformed');
   return {
     jwtId: jti,
     subject: representsUser(claims) ? sub : undefined,
@@ -106,6 +108,7 @@ function toValidatedToken(claims: Record<string, unknown>): ValidatedAccessToken
     authenticationMethods: amr,
     actor,
     ...(mayAct ? { mayAct } : {}),
+    ...(confirmation ? { confirmation } : {}),
   };
 }
 

@@ -40,7 +40,7 @@ const METHODS = [ClientSecretBasicMethod, ClientSecretPostMethod, PrivateKeyJwtM
     ClientAuthenticator,
     ClientAuthGuard,
   ],
-  exports: [ClientAuthenticator, ClientAuthGuard, MetricsModule, AuditModule, RateLimitModule],
+  exports: [ClientAuthenticator, ClientAuthGuard, AssertionReplayGuard, MetricsModule, AuditModule, RateLimitModule],
 })
 export class ClientAuthModule implements OnApplicationShutdown {
   constructor(@Inject(AssertionReplayGuard) private readonly replays: AssertionReplayGuard) {}

@@ -238,6 +238,19 @@ describe('parseClientMigrationArguments', () => {
     });
   });
 
+  it('reads --require-dpop when creating a client, and --require-dpop / --no-require-dpop when changing one', () => {
+    expect(parse('--client-id', 'gw', '--grant', 'client_credentials', '--scope', 'api1', '--require-dpop')?.request).toMatchObject({
+      kind: 'create',
+      requireDpop: true,
+    });
+    expect(parse('--client-id', 'gw', '--grant', 'client_credentials', '--scope', 'api1')?.request).not.toHaveProperty('requireDpop');
+    expect(parse('--client-id', 'gw', '--change', '--require-dpop')?.request).toEqual({ kind: 'change', clientId: 'gw', changes: { requireDpop: true } });
+    expect(parse('--client-id', 'gw', '--change', '--no-require-dpop')?.request).toEqual({ kind: 'change', clientId: 'gw', changes: { requireDpop: false } });
+    expect(() => parse('--client-id', 'gw', '--change', '--require-dpop', '--no-require-dpop')).toThrow(
+      '--require-dpop and --no-require-dpop contradict each other',
+    );
+  });
+
   it('accepts an extension grant by its absolute URI, and every option', () => {
     const command = parse(
       '--client-id',

@@ -37,6 +37,8 @@ export type ClientMigrationRequest =
       readonly browser: BrowserClientRegistration;
       /** Shown on the consent page (`client_name`). */
       readonly clientName?: string;
+      /** RFC 9449: its token requests must carry a DPoP proof (docs/dpop.md). */
+      readonly requireDpop?: boolean;
     }
   /** Changes settings of an existing client (`--change`, or `--disable`, `--enable`, `--may-act`, `--transaction-tokens` alone). */
   | { readonly kind: 'change'; readonly clientId: string; readonly changes: ClientChanges }
@@ -83,10 +85,12 @@ export const USAGE = `Usage:
                               [--expires <ISO 8601 date>] [--description <text>]
                               [--may-act <client_id>] [--transaction-tokens]
                               [--public] [--redirect-uri <uri>...] [--post-logout-redirect-uri <uri>...] [--consent] [--require-par]
+                              [--require-dpop]
   npm run client:migration -- --client-id <id> --grant <type> --scope "<scope>" (--jwks-file <file> | --jwks-uri <url> | --workload <identity> [--workload-issuer <url>])
   npm run client:migration -- --client-id <id> --change [--name <display name>] [--grant <type>...] [--scope "<scope>..."]
                               [--redirect-uri <uri>...] [--post-logout-redirect-uri <uri>...] [--consent | --no-consent]
                               [--enable | --disable] [--may-act <client_id>] [--transaction-tokens | --no-transaction-tokens]
+                              [--require-dpop | --no-require-dpop]
                               [--access-token-lifetime <seconds>] [--refresh-token-lifetime <seconds>]
                               [--jwks-file <file> | --jwks-uri <url>] [--workload <identity> [--workload-issuer <url>]]
   npm run client:migration -- --client-id <id> --add-secret [--expires <ISO 8601 date>] [--description <text>]
@@ -113,6 +117,7 @@ SPIFFE ID (spiffe://<trust domain>/...) or a Kubernetes service account (system:
 --public registers a browser or native app without a secret (grants authorization_code and refresh_token only);
 authorization_code needs at least one --redirect-uri; --consent makes users allow the client's scopes first;
 --require-par accepts its authorization requests only pushed to /connect/par (RFC 9126).
+--require-dpop: every token request of the client must carry a DPoP proof (RFC 9449; docs/dpop.md).
 Browser sign-in, step by step: docs/browser-sign-in.md.
 Grant types: ${KNOWN_GRANT_TYPES.join(', ')}, or an extension grant's absolute URI.`;
 
@@ -140,6 +145,8 @@ const OPTIONS = {
   consent: { type: 'boolean' },
   'no-consent': { type: 'boolean' },
   'require-par': { type: 'boolean' },
+  'require-dpop': { type: 'boolean' },
+  'no-require-dpop': { type: 'boolean' },
   'out-dir': { type: 'string' },
   'no-index': { type: 'boolean' },
   offline: { type: 'boolean' },
@@ -174,10 +181,11 @@ const CREATE_OR_CHANGE = [
   'post-logout-redirect-uri',
   'consent',
   'require-par',
+  'require-dpop',
 ] as const;
 
 // Options that only a change takes; --disable, --enable, --may-act and --transaction-tokens alone make a change too.
-const CHANGE_ONLY = ['no-consent', 'no-transaction-tokens', 'enable'] as const;
+const CHANGE_ONLY = ['no-consent', 'no-transaction-tokens', 'no-require-dpop', 'enable'] as const;
 
 /** Reads the command line; every mistake is a `ClientMigrationUsageError` naming the option. `undefined` for --help. */
 export function parseClientMigrationArguments(
@@ -243,6 +251,7 @@ function createSettings(values: Values, problems: string[]): Omit<Extract<Client
     ...secretless,
     browser: checkBrowserRegistration(values, grantTypes, problems),
     ...(clientName === undefined ? {} : { clientName }),
+    ...(values['require-dpop'] ? { requireDpop: true } : {}),
   };
 }
 
@@ -254,6 +263,7 @@ function checkClientChanges(values: Values, problems: string[]): ClientChanges {
     ['consent', 'no-consent'],
     ['enable', 'disable'],
     ['transaction-tokens', 'no-transaction-tokens'],
+    ['require-dpop', 'no-require-dpop'],
   ] as const)
     if (values[yes] && values[no]) problems.push(`--${yes} and --${no} contradict each other`);
   const secretless = secretlessOptions(values, problems);
@@ -271,6 +281,7 @@ function checkClientChanges(values: Values, problems: string[]): ClientChanges {
     enabled: flag(values.enable, values.disable),
     mayActClientId: values['may-act'] === undefined ? undefined : checkDelegationPolicy(values['may-act'], false, problems)?.mayActClientId,
     transactionTokens: flag(values['transaction-tokens'], values['no-transaction-tokens']),
+    requireDpop: flag(values['require-dpop'], values['no-require-dpop']),
     accessTokenLifetimeSeconds:
       values['access-token-lifetime'] === undefined ? undefined : checkLifetime('access-token-lifetime', values['access-token-lifetime'], 0, problems),
     refreshTokenLifetimeSeconds:

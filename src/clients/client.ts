@@ -35,6 +35,8 @@ export interface Client {
   readonly requireConsent: boolean;
   /** RFC 9126 §6: its authorization requests must be pushed (docs/browser-sign-in.md#pushed-authorization-requests--post-connectpar). */
   readonly requirePushedAuthorizationRequests?: boolean;
+  /** RFC 9449 §5: its token requests must carry a DPoP proof (docs/dpop.md). */
+  readonly requireDpop?: boolean;
 }
 
 /** A Kubernetes service account or SPIFFE ID (`subject`) of a trusted workload issuer. */

@@ -44,6 +44,8 @@ export interface AppConfig {
   readonly transactionTokenLifetimeSeconds: number;
   /** A remote JWK Set is fetched again for an unknown `kid` at most this often (docs/trusted-issuers.md). */
   readonly jwksRefetchSeconds: number;
+  /** `DPOP_REQUIRE_NONCE`: every DPoP proof must carry a server nonce (RFC 9449 §8; docs/dpop.md). */
+  readonly dpopRequireNonce: boolean;
   readonly browserSignIn: BrowserSignInConfig;
   /** `TOLLGATE_EXTENSIONS`: JavaScript modules whose Nest modules provide grant validators (docs/extending.md). */
   readonly extensions?: readonly string[];
@@ -104,6 +106,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustDomain: v.TRUST_DOMAIN ?? issuer,
     transactionTokenLifetimeSeconds: v.TXN_TOKEN_LIFETIME_SECONDS ?? 60,
     jwksRefetchSeconds: v.JWKS_REFETCH_SECONDS ?? 60,
+    dpopRequireNonce: v.DPOP_REQUIRE_NONCE === 'true',
     browserSignIn: {
       sessionLifetimeSeconds: v.SESSION_LIFETIME_SECONDS ?? 8 * 3600,
       idTokenLifetimeSeconds: v.ID_TOKEN_LIFETIME_SECONDS ?? 300,

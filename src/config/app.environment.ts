@@ -33,6 +33,7 @@ export class AppEnvironment {
   // draft-ietf-oauth-transaction-tokens: a trust domain names itself with a URI, the `aud` of its tokens.
   @MaxLength(200, TRUST_DOMAIN) @Matches(/^[a-z][a-z0-9+.-]*:[^\s]+$/i, TRUST_DOMAIN) TRUST_DOMAIN?: string;
   @IntegerIn(1, 300) TXN_TOKEN_LIFETIME_SECONDS?: number;
+  @IsIn(['true', 'false'], mustBe('"true" or "false"')) DPOP_REQUIRE_NONCE?: 'true' | 'false';
   @IntegerIn(1, 3600) JWKS_REFETCH_SECONDS?: number;
   @IntegerIn(60, 90 * 86_400) SESSION_LIFETIME_SECONDS?: number;
   @IntegerIn(30, 86_400) ID_TOKEN_LIFETIME_SECONDS?: number;

@@ -57,6 +57,9 @@ export const verifiedTokenCacheConfig = registerAs('verifiedTokenCache', (config
 /** `JWKS_REFETCH_SECONDS`: how often a remote JWK Set is fetched again for an unknown `kid` (docs/trusted-issuers.md). */
 export const jwkSetsConfig = registerAs('jwkSets', (config) => ({ jwksRefetchSeconds: config.jwksRefetchSeconds }));
 
+/** `DPOP_REQUIRE_NONCE` (docs/dpop.md). */
+export const dpopConfig = registerAs('dpop', (config) => ({ requireNonce: config.dpopRequireNonce }));
+
 export const CONFIG_SLICES = [
   issuerConfig,
   tokenLifetimes,
@@ -71,4 +74,5 @@ export const CONFIG_SLICES = [
   throttlingConfig,
   verifiedTokenCacheConfig,
   jwkSetsConfig,
+  dpopConfig,
 ];

@@ -1,3 +1,4 @@
+import { DPOP_SIGNING_ALGORITHMS } from '../dpop/dpop-proof';
 import type { ResourceCatalog } from '../resources/resource-catalog';
 import { FOREIGN_JWT_ALGORITHMS } from '../trusted-issuers/foreign-jwt.verifier';
 
@@ -61,5 +62,7 @@ export function discoveryDocument({ issuer, grantTypes, catalog, signingAlgorith
     introspection_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
     revocation_endpoint_auth_methods_supported: PUBLIC_CLIENT_AUTH_METHODS,
     revocation_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
+    // RFC 9449 §5.1 (docs/dpop.md).
+    dpop_signing_alg_values_supported: DPOP_SIGNING_ALGORITHMS,
   };
 }

@@ -39,6 +39,11 @@ export interface GrantContext {
   readonly clientAddress: string;
   /** When the token endpoint began serving the request (epoch ms). */
   readonly receivedAt: number;
+  /**
+   * RFC 9449: the key of the request's valid DPoP proof, by thumbprint; the access token issued is
+   * bound to it (docs/dpop.md). Undefined when the request carried no proof.
+   */
+  readonly dpop?: { readonly jkt: string };
 }
 
 /**

@@ -64,6 +64,24 @@ describe('RefreshTokenGrantValidator', () => {
     await expect(submit(setup().validator, context(parameters))).rejects.toEqual(rejection('invalid_request', 'refresh_token is required'));
   });
 
+  describe('a DPoP-bound token (RFC 9449 §5)', () => {
+    const bound = { ...stored, confirmation: { jkt: 'key-1' } };
+    it.each([
+      ['no proof', undefined],
+      ['a proof of another key', { jkt: 'key-2' }],
+    ])('refuses %s as invalid_dpop_proof', async (_, dpop) => {
+      const { validator } = setup({ token: bound });
+      await expect(submit(validator, { ...context({ refresh_token: HANDLE }), dpop })).rejects.toEqual(
+        rejection('invalid_dpop_proof', 'the refresh token is bound to another DPoP key, or no proof was sent'),
+      );
+    });
+
+    it('rotates it with a proof of its key', async () => {
+      const { validator } = setup({ token: bound });
+      await expect(submit(validator, { ...context({ refresh_token: HANDLE }), dpop: { jkt: 'key-1' } })).resolves.toMatchObject({ kind: 'refresh_rotation' });
+    });
+  });
+
   it('refuses an unknown token as invalid_grant', async () => {
     const { validator, calls } = setup({ token: null });
     await expect(submit(validator, context({ refresh_token: HANDLE }))).rejects.toEqual(rejection('invalid_grant', 'the refresh token is invalid'));

@@ -46,12 +46,16 @@ export class RefreshTokenGrantValidator implements GrantValidator<RefreshTokenPa
    */
   async validate(
     { refresh_token: handle }: RefreshTokenParameters,
-    { client, scopes, resources, resourceIndicators: requested, receivedAt }: GrantContext,
+    { client, scopes, resources, resourceIndicators: requested, receivedAt, dpop }: GrantContext,
   ): Promise<RefreshRotation> {
     const token = await this.refreshTokens.find(handle);
     // Bound to its client (RFC 6749 §6); another client learns nothing and changes nothing.
     if (!token || token.clientId !== client.clientId) throw invalidGrant('the refresh token is invalid');
     await this.requireActive(token, receivedAt);
+    // RFC 9449 §5: a public client's bound refresh token is redeemed only with a proof of its key.
+    if (token.confirmation && token.confirmation.jkt !== dpop?.jkt) {
+      throw new OAuthError('invalid_dpop_proof', 'the refresh token is bound to another DPoP key, or no proof was sent');
+    }
     if (!client.allowedScopes.includes(OFFLINE_ACCESS)) throw invalidGrant('the client may no longer use offline access');
     // RFC 8707 §2.2: `resource` narrows what was authorized, checked before the scope; omitted, the audience stays.
     const audience = requested.length > 0 ? narrowResources(requested, authorizedResourceUris(token.resources, token.scopes, resources)) : undefined;

@@ -33,6 +33,13 @@ describe('delegateSubjectToken', () => {
     ).toThrow(error('invalid_request', 'the subject token does not represent a user'));
   });
 
+  it('refuses a DPoP-bound subject token delegated without a proof as invalid_dpop_proof, and delegates it with one (bound in, bound out)', () => {
+    const bound = subjectToken({ confirmation: { jkt: 'user-key' } });
+    expect(() => delegate(bound)).toThrow(error('invalid_dpop_proof', 'the subject token is DPoP-bound: send a DPoP proof of your own key'));
+    const withProof = { ...context({ names: ['api2'], explicit: true }), dpop: { jkt: 'api-key' } };
+    expect(delegateSubjectToken(bound, withProof, (description) => OAuthError.invalidGrant(description)).subject).toBe(bound.subject);
+  });
+
   it('refuses a subject token whose act chain would grow beyond 8 actors', () => {
     expect(() => delegate(subjectToken({ actor: chain(8) }))).toThrow(error('invalid_grant', 'delegation chains are limited to 8 actors'));
   });

@@ -1,5 +1,5 @@
 import { actorDepth, MAX_ACTOR_DEPTH, mayActFor, type ValidatedAccessToken } from '../access-token/access-token';
-import type { OAuthError } from '../oauth/oauth-error';
+import { OAuthError } from '../oauth/oauth-error';
 import { OFFLINE_ACCESS } from '../oauth/scope';
 import { carriedScopes } from './grant-scopes';
 import type { Delegation, GrantContext, GrantSuccess } from './grant-validator';
@@ -15,6 +15,9 @@ export type DelegatedGrant = GrantSuccess & { readonly delegation: Delegation };
  */
 export function delegateSubjectToken(subjectToken: ValidatedAccessToken, context: GrantContext, invalid: (description: string) => OAuthError): DelegatedGrant {
   if (!subjectToken.subject) throw invalid('the subject token does not represent a user');
+  // docs/dpop.md#bound-in-bound-out: a bound subject token is exchanged only for one bound to the exchanging client's key.
+  if (subjectToken.confirmation && !context.dpop)
+    throw new OAuthError('invalid_dpop_proof', 'the subject token is DPoP-bound: send a DPoP proof of your own key');
   // RFC 8693 §4.4: a subject token naming who may act for the user admits no other actor.
   if (!mayActFor(subjectToken.mayAct, context.client.clientId)) throw invalid('the subject token does not allow this client to act for its subject (may_act)');
   const actor = { client_id: context.client.clientId, ...(subjectToken.actor ? { act: subjectToken.actor } : {}) };

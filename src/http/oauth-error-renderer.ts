@@ -30,6 +30,7 @@ export function renderOAuthError(reply: ErrorReply, error: OAuthError, realm: st
   const description = error.description === undefined ? undefined : describable(error.description);
   const challenge = challengeHeader(error, description, realm);
   if (challenge) reply.header('WWW-Authenticate', challenge);
+  if (error.options.dpopNonce !== undefined) reply.header('DPoP-Nonce', error.options.dpopNonce);
   if (error.options.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.options.retryAfterSeconds));
   const body = description === undefined ? { error: error.code } : { error: error.code, error_description: description };
   void reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
@@ -47,14 +48,17 @@ function describable(description: string): string {
 }
 
 function challengeHeader(error: OAuthError, description: string | undefined, realm: string): string | undefined {
-  const { challenge, scope } = error.options;
+  const { challenge, scope, algs } = error.options;
   if (challenge === 'Basic') return `Basic realm="${quote(realm)}"`;
-  if (challenge !== 'Bearer') return undefined;
-  if (error.options.bareChallenge) return `Bearer realm="${quote(realm)}"`;
-  const parts = [`realm="${quote(realm)}"`, `error="${error.code}"`];
-  if (description) parts.push(`error_description="${quote(description)}"`);
-  if (scope) parts.push(`scope="${quote(scope)}"`);
-  return `Bearer ${parts.join(', ')}`;
+  if (challenge !== 'Bearer' && challenge !== 'DPoP') return undefined;
+  const parts = [`realm="${quote(realm)}"`];
+  if (!error.options.bareChallenge) {
+    parts.push(`error="${error.code}"`);
+    if (description) parts.push(`error_description="${quote(description)}"`);
+    if (scope) parts.push(`scope="${quote(scope)}"`);
+  }
+  if (challenge === 'DPoP' && algs) parts.push(`algs="${quote(algs)}"`);
+  return `${challenge} ${parts.join(', ')}`;
 }
 
 function quote(value: string): string {

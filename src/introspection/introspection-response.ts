@@ -31,10 +31,11 @@ export function accessTokenIntrospection(token: ValidatedAccessToken, issuer: st
     exp: token.expiresAt,
     iat: token.issuedAt,
     jti: token.jwtId,
-    // RFC 7662 §2.2: the token type of RFC 6749 §5.1.
-    token_type: 'Bearer',
+    // RFC 7662 §2.2: the token type of RFC 6749 §5.1; RFC 9449 §6.2: `DPoP` and `cnf` for a bound token.
+    token_type: token.confirmation ? 'DPoP' : 'Bearer',
     auth_time: token.authTime,
     act: token.actor,
+    cnf: token.confirmation ? { jkt: token.confirmation.jkt } : undefined,
   });
 }
 

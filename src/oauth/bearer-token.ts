@@ -16,6 +16,7 @@ const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 const CREDENTIALS = new RegExp(`^(${TOKEN})(?: +(.*))?$`, 's');
 // The usual header, read without running CREDENTIALS over the whole token: what follows is what CREDENTIALS would capture.
 const BEARER_SCHEME = /^bearer +/i;
+const DPOP_SCHEME = /^dpop +/i;
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 const AUTH_PARAM = `${TOKEN}[ \\t]*=[ \\t]*(?:${TOKEN}|"(?:[^"\\\\]|\\\\.)*")`;
 const AUTH_PARAMS = new RegExp(`^${AUTH_PARAM}(?:[ \\t]*,[ \\t]*${AUTH_PARAM})*$`);
@@ -42,31 +43,50 @@ const MALFORMED: ParameterRefusal = { error: 'invalid_request', options: { chall
  * `invalid_request` (§3.1).
  */
 export function extractBearerToken(request: BearerTokenCarrier): string | undefined {
-  const fromHeader = bearerTokenFromHeader(request.headers.authorization);
+  return extractAccessToken(request)?.token;
+}
+
+/** An access token as presented: `Bearer` (RFC 6750) or `DPoP` (RFC 9449 §7.1, only in the Authorization header). */
+export interface PresentedAccessToken {
+  readonly scheme: 'Bearer' | 'DPoP';
+  readonly token: string;
+}
+
+/** `extractBearerToken`, also reading `Authorization: DPoP <token>`, and saying which scheme carried the token. */
+export function extractAccessToken(request: BearerTokenCarrier): PresentedAccessToken | undefined {
+  const fromHeader = accessTokenFromHeader(request.headers.authorization);
   const fromBody = bearerTokenFromBody(request);
   if (fromHeader !== undefined && fromBody !== undefined) throw malformed('the access token was sent in more than one place');
-  return fromHeader ?? fromBody;
+  return fromHeader ?? (fromBody === undefined ? undefined : { scheme: 'Bearer', token: fromBody });
 }
 
 /** The token of an `Authorization: Bearer` header; undefined when absent or another well-formed scheme. */
 export function bearerTokenFromHeader(header: string | undefined): string | undefined {
+  const presented = accessTokenFromHeader(header);
+  return presented?.scheme === 'Bearer' ? presented.token : undefined;
+}
+
+function accessTokenFromHeader(header: string | undefined): PresentedAccessToken | undefined {
   if (header === undefined) return undefined;
   const trimmed = header.trim();
   const bearer = BEARER_SCHEME.exec(trimmed);
-  if (bearer) return requireB64Token(trimmed.slice(bearer[0].length));
+  if (bearer) return { scheme: 'Bearer', token: requireB64Token(trimmed.slice(bearer[0].length)) };
+  const dpop = DPOP_SCHEME.exec(trimmed);
+  if (dpop) return { scheme: 'DPoP', token: requireB64Token(trimmed.slice(dpop[0].length), 'DPoP') };
   const match = CREDENTIALS.exec(trimmed);
   if (!match) throw malformed('the Authorization header is malformed');
   const [, scheme, credentials] = match;
+  if (scheme.toLowerCase() === 'dpop') throw malformed('the DPoP authorization header carries no token');
   if (scheme.toLowerCase() !== 'bearer') {
     if (credentials === undefined || B64TOKEN.test(credentials) || AUTH_PARAMS.test(credentials)) return undefined;
     throw malformed('the Authorization header is malformed');
   }
   if (credentials === undefined || credentials.length === 0) throw malformed('the Bearer authorization header carries no token');
-  return requireB64Token(credentials);
+  return { scheme: 'Bearer', token: requireB64Token(credentials) };
 }
 
-function requireB64Token(credentials: string): string {
-  if (!B64TOKEN.test(credentials)) throw malformed('the Bearer authorization header is malformed');
+function requireB64Token(credentials: string, scheme = 'Bearer'): string {
+  if (!B64TOKEN.test(credentials)) throw malformed(`the ${scheme} authorization header is malformed`);
   return credentials;
 }
 

@@ -1,4 +1,4 @@
-/** Error codes of RFC 6749 §5.2 and §4.1.2.1, RFC 6750 §3.1, RFC 8693 §2.2.2, RFC 9126, RFC 8628 and OpenID Connect Core §3.1.2.6. */
+/** Error codes of RFC 6749 §5.2 and §4.1.2.1, RFC 6750 §3.1, RFC 8693 §2.2.2, RFC 9126, RFC 8628, RFC 9449 and OpenID Connect Core §3.1.2.6. */
 export type OAuthErrorCode =
   | 'invalid_request'
   | 'invalid_client'
@@ -23,10 +23,13 @@ export type OAuthErrorCode =
   | 'authorization_pending'
   | 'slow_down'
   | 'expired_token'
+  // RFC 9449 §7.1, §8: a DPoP proof that fails its checks; a server nonce is needed.
+  | 'invalid_dpop_proof'
+  | 'use_dpop_nonce'
   | 'server_error';
 
-/** How the 401 challenge is written (RFC 7617 for Basic, RFC 6750 §3 for Bearer). */
-export type AuthChallenge = 'Basic' | 'Bearer';
+/** How the 401 challenge is written (RFC 7617 for Basic, RFC 6750 §3 for Bearer, RFC 9449 §7.1 for DPoP). */
+export type AuthChallenge = 'Basic' | 'Bearer' | 'DPoP';
 
 export interface OAuthErrorOptions {
   readonly status?: number;
@@ -36,6 +39,10 @@ export interface OAuthErrorOptions {
   readonly retryAfterSeconds?: number;
   /** RFC 6750 §3.1: a request that carried no token gets a challenge with no error code. */
   readonly bareChallenge?: boolean;
+  /** RFC 9449 §7.1: the DPoP challenge's `algs`, space-separated. */
+  readonly algs?: string;
+  /** RFC 9449 §8.1: the nonce to send back in `DPoP-Nonce`. */
+  readonly dpopNonce?: string;
   readonly cause?: unknown;
 }
 

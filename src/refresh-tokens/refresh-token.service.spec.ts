@@ -76,7 +76,7 @@ const passwordGrant: IssuedGrant = {
   authTime: 1_900_000_000,
   authenticationMethods: ['pwd'],
 };
-const accessToken = { token: 'jwt', jwtId: 'jti-1', expiresIn: 3600, scopes: passwordGrant.scopes };
+const accessToken = { token: 'jwt', tokenType: 'Bearer' as const, jwtId: 'jti-1', expiresIn: 3600, scopes: passwordGrant.scopes };
 
 describe('RefreshTokenService', () => {
   describe('issueFor', () => {
@@ -89,6 +89,15 @@ describe('RefreshTokenService', () => {
       const { service, repository } = setup();
       expect(await service.issueFor({ ...passwordGrant, ...grant }, { ...frontend, ...client }, accessToken)).toBeUndefined();
       expect(repository.tokens.size).toBe(0);
+    });
+
+    it("binds a public client's new family to the DPoP key of the access token, and a confidential client's not (RFC 9449 §5)", async () => {
+      const { service } = setup();
+      const confirmation = { jkt: 'key-1' };
+      const forPublic = (await service.issueFor({ ...passwordGrant, confirmation }, { ...frontend, public: true }, accessToken))!;
+      const forConfidential = (await service.issueFor({ ...passwordGrant, confirmation }, frontend, accessToken))!;
+      expect((await service.find(forPublic))?.confirmation).toEqual(confirmation);
+      expect((await service.find(forConfidential))?.confirmation).toBeUndefined();
     });
 
     it('refuses to rotate into a family that was revoked meanwhile', async () => {

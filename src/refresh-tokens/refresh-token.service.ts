@@ -31,6 +31,8 @@ export interface IssuedGrant {
   readonly authorized?: { readonly scopes: readonly string[]; readonly resources: readonly string[] };
   /** A browser sign-in's session, kept with the family for the ID tokens of its refreshes. */
   readonly idToken?: { readonly sessionId?: string };
+  /** The DPoP key the access token was bound to: a public client's new family is bound to it too (RFC 9449 §5). */
+  readonly confirmation?: { readonly jkt: string };
 }
 
 /**
@@ -70,6 +72,7 @@ export class RefreshTokenService {
       authTime: grant.authTime,
       authenticationMethods: grant.authenticationMethods,
       sessionId: grant.idToken?.sessionId,
+      confirmation: family.confirmation,
       expiresAt: family.expiresAt,
       accessToken: { jwtId: accessToken.jwtId, expiresAt: Math.floor(now.getTime() / 1000) + accessToken.expiresIn },
     };
@@ -118,5 +121,7 @@ function offersRefreshToken(grant: IssuedGrant, client: Client): boolean {
 /** The family's lifetime is absolute: rotation never extends it. */
 function newFamily(grant: IssuedGrant, client: Client, now: Date): RefreshTokenFamily {
   const { scopes, resources } = grant.authorized ?? { scopes: grant.scopes, resources: [] };
-  return { id: randomUUID(), scopes, resources, expiresAt: new Date(now.getTime() + client.refreshTokenLifetimeSeconds * 1000) };
+  const expiresAt = new Date(now.getTime() + client.refreshTokenLifetimeSeconds * 1000);
+  // RFC 9449 §5: a confidential client's refresh tokens are bound to its authentication instead.
+  return { id: randomUUID(), scopes, resources, expiresAt, ...(client.public && grant.confirmation ? { confirmation: grant.confirmation } : {}) };
 }

@@ -18,6 +18,8 @@ export interface RefreshToken {
   readonly authenticationMethods: readonly string[];
   /** The sign-in session (`sid`) of a family that began with the authorization code flow. */
   readonly sessionId?: string;
+  /** RFC 9449 §5: a public client's family is bound to the DPoP key it was issued for; every refresh proves that key. */
+  readonly confirmation?: { readonly jkt: string };
   readonly createdAt: Date;
   /** Absolute: the same for every token of the family. */
   readonly expiresAt: Date;
@@ -44,6 +46,8 @@ export interface RefreshTokenFamily {
   readonly expiresAt: Date;
   /** The hash of the token this rotation consumes, in the same transaction that stores its successor. */
   readonly rotatedFrom?: string;
+  /** RFC 9449 §5: the DPoP key the family is bound to. */
+  readonly confirmation?: { readonly jkt: string };
 }
 
 /** How a rotation ended: `consumed` when another request used the token first. */

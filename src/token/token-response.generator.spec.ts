@@ -52,9 +52,14 @@ function generator({ codeStillUnused = true, refreshToken = undefined as string 
     revoked: [] as string[],
   };
   const audit = new RecordingAuditSink();
-  const issued: IssuedAccessToken = { token: 'at', jwtId: 'jti-1', expiresIn: 3600, scopes: [] };
+  const issued: IssuedAccessToken = { token: 'at', tokenType: 'Bearer', jwtId: 'jti-1', expiresIn: 3600, scopes: [] };
   const instance = new TokenResponseGenerator(
-    { issue: async (request) => (calls.accessTokens.push(request), { ...issued, scopes: request.scopes }) },
+    {
+      issue: async (request) => (
+        calls.accessTokens.push(request),
+        { ...issued, scopes: request.scopes, tokenType: request.confirmation ? ('DPoP' as const) : ('Bearer' as const) }
+      ),
+    },
     {
       issueFor: async (grant, _: Client, _accessToken, rotated) => (calls.refreshTokens.push({ grant, rotated }), refreshToken),
       revokeFamilyIssuedWith: async (jwtId) => void calls.revoked.push(`family of ${jwtId}`),

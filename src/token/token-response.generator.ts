@@ -5,6 +5,7 @@ import { AccessTokenIssuer, type IssuedAccessToken } from '../access-token/acces
 import { AuditSink } from '../audit/audit-event';
 import { AuthorizationCodeService } from '../authorize/authorization-code.service';
 import type { Client } from '../clients/client';
+import type { DpopConfirmation } from '../dpop/dpop-proof';
 import { revokeIssuedFromCode } from '../grants/authorization-code.grant-validator';
 import type { CodeRedemption, DeviceCodeRedemption, GrantSuccess, RefreshRotation, SelfIssuedResult } from '../grants/grant-validator';
 import { IdTokenIssuer } from '../id-token/id-token.issuer';
@@ -45,6 +46,9 @@ interface Continuation {
   readonly code?: CodeRedemption['code'];
 }
 
+/** RFC 9449 §5: the key of the request's DPoP proof, which the access token (and a public client's refresh token) is bound to. */
+export type SenderBinding = DpopConfirmation | undefined;
+
 /**
  * Turns any grant's result into the token response (RFC 6749 §5.1, RFC 8693 §2.2.1): the access
  * token, the refresh token and ID token where the grant carries them, the binding to the code it
@@ -61,7 +65,7 @@ export class TokenResponseGenerator {
     private readonly audit: AuditSink,
   ) {}
 
-  generate(result: IssuingResult, grantType: string, client: Client): Promise<TokenResponse> {
+  generate(result: IssuingResult, grantType: string, client: Client, binding?: SenderBinding): Promise<TokenResponse> {
     const now = Math.floor(Date.now() / 1000);
     switch (result.kind) {
       case 'self_issued':
@@ -78,11 +82,11 @@ export class TokenResponseGenerator {
           authenticationMethods,
           signIn: { sessionId: code.sessionId, nonce: code.nonce },
         };
-        return this.accessToken(grant, grantType, client, { code });
+        return this.accessToken(grant, grantType, client, { code }, binding);
       }
       case 'device_code_redemption': {
         const { subject, scopes, authTime, authenticationMethods, sessionId } = result;
-        return this.accessToken({ subject, scopes, authTime, authenticationMethods, signIn: { sessionId } }, grantType, client, {});
+        return this.accessToken({ subject, scopes, authTime, authenticationMethods, signIn: { sessionId } }, grantType, client, {}, binding);
       }
       case 'refresh_rotation': {
         const { presented: token, scopes } = result;
@@ -95,8 +99,15 @@ export class TokenResponseGenerator {
           // OpenID Connect Core §12.2: a refresh of a browser sign-in gets a new ID token, with the same sid.
           signIn: token.sessionId === undefined ? undefined : { sessionId: token.sessionId },
         };
-        const family = { id: token.familyId, scopes: token.scopes, resources: token.resources, expiresAt: token.expiresAt, rotatedFrom: token.tokenHash };
-        return this.accessToken(grant, grantType, client, { family });
+        const family = {
+          id: token.familyId,
+          scopes: token.scopes,
+          resources: token.resources,
+          expiresAt: token.expiresAt,
+          rotatedFrom: token.tokenHash,
+          confirmation: token.confirmation,
+        };
+        return this.accessToken(grant, grantType, client, { family }, binding);
       }
       default: {
         const { delegation } = result;
@@ -115,12 +126,18 @@ export class TokenResponseGenerator {
           subjectIssuer: delegation?.subjectIssuer,
           issuedTokenType: delegation?.issuedTokenType,
         };
-        return this.accessToken(grant, grantType, client, {});
+        return this.accessToken(grant, grantType, client, {}, binding);
       }
     }
   }
 
-  private async accessToken(grant: AccessTokenGrant, grantType: string, client: Client, { family, code }: Continuation): Promise<TokenResponse> {
+  private async accessToken(
+    grant: AccessTokenGrant,
+    grantType: string,
+    client: Client,
+    { family, code }: Continuation,
+    binding: SenderBinding,
+  ): Promise<TokenResponse> {
     const accessToken = await this.issuer.issue({
       clientId: client.clientId,
       lifetimeSeconds: client.accessTokenLifetimeSeconds,
@@ -134,8 +151,9 @@ export class TokenResponseGenerator {
       mayAct: client.mayActClientId !== undefined && grant.subject !== undefined ? { client_id: client.mayActClientId } : undefined,
       extraClaims: grant.claims,
       expiresAtMost: grant.expiresAtMost,
+      confirmation: binding,
     });
-    const refreshToken = await this.refreshTokens.issueFor({ ...grant, idToken: grant.signIn }, client, accessToken, family);
+    const refreshToken = await this.refreshTokens.issueFor({ ...grant, idToken: grant.signIn, confirmation: binding }, client, accessToken, family);
     if (code) await this.bindToCode(code, accessToken);
     const idToken =
       grant.signIn && grant.subject !== undefined && grant.scopes.includes(OPENID) ? await this.idToken(grant.subject, grant, client, accessToken) : undefined;

@@ -6,7 +6,7 @@ import { formatScope } from '../oauth/scope';
 export interface TokenResponse {
   readonly access_token: string;
   /** `N_A` for a token that is not an access token (RFC 8693 §2.2.1), e.g. a transaction token. */
-  readonly token_type: 'Bearer' | 'N_A';
+  readonly token_type: 'Bearer' | 'DPoP' | 'N_A';
   readonly expires_in: number;
   readonly scope: string;
   readonly refresh_token?: string;
@@ -37,7 +37,7 @@ export function toTokenResponse(
   return {
     ...customMembers(custom),
     access_token: accessToken.token,
-    token_type: 'Bearer',
+    token_type: accessToken.tokenType,
     expires_in: accessToken.expiresIn,
     scope: formatScope(accessToken.scopes),
     ...(extra.refreshToken === undefined ? {} : { refresh_token: extra.refreshToken }),

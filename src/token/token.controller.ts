@@ -2,6 +2,8 @@ import { Body, Controller, Header, HttpCode, Post, UseGuards } from '@nestjs/com
 import type { AuthenticatedClient } from '../clients/client';
 import { ClientAddress, ClientAuthGuard, CurrentClient } from '../client-auth/client-auth.guard';
 import { ArrivedAt } from '../http/request-arrival';
+import { DpopProof } from '../dpop/dpop-proof.header';
+import type { DpopHeader } from '../dpop/dpop-proof.verifier';
 import type { FormBody } from '../oauth/form';
 import type { TokenResponse } from './token-response';
 import { TokenService } from './token.service';
@@ -20,7 +22,8 @@ export class TokenController {
     @CurrentClient() client: AuthenticatedClient,
     @ClientAddress() address: string,
     @ArrivedAt() arrivedAt: number,
+    @DpopProof() dpopProof: DpopHeader,
   ): Promise<TokenResponse> {
-    return this.tokens.requestToken(body, client, address, arrivedAt);
+    return this.tokens.requestToken(body, client, address, arrivedAt, dpopProof);
   }
 }

@@ -4,6 +4,7 @@ import { AuditModule } from '../audit/audit.module';
 import { AuthorizeModule } from '../authorize/authorize.module';
 import { ClientAuthModule } from '../client-auth/client-auth.module';
 import { ClientsModule } from '../clients/clients.module';
+import { DpopModule } from '../dpop/dpop.module';
 import { IdTokenModule } from '../id-token/id-token.module';
 import { RefreshTokensModule } from '../refresh-tokens/refresh-tokens.module';
 import { ResourcesModule } from '../resources/resources.module';
@@ -28,6 +29,7 @@ export class TokenModule {
         AuthorizeModule,
         AuditModule,
         UsersModule,
+        DpopModule,
         grants,
       ],
       controllers: [TokenController],

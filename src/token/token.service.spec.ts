@@ -3,7 +3,9 @@ import type { AuthenticatedClient, Client } from '../clients/client';
 import { demoResources, testClient } from '../grants/grant.fixtures';
 import { grantError, type GrantContext, type GrantResult, type GrantValidator } from '../grants/grant-validator';
 import { GrantValidatorRegistry } from '../grants/grant-validator.registry';
+import type { DpopHeader } from '../dpop/dpop-proof.verifier';
 import type { FormBody } from '../oauth/form';
+import { OAuthError } from '../oauth/oauth-error';
 import { ResourceCatalog } from '../resources/resource-catalog';
 import type { User } from '../users/user';
 import type { TokenResponse } from './token-response';
@@ -37,17 +39,31 @@ const users: Record<string, User> = {
 function pipeline(answer: (context: GrantContext) => GrantResult, { resourceIndicators = false, catalog = demoResources } = {}) {
   const grant = new ScriptedGrant(answer, resourceIndicators);
   const generated: IssuingResult[] = [];
+  const bindings: unknown[] = [];
   const responses = {
-    generate: async (result: IssuingResult): Promise<TokenResponse> => {
+    generate: async (result: IssuingResult, _grantType: string, _client: Client, binding?: unknown): Promise<TokenResponse> => {
       generated.push(result);
+      bindings.push(binding);
       return { access_token: 'at', token_type: 'Bearer', expires_in: 60, scope: '' };
     },
   };
   const audit = new RecordingAuditSink();
-  const service = new TokenService(new GrantValidatorRegistry([grant]), { catalog }, responses, audit, {
-    findBySubjectId: async (subject) => users[subject],
-  });
-  return { service, grant, generated, audit };
+  const dpop = {
+    // A fake proof check: the header is the thumbprint, "bad" is refused.
+    forTokenRequest: async (header: DpopHeader, { requireDpop }: Client) => {
+      if (header === 'bad' || (header === undefined && requireDpop)) throw new OAuthError('invalid_dpop_proof', 'refused');
+      return typeof header === 'string' ? { jkt: header } : undefined;
+    },
+  };
+  const service = new TokenService(
+    new GrantValidatorRegistry([grant]),
+    { catalog },
+    responses,
+    audit,
+    { findBySubjectId: async (subject) => users[subject] },
+    dpop,
+  );
+  return { service, grant, generated, audit, bindings };
 }
 
 const client = (overrides: Partial<Client> = {}): AuthenticatedClient => ({
@@ -200,6 +216,22 @@ describe('TokenService.requestToken', () => {
       const unknown = pipeline(() => ({ audience: ['https://elsewhere.example/'] }), { catalog });
       await expect(run(unknown.service, request({}))).rejects.toEqual(refused('invalid_target'));
       await expect(run(known.service, request({ resource: [API1_URI, API2_URI] }))).rejects.toEqual(refused('invalid_request'));
+    });
+  });
+
+  describe('DPoP', () => {
+    it('gives the grant the proof key and binds the issued token to it', async () => {
+      const { service, grant, bindings } = pipeline(() => ({ subject: 'alice' }));
+      await service.requestToken({ grant_type: GRANT }, client(), '192.0.2.1', 0, 'jkt-1');
+      expect(grant.seen[0].dpop).toEqual({ jkt: 'jkt-1' });
+      expect(bindings).toEqual([{ jkt: 'jkt-1' }]);
+    });
+
+    it('refuses a bad proof, and no proof from a client that must send one, as invalid_dpop_proof before the grant runs', async () => {
+      const { service, grant } = pipeline(() => ({ subject: 'alice' }));
+      await expect(service.requestToken({ grant_type: GRANT }, client(), '192.0.2.1', 0, 'bad')).rejects.toEqual(refused('invalid_dpop_proof'));
+      await expect(run(service, request({}, client({ requireDpop: true })))).rejects.toEqual(refused('invalid_dpop_proof'));
+      expect(grant.seen).toEqual([]);
     });
   });
 });

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AuditSink } from '../audit/audit-event';
 import type { AuthenticatedClient } from '../clients/client';
 import { DEVICE_CODE_GRANT_TYPE } from '../device-authorization/device-authorization';
+import { DpopProofVerifier, type DpopHeader } from '../dpop/dpop-proof.verifier';
 import type { GrantContext, GrantResult } from '../grants/grant-validator';
 import { GrantValidatorRegistry } from '../grants/grant-validator.registry';
 import type { FormBody } from '../oauth/form';
@@ -29,11 +30,18 @@ export class TokenService {
     @Inject(TokenResponseGenerator) private readonly responses: Pick<TokenResponseGenerator, 'generate'>,
     private readonly audit: AuditSink,
     @Inject(UserStore) private readonly users: SubjectUsers,
+    @Inject(DpopProofVerifier) private readonly dpop: Pick<DpopProofVerifier, 'forTokenRequest'>,
   ) {}
 
-  async requestToken(body: FormBody, authenticated: AuthenticatedClient, clientAddress: string, receivedAt = Date.now()): Promise<TokenResponse> {
+  async requestToken(
+    body: FormBody,
+    authenticated: AuthenticatedClient,
+    clientAddress: string,
+    receivedAt = Date.now(),
+    dpopProof: DpopHeader = undefined,
+  ): Promise<TokenResponse> {
     try {
-      return await this.issueToken(body, authenticated, clientAddress, receivedAt);
+      return await this.issueToken(body, authenticated, clientAddress, receivedAt, dpopProof);
     } catch (error) {
       if (error instanceof OAuthError) {
         const grantType = typeof body.grant_type === 'string' ? body.grant_type.slice(0, 100) : undefined;
@@ -43,7 +51,13 @@ export class TokenService {
     }
   }
 
-  private async issueToken(body: FormBody, { client, method }: AuthenticatedClient, clientAddress: string, receivedAt: number): Promise<TokenResponse> {
+  private async issueToken(
+    body: FormBody,
+    { client, method }: AuthenticatedClient,
+    clientAddress: string,
+    receivedAt: number,
+    dpopProof: DpopHeader,
+  ): Promise<TokenResponse> {
     const grantType = readGrantType(body);
     const validator = this.grants.find(grantType);
     if (!validator) throw OAuthError.unsupportedGrantType(`grant_type ${grantType} is not supported`);
@@ -55,6 +69,8 @@ export class TokenService {
 
     const catalog = this.resources.catalog;
     const request = readTokenRequest(grantType, body, validator, client, catalog);
+    // RFC 9449 §5: the proof is checked (and its jti used up) only for a request that is otherwise well formed.
+    const dpop = await this.dpop.forTokenRequest(dpopProof, client);
     const context: GrantContext = {
       grantType,
       client,
@@ -64,6 +80,7 @@ export class TokenService {
       rawParameters: request.rawParameters,
       clientAddress,
       receivedAt,
+      dpop,
     };
     // A fault the grant throws is answered `server_error` without its details, an outage 503 (docs/errors.md).
     const result = await validator.validate(request.parameters, context);
@@ -73,7 +90,7 @@ export class TokenService {
     const subject = grantedSubject(result);
     // docs/users.md: whatever the grant, a token's user is a known, enabled one (seen within CACHE_TTL_SECONDS).
     if (subject !== undefined) await requireEnabledUser(this.users, subject, validator.subjectError ?? 'invalid_grant');
-    return this.responses.generate(withScopes(result, scopes), grantType, client);
+    return this.responses.generate(withScopes(result, scopes), grantType, client, dpop);
   }
 }
 

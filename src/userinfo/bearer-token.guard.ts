@@ -1,22 +1,19 @@
 import { CanActivate, ExecutionContext, Injectable, createParamDecorator } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { ValidatedAccessToken } from '../access-token/access-token';
-import { AccessTokenValidator } from '../access-token/access-token.validator';
-import { extractBearerToken } from '../oauth/bearer-token';
-import { OAuthError } from '../oauth/oauth-error';
+import { ResourceTokenAuthenticator } from './resource-token.authenticator';
 
 type BearerAuthenticatedRequest = FastifyRequest & { accessToken?: ValidatedAccessToken };
 
-/** Finds the request's bearer token (RFC 6750 §2), validates it (docs/tokens.md#validation) and attaches it. */
+/** Finds the request's access token (RFC 6750 §2, RFC 9449 §7), validates it (docs/tokens.md#validation) and attaches it. */
 @Injectable()
 export class BearerTokenGuard implements CanActivate {
-  constructor(private readonly accessTokens: AccessTokenValidator) {}
+  constructor(private readonly authenticator: ResourceTokenAuthenticator) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<BearerAuthenticatedRequest>();
-    const token = extractBearerToken(request);
-    if (token === undefined) throw OAuthError.missingBearerToken();
-    request.accessToken = await this.accessTokens.validate(token).catch(withBearerChallenge);
+    // The route's path under the issuer is the `htu` a DPoP proof names.
+    request.accessToken = await this.authenticator.authenticate(request, request.routeOptions.url ?? request.url.split('?', 1)[0]);
     return true;
   }
 }
@@ -25,9 +22,3 @@ export class BearerTokenGuard implements CanActivate {
 export const CurrentAccessToken = createParamDecorator(
   (_: unknown, context: ExecutionContext) => context.switchToHttp().getRequest<BearerAuthenticatedRequest>().accessToken,
 );
-
-/** RFC 6750 §3: a protected resource answers a rejected token with a Bearer challenge. */
-function withBearerChallenge(error: unknown): never {
-  if (error instanceof OAuthError) throw new OAuthError(error.code, error.description, { ...error.options, challenge: 'Bearer', cause: error });
-  throw error;
-}

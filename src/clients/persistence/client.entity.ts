@@ -46,6 +46,9 @@ export class ClientEntity {
   @Column({ name: 'require_pushed_authorization_requests', type: 'boolean', default: false })
   requirePushedAuthorizationRequests!: boolean;
 
+  @Column({ name: 'require_dpop', type: 'boolean', default: false })
+  requireDpop!: boolean;
+
   /** private_key_jwt: its JWK Set, or where to fetch it. */
   @Column({ type: 'jsonb', nullable: true })
   jwks!: unknown;

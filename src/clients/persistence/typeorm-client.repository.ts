@@ -47,6 +47,7 @@ function toClient(entity: ClientEntity): Client {
     postLogoutRedirectUris: entity.postLogoutRedirectUris,
     requireConsent: entity.requireConsent,
     requirePushedAuthorizationRequests: entity.requirePushedAuthorizationRequests,
+    requireDpop: entity.requireDpop,
     secrets: entity.secrets.map((secret) => ({
       hash: Buffer.from(secret.valueHash, 'base64'),
       expiresAt: secret.expiresAt ?? undefined,

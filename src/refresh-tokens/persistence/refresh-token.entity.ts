@@ -31,6 +31,9 @@ export class RefreshTokenEntity {
   @Column({ name: 'session_id', type: 'text', nullable: true })
   sessionId!: string | null;
 
+  @Column({ name: 'dpop_jkt', type: 'text', nullable: true })
+  dpopJkt!: string | null;
+
   @Column({ name: 'access_token_jti', type: 'text', nullable: true })
   accessTokenJti!: string | null;
 

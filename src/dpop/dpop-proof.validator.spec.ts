@@ -1,0 +1,144 @@
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { randomBytes } from 'node:crypto';
+import { DpopNonces } from './dpop-nonce';
+import { accessTokenHash, DPOP_SIGNING_ALGORITHMS } from './dpop-proof';
+import { DpopProofValidator, type DpopReplayGuard } from './dpop-proof.validator';
+
+const URL_ = 'https://id.example.com/connect/token';
+const NOW = 1_900_000_000_000;
+const nonces = new DpopNonces(Buffer.alloc(32, 7), () => NOW);
+
+class MemoryReplays implements DpopReplayGuard {
+  readonly seen = new Set<string>();
+  async firstUse(jkt: string, jti: string): Promise<boolean> {
+    const key = `${jkt} ${jti}`;
+    if (this.seen.has(key)) return false;
+    this.seen.add(key);
+    return true;
+  }
+}
+
+let privateKey: CryptoKey;
+let jwk: JWK;
+beforeAll(async () => {
+  const pair = await generateKeyPair('ES256');
+  privateKey = pair.privateKey;
+  jwk = await exportJWK(pair.publicKey);
+});
+
+interface ProofOptions {
+  header?: Record<string, unknown>;
+  claims?: Record<string, unknown>;
+  alg?: string;
+  key?: CryptoKey | Uint8Array;
+}
+
+function proof({ header = {}, claims = {}, alg = 'ES256', key = privateKey }: ProofOptions = {}): Promise<string> {
+  return new SignJWT({ jti: randomBytes(12).toString('base64url'), htm: 'POST', htu: URL_, iat: NOW / 1000, ...claims })
+    .setProtectedHeader({ alg, typ: 'dpop+jwt', jwk, ...header })
+    .sign(key);
+}
+
+function validator(requireNonce = false, replays: DpopReplayGuard = new MemoryReplays()): DpopProofValidator {
+  return new DpopProofValidator({ algorithms: DPOP_SIGNING_ALGORITHMS, requireNonce }, replays, nonces, () => NOW);
+}
+
+const request = { method: 'POST', url: URL_ };
+
+describe('DpopProofValidator', () => {
+  describe('verify, refusing', () => {
+    it.each<[string, () => Promise<string> | string, string]>([
+      ['a value that is no compact JWS', () => 'not-a-jws', 'not a compact JWS'],
+      ['a proof over 8 KiB', async () => `${await proof()}${'A'.repeat(9000)}`, 'not a compact JWS'],
+      ['typ JWT', () => proof({ header: { typ: 'JWT' } }), 'typ'],
+      ['no typ', () => proof({ header: { typ: undefined } }), 'typ'],
+      ['alg none', () => `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'dpop+jwt', jwk })).toString('base64url')}.e30.sig`, 'alg'],
+      ['alg HS256', () => proof({ alg: 'HS256', key: new Uint8Array(32) }), 'alg'],
+      ['no jwk', () => proof({ header: { jwk: undefined } }), 'no jwk'],
+      ['a private jwk', () => proof({ header: { jwk: { ...jwk, d: 'c2VjcmV0' } } }), 'not a public key'],
+      ['a signature of another key', async () => (await proof()).replace(/\.[^.]+$/, `.${(await proof({ claims: { jti: 'x' } })).split('.')[2]}`), 'signature'],
+      ['htm GET for a POST', () => proof({ claims: { htm: 'GET' } }), 'htm'],
+      ['htu of another endpoint', () => proof({ claims: { htu: 'https://id.example.com/connect/userinfo' } }), 'htu'],
+      ['htu of another host', () => proof({ claims: { htu: 'https://evil.example.com/connect/token' } }), 'htu'],
+      ['htu that is no URL', () => proof({ claims: { htu: 'token' } }), 'htu'],
+      ['iat 61 s in the past', () => proof({ claims: { iat: NOW / 1000 - 61 } }), 'iat'],
+      ['iat 61 s in the future', () => proof({ claims: { iat: NOW / 1000 + 61 } }), 'iat'],
+      ['no iat', () => proof({ claims: { iat: undefined } }), 'iat'],
+      ['no jti', () => proof({ claims: { jti: undefined } }), 'jti'],
+      ['a jti over 256 characters', () => proof({ claims: { jti: 'j'.repeat(257) } }), 'jti'],
+    ])('refuses %s as invalid_dpop_proof', async (_, make, reason) => {
+      await expect(validator().verify({ ...request, proof: await make() })).rejects.toMatchObject({
+        code: 'invalid_dpop_proof',
+        status: 400,
+        description: expect.stringContaining(reason),
+      });
+    });
+
+    it('refuses a jti used before, without remembering refused proofs', async () => {
+      const replays = new MemoryReplays();
+      const used = await proof({ claims: { jti: 'once' } });
+      await expect(validator(false, replays).verify({ ...request, method: 'GET', proof: used })).rejects.toMatchObject({ code: 'invalid_dpop_proof' });
+      expect(replays.seen.size).toBe(0);
+      await validator(false, replays).verify({ ...request, proof: used });
+      await expect(validator(false, replays).verify({ ...request, proof: used })).rejects.toMatchObject({
+        code: 'invalid_dpop_proof',
+        description: 'the DPoP proof was used before (jti)',
+      });
+    });
+
+    it('refuses a proof whose ath is not the hash of the presented access token, or missing', async () => {
+      const forOther = await proof({ claims: { ath: accessTokenHash('other-token') } });
+      await expect(validator().verify({ ...request, accessToken: 'the-token', proof: forOther })).rejects.toMatchObject({
+        description: expect.stringContaining('ath'),
+      });
+      await expect(validator().verify({ ...request, accessToken: 'the-token', proof: await proof() })).rejects.toMatchObject({
+        description: expect.stringContaining('ath'),
+      });
+    });
+
+    it('demands a nonce when nonces are required: use_dpop_nonce with a fresh DPoP-Nonce', async () => {
+      await expect(validator(true).verify({ ...request, proof: await proof() })).rejects.toMatchObject({
+        code: 'use_dpop_nonce',
+        options: { dpopNonce: nonces.current() },
+      });
+      await expect(validator(true).verify({ ...request, proof: await proof({ claims: { nonce: 'made-up' } }) })).rejects.toMatchObject({
+        code: 'use_dpop_nonce',
+      });
+      const stale = new DpopNonces(Buffer.alloc(32, 7), () => NOW - 180_000).current();
+      await expect(validator(true).verify({ ...request, proof: await proof({ claims: { nonce: stale } }) })).rejects.toMatchObject({ code: 'use_dpop_nonce' });
+      const otherKey = new DpopNonces(Buffer.alloc(32, 8), () => NOW).current();
+      await expect(validator(true).verify({ ...request, proof: await proof({ claims: { nonce: otherKey } }) })).rejects.toMatchObject({
+        code: 'use_dpop_nonce',
+      });
+    });
+  });
+
+  describe('verify, accepting', () => {
+    it('returns the RFC 7638 thumbprint of the proof key', async () => {
+      expect(await validator().verify({ ...request, proof: await proof() })).toEqual({ jkt: await calculateJwkThumbprint(jwk, 'sha256') });
+    });
+
+    it('compares htu without query or fragment, scheme and host case-insensitively, default port dropped', async () => {
+      const htu = 'HTTPS://ID.example.com:443/connect/token?x=1#frag';
+      await expect(validator().verify({ ...request, proof: await proof({ claims: { htu } }) })).resolves.toHaveProperty('jkt');
+    });
+
+    it('accepts an iat 60 s off either way, the matching ath, and a nonce of this or the previous minute', async () => {
+      const previous = new DpopNonces(Buffer.alloc(32, 7), () => NOW - 60_000).current();
+      const claims = { iat: NOW / 1000 - 60, ath: accessTokenHash('the-token'), nonce: previous };
+      await expect(validator(true).verify({ ...request, accessToken: 'the-token', proof: await proof({ claims }) })).resolves.toHaveProperty('jkt');
+      await expect(
+        validator(true).verify({ ...request, proof: await proof({ claims: { iat: NOW / 1000 + 60, nonce: nonces.current() } }) }),
+      ).resolves.toHaveProperty('jkt');
+    });
+
+    it.each(['RS256', 'PS256', 'EdDSA'])('accepts a proof signed with %s', async (alg) => {
+      const pair = await generateKeyPair(alg);
+      const publicJwk = await exportJWK(pair.publicKey);
+      const signed = await new SignJWT({ jti: 'a', htm: 'POST', htu: URL_, iat: NOW / 1000 })
+        .setProtectedHeader({ alg, typ: 'dpop+jwt', jwk: publicJwk })
+        .sign(pair.privateKey);
+      expect(await validator().verify({ ...request, proof: signed })).toEqual({ jkt: await calculateJwkThumbprint(publicJwk, 'sha256') });
+    });
+  });
+});
