@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import type { JWTPayload } from 'jose';
 import { accessTokenVerifier, refusal, scopesOf } from './access-tokens';
 
-/** The demo API resource this API is: tokens for it carry `aud` `api2` and scope `api2` (docs/demo-data.md). */
+/** The demo API resource this API is (docs/demo-data.md): its tokens carry `aud` `api2` and scope `api2`. */
 export const NOTES_API_AUDIENCE = 'api2';
+export const NOTES_API_SCOPE = 'api2';
 
 const NOTES: Record<string, readonly string[]> = {
   '1': ['Renew the TLS certificates', 'Review the delegation chain'],
@@ -53,8 +54,8 @@ export async function startNotesApi(options: NotesApiOptions): Promise<RunningSe
         },
       );
     }
-    if (!scopesOf(claims).includes(NOTES_API_AUDIENCE)) {
-      return send(response, 403, { error: 'insufficient_scope' }, { 'www-authenticate': `Bearer error="insufficient_scope", scope="${NOTES_API_AUDIENCE}"` });
+    if (!scopesOf(claims).includes(NOTES_API_SCOPE)) {
+      return send(response, 403, { error: 'insufficient_scope' }, { 'www-authenticate': `Bearer error="insufficient_scope", scope="${NOTES_API_SCOPE}"` });
     }
     options.onCall?.({ token, claims });
     send(response, 200, { sub: claims.sub, act: claims.act ?? null, notes: NOTES[claims.sub ?? ''] ?? [] });

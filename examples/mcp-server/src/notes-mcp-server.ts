@@ -11,8 +11,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { OAuthMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { z } from 'zod';
 import { accessTokenVerifier, refusal, scopesOf } from './access-tokens';
-import type { RunningServer } from './notes-api';
-import { NOTES_API_AUDIENCE } from './notes-api';
+import { NOTES_API_AUDIENCE, NOTES_API_SCOPE, type RunningServer } from './notes-api';
 import { exchangeToken, type ClientCredentials } from './token-exchange';
 
 export interface NotesMcpServerOptions {
@@ -74,7 +73,7 @@ export async function startNotesMcpServer(options: NotesMcpServerOptions): Promi
       client: options.client,
       subjectToken: userToken,
       audience: NOTES_API_AUDIENCE,
-      scope: NOTES_API_AUDIENCE,
+      scope: NOTES_API_SCOPE,
     });
     const response = await fetch(`${options.notesApiUrl}/notes`, { headers: { authorization: `Bearer ${token}` } });
     if (!response.ok) throw new Error(`the notes API answered ${response.status}`);
@@ -89,7 +88,7 @@ export async function startNotesMcpServer(options: NotesMcpServerOptions): Promi
       {
         title: 'List my notes',
         description: "Lists the signed-in user's notes, read from the notes API on the user's behalf.",
-        outputSchema: { sub: z.string(), act: z.object({ client_id: z.string() }).passthrough().nullable(), notes: z.array(z.string()) },
+        outputSchema: { sub: z.string(), act: z.looseObject({ client_id: z.string() }).nullable(), notes: z.array(z.string()) },
       },
       async (extra) => {
         const answer = await listNotes(extra.authInfo!.token);
