@@ -28,11 +28,15 @@ export const DEMO_IDENTITY_RESOURCES = [
   { name: 'role', claimTypes: ['role'] },
 ];
 
-/** Each API is served by the client of the same name (docs/demo-data.md): API 1 → API 2 → API 3. */
+/**
+ * Each API is served by the client of the same name (docs/demo-data.md): API 1 → API 2 → API 3.
+ * `notes` is the MCP server of examples/mcp-server (docs/mcp-example.md), which calls API 2 for the user.
+ */
 export const DEMO_API_RESOURCES: readonly ApiResource[] = [
   { name: 'api1', scopes: ['api1'], servingClientId: 'api1' },
   { name: 'api2', scopes: ['api2'], servingClientId: 'api2' },
   { name: 'api3', scopes: ['api3'] },
+  { name: 'notes', scopes: ['notes'], uri: 'http://127.0.0.1:5180/mcp', servingClientId: 'notes-mcp' },
 ];
 
 export const DEMO_USERS = [
@@ -138,6 +142,24 @@ export const DEMO_CLIENTS: readonly DemoClient[] = [
     scopes: ['openid', 'profile', 'email', 'api1', 'offline_access'],
     redirectUris: ['http://127.0.0.1:5174/callback'],
     postLogoutRedirectUris: ['http://127.0.0.1:5174/'],
+    requireConsent: true,
+  },
+  {
+    // The MCP server of examples/mcp-server: exchanges the user's token for one addressed to API 2 (docs/mcp-example.md).
+    clientId: 'notes-mcp',
+    clientName: 'Demo Notes MCP Server',
+    secret: 'notes-mcp-secret',
+    grantTypes: ['urn:ietf:params:oauth:grant-type:token-exchange'],
+    scopes: ['openid', 'profile', 'api2'],
+  },
+  {
+    // An MCP client (an agent) registered in advance: public, asks the user's consent. docs/mcp-example.md
+    clientId: 'mcp-client',
+    clientName: 'Demo MCP Client',
+    public: true,
+    grantTypes: ['authorization_code', 'refresh_token'],
+    scopes: ['openid', 'profile', 'notes', 'offline_access'],
+    redirectUris: ['http://127.0.0.1:5181/callback'],
     requireConsent: true,
   },
   {

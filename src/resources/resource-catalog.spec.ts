@@ -89,7 +89,7 @@ describe('ResourceCatalog', () => {
 
   describe('scopesSupported', () => {
     it('lists identity scopes, API scopes, then offline_access', () => {
-      expect(demo.scopesSupported()).toEqual(['openid', 'profile', 'email', 'role', 'api1', 'api2', 'api3', 'offline_access']);
+      expect(demo.scopesSupported()).toEqual(['openid', 'profile', 'email', 'role', 'api1', 'api2', 'api3', 'notes', 'offline_access']);
     });
   });
 

@@ -1,0 +1,242 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { JWTPayload } from 'jose';
+import { randomBytes } from 'node:crypto';
+import { createApp } from '../../src/app.factory';
+import { startExample, type RunningExample } from '../../examples/mcp-server/src/example';
+import { Browser, pkce } from '../support/browser';
+import { freePort } from '../support/built-service';
+import { sql, testConfig } from '../support/create-test-app';
+import { uniqueName } from '../support/fixtures';
+import { jwtPayload, request, userAccessToken } from '../support/http';
+import { eventually } from '../support/token-lifecycle';
+
+/** The demo's pre-registered MCP client (docs/demo-data.md); its redirect URI is never listened on here: the provider reads the redirect. */
+const MCP_CLIENT = { client_id: 'mcp-client' };
+const REDIRECT_URL = 'http://127.0.0.1:5181/callback';
+const CLIENT_METADATA: OAuthClientMetadata = {
+  client_name: 'Tollgate e2e MCP client',
+  redirect_uris: [REDIRECT_URL],
+  grant_types: ['authorization_code', 'refresh_token'],
+  response_types: ['code'],
+  token_endpoint_auth_method: 'none',
+};
+const CLIENT_INFO = { name: 'tollgate-e2e', version: '1.0.0' };
+
+/**
+ * An MCP client's OAuth side as an application writes it: keeps what the SDK hands it, checks the
+ * redirect's `state` and `iss` (the SDK does not), and plays alice's browser in
+ * redirectToAuthorization: the login page, then the consent page.
+ */
+class SignInProvider implements OAuthClientProvider {
+  readonly expectedState = randomBytes(16).toString('base64url');
+  authorizationUrl?: URL;
+  consentAsked = false;
+  private callback?: URL;
+  private saved: { client?: OAuthClientInformationMixed; tokens?: OAuthTokens; verifier?: string } = {};
+
+  /** `client`: what clientInformation() answers before anything was saved (a pre-registered client, or a metadata document's URL). */
+  constructor(
+    private readonly tollgateUrl: string,
+    private readonly client?: OAuthClientInformationMixed,
+  ) {}
+
+  get redirectUrl(): string {
+    return REDIRECT_URL;
+  }
+  get clientMetadata(): OAuthClientMetadata {
+    return CLIENT_METADATA;
+  }
+  state(): string {
+    return this.expectedState;
+  }
+  clientInformation(): OAuthClientInformationMixed | undefined {
+    return this.saved.client ?? this.client;
+  }
+  saveClientInformation(client: OAuthClientInformationMixed): void {
+    this.saved.client = client;
+  }
+  tokens(): OAuthTokens | undefined {
+    return this.saved.tokens;
+  }
+  saveTokens(tokens: OAuthTokens): void {
+    this.saved.tokens = tokens;
+  }
+  saveCodeVerifier(verifier: string): void {
+    this.saved.verifier = verifier;
+  }
+  codeVerifier(): string {
+    if (!this.saved.verifier) throw new Error('no code verifier saved');
+    return this.saved.verifier;
+  }
+
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    this.authorizationUrl = authorizationUrl;
+    const browser = new Browser();
+    const login = await browser.get(authorizationUrl.href);
+    expect(login.status).toBe(200);
+    let response = await browser.submit(this.tollgateUrl, await login.text(), { username: 'alice', password: 'alice' });
+    if (response.status === 200) {
+      const consent = await response.text();
+      expect(consent).toContain('name="decision"');
+      this.consentAsked = true;
+      response = await browser.submit(this.tollgateUrl, consent, { decision: 'allow' });
+    }
+    expect(response.status).toBe(302);
+    this.callback = new URL(response.headers.get('location')!);
+  }
+
+  /** The code of the redirect back to the client, once its state and issuer are checked (RFC 9207). */
+  code(issuer: string): string {
+    if (!this.callback) throw new Error('the SDK did not send the user to the authorization endpoint');
+    expect(`${this.callback.origin}${this.callback.pathname}`).toBe(REDIRECT_URL);
+    expect({ state: this.callback.searchParams.get('state'), iss: this.callback.searchParams.get('iss') }).toEqual({ state: this.expectedState, iss: issuer });
+    return this.callback.searchParams.get('code')!;
+  }
+}
+
+/**
+ * examples/mcp-server with the official MCP SDK's client (docs/mcp-example.md): the client discovers
+ * Tollgate from the MCP server's protected-resource metadata (RFC 9728), signs alice in with PKCE and
+ * `resource` = the MCP server's URI (RFC 8707), and calls a tool; the MCP server exchanges her token
+ * (RFC 8693) for one addressed to API 2, never forwarding her token.
+ */
+describe('the MCP server example with the MCP SDK client', () => {
+  let tollgate: NestFastifyApplication;
+  let issuer: string;
+  let example: RunningExample;
+  const notesApiCalls: { token: string; claims: JWTPayload }[] = [];
+  // The demo `notes` resource is http://127.0.0.1:5180/mcp; this run's MCP server listens on a free
+  // port, so it gets a resource of its own: same scope, served by the same client, its real URI.
+  const resourceName = uniqueName('notes-e2e');
+
+  beforeAll(async () => {
+    const port = await freePort();
+    issuer = `http://127.0.0.1:${port}`;
+    // CACHE_TTL_SECONDS=0: the resource added below is seen within a second.
+    tollgate = await createApp(testConfig({ ISSUER: issuer, CACHE_TTL_SECONDS: '0' }));
+    await tollgate.listen({ port, host: '127.0.0.1' });
+    example = await startExample({
+      issuer,
+      mcpPort: 0,
+      notesApiPort: 0,
+      client: { clientId: 'notes-mcp', clientSecret: 'notes-mcp-secret' },
+      onNotesApiCall: (call) => notesApiCalls.push(call),
+    });
+    await sql('INSERT INTO api_resources (name, scopes, resource_uri, serving_client_id) VALUES ($1, $2, $3, $4)', [
+      resourceName,
+      ['notes'],
+      example.mcp.resourceUri,
+      'notes-mcp',
+    ]);
+    await eventually(async () => (await fetch(authorizeUrl(example.mcp.resourceUri), { redirect: 'manual' })).status === 200, 5000);
+  }, 60_000);
+
+  afterAll(async () => {
+    await example?.close();
+    await tollgate?.close();
+    await sql('DELETE FROM api_resources WHERE name = $1', [resourceName]);
+  });
+
+  /** An authorization request of `mcp-client` for the resource: the login page once Tollgate knows the resource, an invalid_target redirect before. */
+  function authorizeUrl(resource: string): string {
+    const query = new URLSearchParams({
+      client_id: MCP_CLIENT.client_id,
+      redirect_uri: REDIRECT_URL,
+      response_type: 'code',
+      scope: 'notes',
+      code_challenge: pkce().challenge,
+      code_challenge_method: 'S256',
+      resource,
+    });
+    return `${issuer}/connect/authorize?${query.toString()}`;
+  }
+
+  /**
+   * The whole flow for one provider: the first connection is refused (401), the SDK discovers Tollgate
+   * and sends alice to sign in; the code is redeemed, a new connection calls `list_notes`.
+   */
+  async function signInAndListNotes(provider: SignInProvider) {
+    const transport = () => new StreamableHTTPClientTransport(new URL(example.mcp.resourceUri), { authProvider: provider });
+    const unauthorized = transport();
+    await expect(new Client(CLIENT_INFO).connect(unauthorized)).rejects.toThrow(UnauthorizedError);
+    await unauthorized.finishAuth(provider.code(issuer));
+    const client = new Client(CLIENT_INFO);
+    await client.connect(transport());
+    try {
+      const result = await client.callTool({ name: 'list_notes' });
+      return { result, mcpToken: provider.tokens()!.access_token };
+    } finally {
+      await client.close();
+    }
+  }
+
+  it('publishes its resource metadata naming Tollgate (RFC 9728)', async () => {
+    const response = await request(`${new URL(example.mcp.resourceUri).origin}/.well-known/oauth-protected-resource/mcp`);
+    expect({ status: response.status, body: response.body }).toEqual({
+      status: 200,
+      body: { resource: example.mcp.resourceUri, authorization_servers: [issuer], scopes_supported: ['notes'], resource_name: 'Demo notes' },
+    });
+  });
+
+  it('signs alice in with a pre-registered public client and lists her notes through API 2 with an exchanged token', async () => {
+    const provider = new SignInProvider(issuer, MCP_CLIENT);
+    const before = notesApiCalls.length;
+    const { result, mcpToken } = await signInAndListNotes(provider);
+
+    const authorization = provider.authorizationUrl!;
+    expect(`${authorization.origin}${authorization.pathname}`).toBe(`${issuer}/connect/authorize`);
+    expect(Object.fromEntries(authorization.searchParams)).toMatchObject({
+      client_id: 'mcp-client',
+      resource: example.mcp.resourceUri,
+      scope: 'notes',
+      code_challenge_method: 'S256',
+    });
+    expect(provider.consentAsked).toBe(true);
+    expect(jwtPayload(mcpToken)).toMatchObject({ iss: issuer, sub: '1', aud: example.mcp.resourceUri, client_id: 'mcp-client', scope: 'notes' });
+
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({ sub: '1', act: { client_id: 'notes-mcp' }, notes: expect.arrayContaining([expect.any(String)]) });
+    expect(notesApiCalls).toHaveLength(before + 1);
+    const call = notesApiCalls[before];
+    expect(call.claims).toMatchObject({ iss: issuer, sub: '1', aud: 'api2', client_id: 'notes-mcp', act: { client_id: 'notes-mcp' }, scope: 'api2' });
+    expect(call.token).not.toBe(mcpToken);
+    // Had the MCP server forwarded alice's token, API 2 would have refused it: it is not addressed to API 2.
+    const forwarded = await request(`${example.notesApi.url}/notes`, { headers: { authorization: `Bearer ${mcpToken}` } });
+    expect(forwarded.status).toBe(401);
+  });
+
+  it('refuses a token addressed to another resource with 401 and a WWW-Authenticate challenge', async () => {
+    const metadataUrl = `${new URL(example.mcp.resourceUri).origin}/.well-known/oauth-protected-resource/mcp`;
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: CLIENT_INFO },
+    });
+    const post = (headers: Record<string, string>) =>
+      request(example.mcp.resourceUri, {
+        method: 'POST',
+        body: initialize,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      });
+
+    const api1Token = await userAccessToken(issuer, 'alice', 'openid api1');
+    expect(jwtPayload(api1Token).aud).toBe('api1');
+    const refused = await post({ authorization: `Bearer ${api1Token}` });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toBe(
+      `Bearer error="invalid_token", error_description="The token is not addressed to this server", scope="notes", resource_metadata="${metadataUrl}"`,
+    );
+
+    const anonymous = await post({});
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toBe(
+      `Bearer error="invalid_token", error_description="Missing Authorization header", scope="notes", resource_metadata="${metadataUrl}"`,
+    );
+    expect(notesApiCalls.every((call) => call.token !== api1Token)).toBe(true);
+  });
+});
