@@ -57,7 +57,11 @@ export const verifiedTokenCacheConfig = registerAs('verifiedTokenCache', (config
 /** `JWKS_REFETCH_SECONDS`: how often a remote JWK Set is fetched again for an unknown `kid` (docs/trusted-issuers.md). */
 export const jwkSetsConfig = registerAs('jwkSets', (config) => ({ jwksRefetchSeconds: config.jwksRefetchSeconds }));
 
+/** Self-registered clients (docs/agents.md), with the issuer: an http issuer allows loopback http documents. */
+export const agentsConfig = registerAs('agents', (config) => ({ ...config.agents, issuer: config.issuer }));
+
 export const CONFIG_SLICES = [
+  agentsConfig,
   issuerConfig,
   tokenLifetimes,
   trustDomainConfig,
