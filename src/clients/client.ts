@@ -35,6 +35,12 @@ export interface Client {
   readonly requireConsent: boolean;
   /** RFC 9126 §6: its authorization requests must be pushed (docs/browser-sign-in.md#pushed-authorization-requests--post-connectpar). */
   readonly requirePushedAuthorizationRequests?: boolean;
+  /** How the client registered itself (docs/agents.md); absent for the operator's clients. */
+  readonly selfRegistered?: 'metadata_document' | 'dynamic';
+  /** A metadata document's host (with its port), shown beside `clientName` so no document passes for another application. */
+  readonly clientHost?: string;
+  /** Consent asked on every request, never remembered (docs/agents.md#consent). */
+  readonly consentEveryTime?: boolean;
 }
 
 /** A Kubernetes service account or SPIFFE ID (`subject`) of a trusted workload issuer. */
