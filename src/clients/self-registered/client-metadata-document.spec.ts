@@ -48,7 +48,7 @@ describe('readClientMetadataDocument', () => {
     expect(problem({ ...good, token_endpoint_auth_method: 'private_key_jwt' })).toContain('exactly one of jwks and jwks_uri');
     const jwks = { keys: [{ kty: 'EC', crv: 'P-256', x: 'x', y: 'y' }] };
     expect(problem({ ...good, token_endpoint_auth_method: 'private_key_jwt', jwks, jwks_uri: 'https://app.example/jwks' })).toContain('exactly one');
-    expect(problem({ ...good, token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [{ kty: 'EC', d: 'secret' }] } })).toContain('jwks must hold');
+    expect(problem({ ...good, token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [{ kty: 'EC', d: 'secret' }] } })).toContain('private');
     expect(problem({ ...good, token_endpoint_auth_method: 'private_key_jwt', jwks_uri: 'http://app.example/jwks' })).toContain('https');
     expect(problem({ ...good, jwks })).toContain('for token_endpoint_auth_method private_key_jwt');
   });

@@ -1,7 +1,7 @@
-import type { Client, ClientSecret } from '../clients/client';
-import type { JwkSetSource } from '../oauth/jwk-set-source';
-import { OFFLINE_ACCESS } from '../oauth/scope';
-import type { ResourceCatalog } from '../resources/resource-catalog';
+import type { Client, ClientSecret } from '../client';
+import type { JwkSetSource } from '../../oauth/jwk-set-source';
+import { OFFLINE_ACCESS } from '../../oauth/scope';
+import type { ResourceCatalog } from '../../resources/resource-catalog';
 import { allLoopback, type ClientMetadata } from './client-metadata';
 
 /** What a client that registered itself may do at most (docs/agents.md#what-a-self-registered-client-may-do). */

@@ -1,5 +1,5 @@
 import type { JSONWebKeySet } from 'jose';
-import { usableJwkSet } from '../trusted-issuers/jwk-set';
+import { publicJwkSet } from './public-jwk-set';
 import { isLoopbackHost } from './outbound-address.policy';
 
 /** How a self-registered client authenticates at the token endpoint (RFC 7591 §2). */
@@ -43,7 +43,6 @@ export const MAX_REDIRECT_URIS = 10;
 export const MAX_URI_LENGTH = 512;
 const MAX_NAME_LENGTH = 100;
 const MAX_SCOPE_LENGTH = 1000;
-const MAX_KEYS = 10;
 
 const invalid = (description: string) => new ClientMetadataError('invalid_client_metadata', description);
 
@@ -129,14 +128,11 @@ function readKeys(metadata: Record<string, unknown>, method: SelfRegisteredAuthM
     if (uri === undefined || !uri.startsWith('https:')) throw invalid('jwks_uri must be an https URL');
     return { jwksUri: uri };
   }
-  let usable: JSONWebKeySet;
   try {
-    usable = usableJwkSet(jwks, false).jwks;
+    return { jwks: publicJwkSet(jwks) };
   } catch (error) {
     throw invalid(`jwks: ${(error as Error).message}`);
   }
-  if (usable.keys.length === 0 || usable.keys.length > MAX_KEYS) throw invalid(`jwks must hold 1 to ${MAX_KEYS} public signature keys`);
-  return { jwks: usable };
 }
 
 function optionalString(metadata: Record<string, unknown>, name: string, maxLength: number): string | undefined {

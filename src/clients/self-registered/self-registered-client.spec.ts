@@ -1,4 +1,4 @@
-import { ResourceCatalog } from '../resources/resource-catalog';
+import { ResourceCatalog } from '../../resources/resource-catalog';
 import type { ClientMetadata } from './client-metadata';
 import { selfRegisteredClient, selfRegisteredScopes } from './self-registered-client';
 

@@ -47,7 +47,7 @@ export class OutboundFetcher {
     });
   }
 
-  async get(url: string, accept: string): Promise<FetchedResource> {
+  async get(url: string, accept: string, maxBytes = this.limits.maxBytes): Promise<FetchedResource> {
     const { hostname } = new URL(url);
     const literal = hostname.replace(/^\[|\]$/g, '');
     if (isIP(literal) !== 0 && !this.policy.allows(literal)) throw new OutboundFetchError('the host is not at a public address');
@@ -59,7 +59,7 @@ export class OutboundFetcher {
         throw new OutboundFetchError(`the URL answered with a redirect (${response.statusCode}), which is not followed`);
       }
       const headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, [value ?? ''].flat().join(', ')]));
-      const body = await this.readLimited(response.body, Number(headers['content-length'] ?? 0));
+      const body = await readLimited(response.body, Number(headers['content-length'] ?? 0), maxBytes);
       return { status: response.statusCode, headers, body };
     } catch (error) {
       if (error instanceof OutboundFetchError) throw error;
@@ -70,25 +70,6 @@ export class OutboundFetcher {
 
   async close(): Promise<void> {
     await this.agent.close();
-  }
-
-  private async readLimited(body: AsyncIterable<Buffer> & { destroy(): unknown }, declared: number): Promise<string> {
-    const tooLarge = () => new OutboundFetchError(`the response is larger than ${this.limits.maxBytes} bytes`);
-    if (declared > this.limits.maxBytes) {
-      body.destroy();
-      throw tooLarge();
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of body) {
-      size += chunk.byteLength;
-      if (size > this.limits.maxBytes) {
-        body.destroy();
-        throw tooLarge();
-      }
-      chunks.push(chunk);
-    }
-    return Buffer.concat(chunks).toString('utf8');
   }
 
   /** Resolves as `dns.lookup` does, refusing the host when any of its addresses is not allowed. */
@@ -102,6 +83,25 @@ export class OutboundFetcher {
       callback(null, addresses[0].address, addresses[0].family);
     });
   };
+}
+
+async function readLimited(body: AsyncIterable<Buffer> & { destroy(): unknown }, declared: number, maxBytes: number): Promise<string> {
+  const tooLarge = () => new OutboundFetchError(`the response is larger than ${maxBytes} bytes`);
+  if (declared > maxBytes) {
+    body.destroy();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > maxBytes) {
+      body.destroy();
+      throw tooLarge();
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function describe(error: unknown): string {
