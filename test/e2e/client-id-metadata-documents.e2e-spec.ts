@@ -1,5 +1,6 @@
 import { sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { Browser, locationParameters, pkce } from '../support/browser';
+import { clientAssertion, demoPublicJwk, JWT_BEARER } from '../support/client-assertions';
 import { uniqueName } from '../support/fixtures';
 import { jwtPayload, postForm, request } from '../support/http';
 import { startMetadataDocumentServer, type MetadataDocumentServer } from '../support/metadata-document-server';
@@ -191,6 +192,32 @@ describe('client ID metadata documents', () => {
     });
     expect(refused.status).toBe(401);
     expect(refused.body.error).toBe('invalid_client');
+  });
+
+  it('authenticates a private_key_jwt document client with the keys in its document', async () => {
+    const url = goodDocument('/signed', { token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [demoPublicJwk('batch')] } });
+    const browser = new Browser();
+    const { parameters, verifier } = authorization(url);
+    const consent = await signIn(browser, await browser.get(authorizeUrl(parameters)));
+    const redirect = await browser.submit(server.url, await consent.text(), { decision: 'allow' });
+    const { code } = locationParameters(redirect);
+    const form = { grant_type: 'authorization_code', code, redirect_uri: CALLBACK, code_verifier: verifier };
+    // Not a public client: its id alone does not authenticate it.
+    const unsigned = await postForm(`${server.url}/connect/token`, { ...form, client_id: url });
+    expect(unsigned.status).toBe(401);
+    const token = await postForm(`${server.url}/connect/token`, { ...form, client_assertion_type: JWT_BEARER, client_assertion: await clientAssertion(url) });
+    expect(token.status).toBe(200);
+    expect(jwtPayload(token.body.access_token).client_id).toBe(url);
+  });
+
+  it('pushes an authorization request (RFC 9126) as a public document client', async () => {
+    const url = goodDocument('/pushed');
+    const { parameters } = authorization(url);
+    const pushed = await postForm(`${server.url}/connect/par`, parameters);
+    expect(pushed.status).toBe(201);
+    const page = await new Browser().get(authorizeUrl({ client_id: url, request_uri: pushed.body.request_uri }));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('name="password"');
   });
 
   it('asks consent every time for a document whose redirect URIs are all loopback', async () => {

@@ -27,6 +27,7 @@ const RETRY_AFTER_FAILURE_MS = 60_000;
 
 interface CachedDocument {
   readonly metadata: ClientMetadata;
+  /** private_key_jwt: the document's `jwks`, or what its `jwks_uri` served when it was fetched. */
   readonly jwks?: JSONWebKeySet;
   /** Fetched again after this instant (the document's cache lifetime, 5 minutes to 24 hours). */
   refreshAt: number;
@@ -111,7 +112,7 @@ export class ClientMetadataDocumentResolver implements OnModuleDestroy {
       const response = await this.fetcher.get(url, 'application/json');
       if (response.status !== 200) throw new OutboundFetchError(`the URL answered ${response.status}, not 200`);
       const metadata = readClientMetadataDocument(url, parseJson(response.body));
-      const jwks = metadata.jwksUri === undefined ? undefined : await this.fetchJwks(metadata.jwksUri);
+      const jwks = metadata.jwksUri === undefined ? metadata.jwks : await this.fetchJwks(metadata.jwksUri);
       const fetchedAt = Date.now();
       const document: CachedDocument = {
         metadata,
