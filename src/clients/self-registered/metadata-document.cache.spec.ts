@@ -1,4 +1,4 @@
-import { MetadataDocumentCache, type Fetched, type Refusal } from './metadata-document.cache';
+import { MAX_CONCURRENT_FETCHES, MetadataDocumentCache, type Fetched, type Refusal } from './metadata-document.cache';
 
 const URL = 'https://app.example/client.json';
 const MINUTE = 60_000;
@@ -61,5 +61,19 @@ describe('MetadataDocumentCache.get', () => {
     const { cache, fetched } = scripted(doc('v1'));
     expect(await Promise.all([cache.get(URL), cache.get(URL), cache.get(URL)])).toEqual(['v1', 'v1', 'v1']);
     expect(fetched).toHaveLength(1);
+  });
+
+  it('fetches at most 32 documents at once, refusing more until one is done', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const cache = new MetadataDocumentCache<string>(async (url) => {
+      await gate;
+      return doc(url);
+    });
+    const pending = Array.from({ length: MAX_CONCURRENT_FETCHES }, (_, i) => cache.get(`${URL}?${i}`));
+    expect(await cache.get(`${URL}?extra`)).toEqual({ problem: expect.stringContaining('too many') });
+    release();
+    expect(await Promise.all(pending)).toHaveLength(MAX_CONCURRENT_FETCHES);
+    expect(await cache.get(`${URL}?extra`)).toBe(`${URL}?extra`);
   });
 });

@@ -16,6 +16,8 @@ export interface Fetched<T> {
 export const FAILURE_MEMORY_MS = 10_000;
 /** After a failed refetch, the cached document is used this long before the next attempt. */
 export const RETRY_AFTER_FAILURE_MS = 60_000;
+/** Documents fetched at once per instance: requests naming ever new URLs cannot make Tollgate open connections without bound. */
+export const MAX_CONCURRENT_FETCHES = 32;
 
 interface Entry<T> {
   readonly value: T;
@@ -28,7 +30,8 @@ interface Entry<T> {
 /**
  * Documents by URL (docs/agents.md#caching): fresh for their cache lifetime, then fetched again;
  * when that refetch fails, the cached document is kept until 24 hours after it was fetched.
- * Failures are remembered for 10 seconds, and concurrent misses share one fetch.
+ * Failures are remembered for 10 seconds, concurrent misses share one fetch, and at most 32
+ * documents are fetched at once.
  */
 export class MetadataDocumentCache<T> {
   private readonly entries = new LRUCache<string, Entry<T>>({ max: 1000 });
@@ -48,6 +51,9 @@ export class MetadataDocumentCache<T> {
     const failed = this.failures.get(url);
     if (failed && now < failed.until) return usable ? usable.value : failed.refusal;
     let load = this.loading.get(url);
+    if (!load && this.loading.size >= MAX_CONCURRENT_FETCHES) {
+      return usable ? usable.value : { problem: 'too many client metadata documents are being fetched right now; retry shortly' };
+    }
     if (!load) {
       load = this.fetch(url).finally(() => this.loading.delete(url));
       this.loading.set(url, load);
