@@ -10,6 +10,7 @@ export const MAX_CACHE_SECONDS = 24 * 3600;
  */
 export function cacheLifetimeSeconds(url: string, status: number, headers: Readonly<Record<string, string>>): number {
   const policy = new CachePolicy({ url, method: 'GET', headers: {} }, { status, headers }, { shared: false });
-  const seconds = policy.storable() ? Math.floor(policy.timeToLive() / 1000) : 0;
+  // Rounded: the policy counts the milliseconds since it was built as age.
+  const seconds = policy.storable() ? Math.round(policy.timeToLive() / 1000) : 0;
   return Math.min(MAX_CACHE_SECONDS, Math.max(MIN_CACHE_SECONDS, seconds));
 }
