@@ -24,6 +24,6 @@ describe('cacheLifetimeSeconds', () => {
     const date = new Date().toUTCString();
     const expires = new Date(Date.now() + 2 * 3600_000).toUTCString();
     expect(cacheLifetimeSeconds(URL, 200, { date, expires })).toBeGreaterThan(7100);
-    expect(cacheLifetimeSeconds(URL, 200, { date, expires })).toBeLessThanOrEqual(7200);
+    expect(cacheLifetimeSeconds(URL, 200, { date, expires })).toBeLessThanOrEqual(7201);
   });
 });
