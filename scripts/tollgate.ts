@@ -39,6 +39,10 @@ const COMMANDS: Record<string, { readonly summary: string; readonly run: (argv: 
     summary: 'write a migration that trusts a workload or subject issuer, changes it or disables it',
     run: async (argv, io) => (await import('../src/issuer-migration/issuer-migration.command.js')).runIssuerMigrationCommand(argv, io),
   },
+  'registration-tokens': {
+    summary: 'create, list or revoke initial access tokens for dynamic client registration',
+    run: async (argv) => (await import('./registration-tokens.js')).runRegistrationTokensCommand(argv),
+  },
   'resource:migration': {
     summary: 'write a migration that adds an API resource and its scopes, or changes one',
     run: async (argv, io) => (await import('../src/resource-migration/resource-migration.command.js')).runResourceMigrationCommand(argv, io),

@@ -3,6 +3,7 @@ import { APP_FILTER, HttpAdapterHost } from '@nestjs/core';
 import type { Logger as PinoLogger } from 'pino';
 import type { AuditSink } from './audit/audit-event';
 import { auditSinkOption } from './audit/audit-sink.option';
+import { ClientRegistrationModule } from './client-registration/client-registration.module';
 import { ClientsModule } from './clients/clients.module';
 import { APP_CONFIG, type AppConfig } from './config/app.config';
 import { ConfigModule, type AsyncConfigSource } from './config/config.module';
@@ -74,6 +75,7 @@ export class AppModule {
         DatabaseMonitoringModule,
         InteractionModule,
         PushedAuthorizationModule,
+        ClientRegistrationModule,
         DeviceAuthorizationEndpointModule,
         UserInfoModule,
         IntrospectionModule,

@@ -60,7 +60,7 @@ export class AuthorizeService {
   async consent(parameters: AuthorizationInput, session: SignInSession | undefined, allowed: boolean): Promise<AuthorizationOutcome> {
     return this.handle(parameters, { consented: true, resumed: true }, async (request, carried) => {
       if (!allowed) throw OAuthError.accessDenied('the user denied the request');
-      if (session) await this.consents.allow(session.subject, request.client.clientId, request.scopes);
+      if (session && !request.client.consentEveryTime) await this.consents.allow(session.subject, request.client.clientId, request.scopes);
       return this.decide(request, carried, session, { consented: true });
     });
   }
@@ -73,8 +73,11 @@ export class AuthorizeService {
   ): Promise<AuthorizationOutcome> {
     let target: ResponseTarget | undefined;
     try {
-      const client = await this.clients.find(readClientId(parameters));
-      if (!client || !client.enabled) throw new UntrustedRedirectError('the client is unknown');
+      const found = await this.clients.lookup(readClientId(parameters));
+      // docs/agents.md: a metadata document that cannot be used is told on the page, never at a redirect URI.
+      if ('problem' in found) throw new UntrustedRedirectError(found.problem);
+      const { client } = found;
+      if (!client.enabled) throw new UntrustedRedirectError('the client is unknown');
       const requested = parameters.accepted('request_uri');
       const requestUri = isPushedRequestUri(requested) ? requested : undefined;
       // CONTRACT §13: a bad request_uri goes to the redirect URI only when the client has exactly one.
@@ -132,7 +135,7 @@ export class AuthorizeService {
 
   private async needsConsent(request: AuthorizationRequest, session: SignInSession): Promise<boolean> {
     if (!request.client.requireConsent) return false;
-    if (request.prompts.has('consent')) return true;
+    if (request.prompts.has('consent') || request.client.consentEveryTime) return true;
     const allowed = await this.consents.findScopes(session.subject, request.client.clientId);
     return request.scopes.some((scope) => !allowed.includes(scope));
   }

@@ -7,4 +7,6 @@ export abstract class ClientRepository {
   abstract findClientIdByWorkloadIdentity(issuer: string, subject: string): Promise<string | undefined>;
   /** Every redirect URI registered by an enabled client (for CORS). */
   abstract findAllRedirectUris(): Promise<string[]>;
+  /** A metadata document's client was fetched: its row (anchoring its codes, tokens and consents) exists and is marked used now. */
+  abstract recordMetadataDocumentClient(clientId: string): Promise<void>;
 }

@@ -37,6 +37,12 @@ export interface Client {
   readonly requirePushedAuthorizationRequests?: boolean;
   /** RFC 9449 §5: its token requests must carry a DPoP proof (docs/dpop.md). */
   readonly requireDpop?: boolean;
+  /** How the client registered itself (docs/agents.md); absent for the operator's clients. */
+  readonly selfRegistered?: 'metadata_document' | 'dynamic';
+  /** A metadata document's host (with its port), shown beside `clientName` so no document passes for another application. */
+  readonly clientHost?: string;
+  /** Consent asked on every request, never remembered (docs/agents.md#consent). */
+  readonly consentEveryTime?: boolean;
 }
 
 /** A Kubernetes service account or SPIFFE ID (`subject`) of a trusted workload issuer. */

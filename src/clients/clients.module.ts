@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ClientMetadataDocumentResolver } from './self-registered/client-metadata-document.resolver';
+import { ResourcesModule } from '../resources/resources.module';
 import { ClientRepository } from './client.repository';
 import { ClientStore } from './client.store';
 import { ClientSecretEntity } from './persistence/client-secret.entity';
@@ -9,8 +11,8 @@ import { TypeOrmClientRepository } from './persistence/typeorm-client.repository
 import { RedirectOrigins } from './redirect-origins';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ClientEntity, ClientSecretEntity, ClientWorkloadIdentityEntity])],
-  providers: [{ provide: ClientRepository, useClass: TypeOrmClientRepository }, ClientStore, RedirectOrigins],
+  imports: [TypeOrmModule.forFeature([ClientEntity, ClientSecretEntity, ClientWorkloadIdentityEntity]), ResourcesModule],
+  providers: [{ provide: ClientRepository, useClass: TypeOrmClientRepository }, ClientStore, RedirectOrigins, ClientMetadataDocumentResolver],
   exports: [ClientRepository, ClientStore, RedirectOrigins],
 })
 export class ClientsModule {}

@@ -1,3 +1,4 @@
+import { readAgentsConfig, type AgentsConfig } from './agents.config';
 import { AppEnvironment, type LogLevel, type SigningAlgorithm } from './app.environment';
 import { validateEnvironment, type Env } from './environment';
 import { readKeyConfig, type KeyConfig } from './key.config';
@@ -6,6 +7,7 @@ import { readThrottlingConfig, type RateLimitConfig, type TrustProxy } from './t
 
 export { SIGNING_ALGORITHMS, type LogLevel, type SigningAlgorithm } from './app.environment';
 export type { RateLimitConfig, TrustProxy } from './throttling.config';
+export type { AgentsConfig, DynamicRegistrationMode } from './agents.config';
 
 /**
  * The service's configuration, parsed from the environment once at boot (docs/configuration.md).
@@ -47,6 +49,8 @@ export interface AppConfig {
   /** `DPOP_REQUIRE_NONCE`: every DPoP proof must carry a server nonce (RFC 9449 §8; docs/dpop.md). */
   readonly dpopRequireNonce: boolean;
   readonly browserSignIn: BrowserSignInConfig;
+  /** Clients that register themselves: metadata documents and dynamic registration (docs/agents.md). */
+  readonly agents: AgentsConfig;
   /** `TOLLGATE_EXTENSIONS`: JavaScript modules whose Nest modules provide grant validators (docs/extending.md). */
   readonly extensions?: readonly string[];
 }
@@ -83,6 +87,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const seedDemo = v.SEED_DEMO === undefined ? databaseUrl === undefined : v.SEED_DEMO === 'true';
   const keys = readKeyConfig(env, databaseUrl, problems);
   const { rateLimits, trustProxy } = readThrottlingConfig(env, problems);
+  const agents = readAgentsConfig(env, problems);
   problems.push(...productionSafetyProblems(env, { issuer, databaseUrl, seedDemo, keyPropagationSeconds: keys.keyRotation.propagationSeconds }));
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -112,6 +117,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       idTokenLifetimeSeconds: v.ID_TOKEN_LIFETIME_SECONDS ?? 300,
       viewsDir: v.INTERACTION_VIEWS_DIR,
     },
+    agents,
     extensions: v.TOLLGATE_EXTENSIONS?.split(',').map((path) => path.trim()) ?? [],
   };
 }

@@ -59,8 +59,11 @@ export const jwkSetsConfig = registerAs('jwkSets', (config) => ({ jwksRefetchSec
 
 /** `DPOP_REQUIRE_NONCE` (docs/dpop.md). */
 export const dpopConfig = registerAs('dpop', (config) => ({ requireNonce: config.dpopRequireNonce }));
+/** Self-registered clients (docs/agents.md), with the issuer: an http issuer allows loopback http documents. */
+export const agentsConfig = registerAs('agents', (config) => ({ ...config.agents, issuer: config.issuer }));
 
 export const CONFIG_SLICES = [
+  agentsConfig,
   issuerConfig,
   tokenLifetimes,
   trustDomainConfig,

@@ -11,10 +11,10 @@ export async function seedDemoData(dataSource: DataSource): Promise<void> {
     for (const api of DEMO_API_RESOURCES) {
       // A demo database from before serving clients existed gets them; a value already set is kept.
       await manager.query(
-        `INSERT INTO api_resources (name, scopes, resource_uri, serving_client_id) VALUES ($1, $2, $3, $4)
+        `INSERT INTO api_resources (name, scopes, resource_uri, serving_client_id, open_to_self_registered) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (name) DO UPDATE SET serving_client_id = EXCLUDED.serving_client_id
          WHERE api_resources.serving_client_id IS NULL AND EXCLUDED.serving_client_id IS NOT NULL`,
-        [api.name, api.scopes, api.uri ?? null, api.servingClientId ?? null],
+        [api.name, api.scopes, api.uri ?? null, api.servingClientId ?? null, api.openToSelfRegistered === true],
       );
     }
     for (const user of users) {

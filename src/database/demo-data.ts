@@ -30,13 +30,14 @@ export const DEMO_IDENTITY_RESOURCES = [
 
 /**
  * Each API is served by the client of the same name (docs/demo-data.md): API 1 → API 2 → API 3.
- * `notes` is the MCP server of examples/mcp-server (docs/mcp-example.md), which calls API 2 for the user.
+ * `notes` is the MCP server of examples/mcp-server (docs/mcp-example.md), which calls API 2 for the user; its scope is
+ * open to self-registered clients (docs/agents.md).
  */
 export const DEMO_API_RESOURCES: readonly ApiResource[] = [
   { name: 'api1', scopes: ['api1'], servingClientId: 'api1' },
   { name: 'api2', scopes: ['api2'], servingClientId: 'api2' },
   { name: 'api3', scopes: ['api3'] },
-  { name: 'notes', scopes: ['notes'], uri: 'http://127.0.0.1:5180/mcp', servingClientId: 'notes-mcp' },
+  { name: 'notes', scopes: ['notes'], uri: 'http://127.0.0.1:5180/mcp', servingClientId: 'notes-mcp', openToSelfRegistered: true },
 ];
 
 export const DEMO_USERS = [

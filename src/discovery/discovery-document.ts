@@ -7,6 +7,9 @@ export interface DiscoveryInput {
   readonly grantTypes: readonly string[];
   readonly catalog: ResourceCatalog;
   readonly signingAlgorithms: readonly string[];
+  /** docs/agents.md: whether URL client_ids name metadata documents, and whether clients may register. */
+  readonly metadataDocuments: boolean;
+  readonly dynamicRegistration: boolean;
 }
 
 // docs/client-authentication.md: every endpoint that authenticates clients does it the same way.
@@ -29,7 +32,14 @@ export function rfc8414MetadataPath(issuer: string): string | undefined {
 }
 
 /** OpenID Connect Discovery 1.0 §3 / RFC 8414 §2 metadata (docs/endpoints.md#discovery). */
-export function discoveryDocument({ issuer, grantTypes, catalog, signingAlgorithms }: DiscoveryInput): Record<string, unknown> {
+export function discoveryDocument({
+  issuer,
+  grantTypes,
+  catalog,
+  signingAlgorithms,
+  metadataDocuments,
+  dynamicRegistration,
+}: DiscoveryInput): Record<string, unknown> {
   return {
     issuer,
     jwks_uri: `${issuer}/.well-known/openid-configuration/jwks`,
@@ -41,6 +51,8 @@ export function discoveryDocument({ issuer, grantTypes, catalog, signingAlgorith
     revocation_endpoint: `${issuer}/connect/revocation`,
     pushed_authorization_request_endpoint: `${issuer}/connect/par`,
     device_authorization_endpoint: `${issuer}/connect/deviceauthorization`,
+    // RFC 7591 §3, only while registration is on.
+    ...(dynamicRegistration ? { registration_endpoint: `${issuer}/connect/register` } : {}),
     grant_types_supported: grantTypes,
     scopes_supported: catalog.scopesSupported(),
     claims_supported: ['sub', ...catalog.claimsSupported().filter((claim) => claim !== 'sub'), ...ID_TOKEN_CLAIMS],
@@ -64,5 +76,7 @@ export function discoveryDocument({ issuer, grantTypes, catalog, signingAlgorith
     revocation_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
     // RFC 9449 §5.1 (docs/dpop.md).
     dpop_signing_alg_values_supported: DPOP_SIGNING_ALGORITHMS,
+    // draft-ietf-oauth-client-id-metadata-document §6.
+    ...(metadataDocuments ? { client_id_metadata_document_supported: true } : {}),
   };
 }

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Inject, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { ConfigType } from '../config/config-slice';
-import { issuerConfig } from '../config/config.slices';
+import { agentsConfig, issuerConfig } from '../config/config.slices';
 import { GrantValidatorRegistry } from '../grants/grant-validator.registry';
 import { SigningKeyStore } from '../keys/signing-key.store';
 import { ResourceStore } from '../resources/resource.store';
@@ -12,6 +12,7 @@ import { discoveryDocument, rfc8414MetadataPath } from './discovery-document';
 export class DiscoveryController {
   constructor(
     @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
+    @Inject(agentsConfig.KEY) private readonly agents: ConfigType<typeof agentsConfig>,
     private readonly grants: GrantValidatorRegistry,
     private readonly resources: ResourceStore,
     private readonly keys: SigningKeyStore,
@@ -26,6 +27,8 @@ export class DiscoveryController {
       grantTypes: this.grants.grantTypes(),
       catalog: this.resources.catalog,
       signingAlgorithms: this.keys.publishedAlgorithms(),
+      metadataDocuments: this.agents.metadataDocuments,
+      dynamicRegistration: this.agents.dynamicRegistration !== 'off',
     });
   }
 

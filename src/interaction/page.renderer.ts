@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type {} from '@fastify/view';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
+import type { Client } from '../clients/client';
 import type { ConfigType } from '../config/config-slice';
 import { issuerConfig } from '../config/config.slices';
 import { generateHandle } from '../oauth/opaque-handle';
@@ -65,7 +66,9 @@ export class PageRenderer {
       case 'consent': {
         const user = await this.users.findBySubjectId(page.session.subject);
         return this.form(context, 'session', [page.request.redirectUri], 'consent', {
-          clientName: page.request.client.clientName ?? page.request.client.clientId,
+          clientName: displayName(page.request.client),
+          clientHost: page.request.client.clientHost,
+          remembered: !page.request.client.consentEveryTime,
           carried: page.carried,
           scopes: describeScopes(page.request.scopes),
           username: user?.username ?? page.session.subject,
@@ -159,6 +162,15 @@ export class PageRenderer {
     const html = await reply.viewAsync(template, { ...data, basePath: this.basePath });
     reply.code(status).header('Content-Type', 'text/html; charset=utf-8').send(html);
   }
+}
+
+/**
+ * The name users see: a metadata document's `client_name` always with its URL's host (docs/agents.md#consent),
+ * so that no document passes itself off as another application, even in an operator's own template.
+ */
+function displayName(client: Client): string {
+  const name = client.clientName ?? client.clientId;
+  return client.clientHost === undefined ? name : `${name} (${client.clientHost})`;
 }
 
 /** The request and reply of a page, with the session handle this response starts, if any. */

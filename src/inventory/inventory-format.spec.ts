@@ -75,22 +75,34 @@ describe('resources', () => {
     scopes: ['orders.read'],
     uri: 'https://orders.example/api',
     servedBy: 'orders-api',
+    openToSelfRegistered: false,
     claims: [],
   };
-  const email: ResourceView = { name: 'email', kind: 'identity', enabled: true, scopes: ['email'], uri: null, servedBy: null, claims: ['email'] };
+  const email: ResourceView = {
+    name: 'email',
+    kind: 'identity',
+    enabled: true,
+    scopes: ['email'],
+    uri: null,
+    servedBy: null,
+    openToSelfRegistered: true,
+    claims: ['email'],
+  };
 
   it('lists the resource URI and the serving client', () => {
     expect(formatTable(RESOURCE_TABLE.header, [orders, email].map(RESOURCE_TABLE.row))).toBe(
-      'NAME    KIND      ENABLED  SCOPES       SERVED_BY   URI                         CLAIMS\n' +
-        'orders  api       yes      orders.read  orders-api  https://orders.example/api  -\n' +
-        'email   identity  yes      email        -           -                           email\n',
+      'NAME    KIND      ENABLED  SCOPES       SERVED_BY   URI                         CLAIMS  SELF_REGISTERED\n' +
+        'orders  api       yes      orders.read  orders-api  https://orders.example/api  -       closed\n' +
+        'email   identity  yes      email        -           -                           email   -\n',
     );
   });
 
   it("shows an API resource's URI and serving client, and neither for an identity resource", () => {
-    expect(showResource(orders)).toContain('resource URI: https://orders.example/api\nserved by:    orders-api\n');
-    expect(showResource({ ...orders, uri: null, servedBy: null })).toContain('resource URI: -\nserved by:    - (the client whose id is the resource name)\n');
-    expect(showResource(email)).not.toMatch(/resource URI|served by/);
+    expect(showResource(orders)).toContain('resource URI:    https://orders.example/api\nserved by:       orders-api\nself-registered: closed\n');
+    expect(showResource({ ...orders, uri: null, servedBy: null, openToSelfRegistered: true })).toContain(
+      'resource URI:    -\nserved by:       - (the client whose id is the resource name)\nself-registered: open: self-registered clients may request its scopes\n',
+    );
+    expect(showResource(email)).not.toMatch(/resource URI|served by|self-registered/);
   });
 });
 

@@ -64,7 +64,7 @@ export function showClient(client: ClientView): string {
 }
 
 export const RESOURCE_TABLE = {
-  header: ['NAME', 'KIND', 'ENABLED', 'SCOPES', 'SERVED_BY', 'URI', 'CLAIMS'],
+  header: ['NAME', 'KIND', 'ENABLED', 'SCOPES', 'SERVED_BY', 'URI', 'CLAIMS', 'SELF_REGISTERED'],
   row: (resource: ResourceView) => [
     resource.name,
     resource.kind,
@@ -73,6 +73,8 @@ export const RESOURCE_TABLE = {
     resource.servedBy ?? '-',
     resource.uri ?? '-',
     list(resource.claims),
+    // docs/agents.md: identity scopes are always open to self-registered clients.
+    resource.kind === 'identity' ? '-' : resource.openToSelfRegistered ? 'open' : 'closed',
   ],
 };
 
@@ -87,6 +89,7 @@ export function showResource(resource: ResourceView): string {
       : ([
           ['resource URI', resource.uri ?? '-'],
           ['served by', resource.servedBy ?? '- (the client whose id is the resource name)'],
+          ['self-registered', resource.openToSelfRegistered ? 'open: self-registered clients may request its scopes' : 'closed'],
         ] as const)),
   ]);
 }

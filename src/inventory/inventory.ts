@@ -49,6 +49,8 @@ export interface ResourceView {
   readonly uri: string | null;
   /** The client serving an API resource: tokens addressed to the resource are addressed to it. */
   readonly servedBy: string | null;
+  /** An API resource clients that registered themselves may request (docs/agents.md). */
+  readonly openToSelfRegistered: boolean;
   /** An identity resource's claims. */
   readonly claims: readonly string[];
 }

@@ -19,6 +19,8 @@ export type OAuthErrorCode =
   | 'request_uri_not_supported'
   | 'invalid_request_uri'
   | 'invalid_redirect_uri'
+  // RFC 7591 §3.2.2: dynamic client registration.
+  | 'invalid_client_metadata'
   // RFC 8628 §3.5: the device authorization grant's polling answers.
   | 'authorization_pending'
   | 'slow_down'
@@ -122,6 +124,10 @@ export class OAuthError extends Error {
   /** RFC 9126 §2.3 (RFC 7591 §3.2.2): a pushed request's `redirect_uri` is not the client's. */
   static invalidRedirectUri(description: string): OAuthError {
     return new OAuthError('invalid_redirect_uri', description);
+  }
+  /** RFC 7591 §3.2.2: a registration's metadata is refused. */
+  static invalidClientMetadata(description: string): OAuthError {
+    return new OAuthError('invalid_client_metadata', description);
   }
   static temporarilyUnavailable(cause?: unknown): OAuthError {
     return new OAuthError('temporarily_unavailable', 'The service is temporarily unavailable; retry later', {

@@ -1,7 +1,7 @@
 import { Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import type { RateLimitConfig } from '../config/app.config';
 import type { ConfigType } from '../config/config-slice';
-import { throttlingConfig } from '../config/config.slices';
+import { agentsConfig, throttlingConfig } from '../config/config.slices';
 import { MetricsModule } from '../metrics/metrics.module';
 import { TollgateMetrics } from '../metrics/metrics';
 import { ClientAuthThrottle } from './client-auth.throttle';
@@ -9,6 +9,7 @@ import { CounterStore } from './counter-store';
 import { FailOpenCounterStore } from './fail-open-counter-store';
 import { MemoryCounterStore } from './memory-counter-store';
 import { RedisCounterStore } from './redis-counter-store';
+import { RegistrationThrottle } from './registration.throttle';
 import { SignInThrottle } from './sign-in.throttle';
 import { UserCodeThrottle } from './user-code.throttle';
 
@@ -33,7 +34,7 @@ async function counterStore(limits: RateLimitConfig, metrics: TollgateMetrics): 
   });
 }
 
-/** Throttling of client authentication, user sign-in and user-code entry (docs/throttling.md). */
+/** Throttling of client authentication, user sign-in, user-code entry and client registration (docs/throttling.md). */
 @Module({
   imports: [MetricsModule],
   providers: [
@@ -63,8 +64,14 @@ async function counterStore(limits: RateLimitConfig, metrics: TollgateMetrics): 
         }),
     },
     { provide: UserCodeThrottle, inject: [CounterStore], useFactory: (store: CounterStore) => new UserCodeThrottle(store) },
+    {
+      provide: RegistrationThrottle,
+      inject: [CounterStore, throttlingConfig.KEY, agentsConfig.KEY],
+      useFactory: (store: CounterStore, limits: ConfigType<typeof throttlingConfig>, agents: ConfigType<typeof agentsConfig>) =>
+        new RegistrationThrottle(store, { perAddress: agents.registrationsPerAddress, windowSeconds: limits.windowSeconds }),
+    },
   ],
-  exports: [ClientAuthThrottle, SignInThrottle, UserCodeThrottle],
+  exports: [ClientAuthThrottle, SignInThrottle, UserCodeThrottle, RegistrationThrottle],
 })
 export class RateLimitModule implements OnApplicationShutdown {
   constructor(@Inject(CounterStore) private readonly store: CounterStore) {}

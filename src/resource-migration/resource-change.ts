@@ -13,6 +13,8 @@ export interface ApiResourceChanges {
   /** The client that serves the API (docs/tokens.md#addressed-to-a-client). */
   readonly servedBy?: string;
   readonly enabled?: boolean;
+  /** Clients that registered themselves may request its scopes (docs/agents.md). */
+  readonly openToSelfRegistered?: boolean;
 }
 
 export const API_RESOURCE_COLUMNS = {
@@ -20,6 +22,7 @@ export const API_RESOURCE_COLUMNS = {
   uri: 'resource_uri',
   servedBy: 'serving_client_id',
   enabled: 'enabled',
+  openToSelfRegistered: 'open_to_self_registered',
 } as const satisfies Record<keyof ApiResourceChanges, string>;
 
 type Setting = keyof typeof API_RESOURCE_COLUMNS;
@@ -30,7 +33,7 @@ export function changedResourceSettings(changes: ApiResourceChanges): Setting[] 
 
 /** Why an API resource cannot be added again, and how it is changed instead. */
 export function resourceAlreadyExists(name: string): string {
-  return `API resource "${name}" already exists: change it with npm run resource:migration -- --api ${name} --change --scope <scopes> (or --uri, --served-by, --enable, --disable)`;
+  return `API resource "${name}" already exists: change it with npm run resource:migration -- --api ${name} --change --scope <scopes> (or --uri, --served-by, --enable, --disable, --open-to-self-registered, --close-to-self-registered)`;
 }
 
 /** Why a resource URI cannot be given: an `aud` value names one resource. */

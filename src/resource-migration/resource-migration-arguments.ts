@@ -12,6 +12,8 @@ export interface ApiResourceRequest {
   readonly uri?: string;
   /** The client that serves the API: tokens addressed to the resource may be delegated by it. */
   readonly servedBy?: string;
+  /** Clients that registered themselves may request its scopes (docs/agents.md). */
+  readonly openToSelfRegistered?: boolean;
 }
 
 /** `--api <name> --change`: settings of an existing API resource (docs/operations.md#changing-what-exists). */
@@ -36,8 +38,9 @@ export class ResourceMigrationUsageError extends Error {}
 const MAX_URI_LENGTH = 512;
 
 export const RESOURCE_USAGE = `Usage:
-  npm run resource:migration -- --api <name> --scope <scope> [--scope <scope>...] [--uri <resource URI>] [--served-by <client_id>]
+  npm run resource:migration -- --api <name> --scope <scope> [--scope <scope>...] [--uri <resource URI>] [--served-by <client_id>] [--open-to-self-registered]
   npm run resource:migration -- --api <name> --change [--scope <scope>...] [--uri <resource URI>] [--served-by <client_id>] [--enable | --disable]
+      [--open-to-self-registered | --close-to-self-registered]
 Options: --out-dir <directory> (default: migrations), --no-index (do not append to <out-dir>/index.ts),
 --offline (do not check the service's database first).
 Writes a timestamped TypeORM migration adding the API resource <name>: tokens with one of its scopes
@@ -47,6 +50,8 @@ phone) come with the base schema.
 --uri: the resource's URI (RFC 8707: absolute, no fragment, at most ${MAX_URI_LENGTH} characters), unique among resources.
 --served-by: the client_id of the API's own client: a token addressed to the resource (by name or URI)
 is addressed to that client, which may then delegate or exchange it and introspect it.
+--open-to-self-registered: clients that registered themselves (client ID metadata documents, dynamic
+registration; docs/agents.md) may request its scopes; --close-to-self-registered takes that back.
 --change changes an existing API resource: --scope given replaces its scopes, --uri and --served-by
 replace its URI and serving client; --disable takes it out of tokens and requests, --enable puts it
 back. Its down puts back exactly what it replaced.
@@ -61,6 +66,8 @@ const OPTIONS = {
   change: { type: 'boolean' },
   enable: { type: 'boolean' },
   disable: { type: 'boolean' },
+  'open-to-self-registered': { type: 'boolean' },
+  'close-to-self-registered': { type: 'boolean' },
   'out-dir': { type: 'string' },
   'no-index': { type: 'boolean' },
   offline: { type: 'boolean' },
@@ -82,7 +89,9 @@ export function parseResourceMigrationArguments(argv: readonly string[], default
   const name = values.api ?? '';
   if (values.api === undefined) problems.push('--api is required');
   else if (!NAME.test(name)) problems.push(`--api "${name}" must be 1 to 200 characters: letters, digits and . _ ~ : / -, starting with a letter or digit`);
-  const changing = values.change === true || values.enable !== undefined || values.disable !== undefined;
+  const open = values['open-to-self-registered'];
+  const close = values['close-to-self-registered'];
+  const changing = values.change === true || values.enable !== undefined || values.disable !== undefined || close !== undefined;
   const scopes = values.scope === undefined && changing ? undefined : checkScopes(values.scope ?? [], problems);
   const uri = values.uri === undefined ? undefined : checkResourceUri(values.uri, problems);
   const servedBy = values['served-by'] === undefined ? undefined : checkServingClient(values['served-by'], problems);
@@ -90,16 +99,20 @@ export function parseResourceMigrationArguments(argv: readonly string[], default
   let request: ResourceMigrationRequest;
   if (changing) {
     if (values.enable && values.disable) problems.push('--enable and --disable contradict each other');
+    if (open && close) problems.push('--open-to-self-registered and --close-to-self-registered contradict each other');
     const changes: ApiResourceChanges = {
       ...(scopes ? { scopes } : {}),
       ...served,
       ...(values.enable || values.disable ? { enabled: values.enable === true } : {}),
+      ...(open || close ? { openToSelfRegistered: open === true } : {}),
     };
     if (changedResourceSettings(changes).length === 0)
-      problems.push('--change needs at least one setting to change: --scope, --uri, --served-by, --enable or --disable');
+      problems.push(
+        '--change needs at least one setting to change: --scope, --uri, --served-by, --enable, --disable, --open-to-self-registered or --close-to-self-registered',
+      );
     request = { kind: 'change-api', name, changes };
   } else {
-    request = { kind: 'api', name, scopes: scopes ?? [], ...served };
+    request = { kind: 'api', name, scopes: scopes ?? [], ...served, ...(open ? { openToSelfRegistered: true } : {}) };
   }
   if (problems.length > 0) throw new ResourceMigrationUsageError(problems.join('\n'));
   return { request, outDir: values['out-dir'] ?? defaultOutDir, updateIndex: !values['no-index'], offline: values.offline === true };

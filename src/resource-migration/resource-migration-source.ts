@@ -34,6 +34,7 @@ function addApiResource(request: ApiResourceRequest): { summary: string; up: str
     `Adds API resource \`${request.name}\` with scopes ${request.scopes.join(' ')}`,
     ...(request.uri === undefined ? [] : [`, resource URI ${request.uri}`]),
     ...(request.servedBy === undefined ? [] : [`, served by client \`${request.servedBy}\``]),
+    ...(request.openToSelfRegistered ? [', open to self-registered clients'] : []),
   ].join('');
   const uriCheck =
     request.uri === undefined
@@ -50,7 +51,11 @@ function addApiResource(request: ApiResourceRequest): { summary: string; up: str
       `  throw new Error(${literal(resourceAlreadyExists(request.name))});`,
       '}',
       ...uriCheck,
-      "await queryRunner.query('INSERT INTO api_resources (name, scopes, resource_uri, serving_client_id) VALUES ($1, $2, $3, $4)', [",
+      ...(request.openToSelfRegistered
+        ? [
+            "await queryRunner.query('INSERT INTO api_resources (name, scopes, resource_uri, serving_client_id, open_to_self_registered) VALUES ($1, $2, $3, $4, true)', [",
+          ]
+        : ["await queryRunner.query('INSERT INTO api_resources (name, scopes, resource_uri, serving_client_id) VALUES ($1, $2, $3, $4)', ["]),
       `  ${literal(request.name)},`,
       `  ${literal(request.scopes)},`,
       `  ${literal(request.uri ?? null)},`,

@@ -103,7 +103,9 @@ describe('--change of an API resource', () => {
       changes: { scopes: ['api2', 'api2.read'] },
     });
     expect(parseResourceMigrationArguments(['--api', 'api2', '--disable'])?.request).toEqual({ kind: 'change-api', name: 'api2', changes: { enabled: false } });
-    expect(problemOf('--api', 'api2', '--change')).toBe('--change needs at least one setting to change: --scope, --uri, --served-by, --enable or --disable');
+    expect(problemOf('--api', 'api2', '--change')).toBe(
+      '--change needs at least one setting to change: --scope, --uri, --served-by, --enable, --disable, --open-to-self-registered or --close-to-self-registered',
+    );
     expect(problemOf('--api', 'api2', '--enable', '--disable')).toBe('--enable and --disable contradict each other');
   });
 
@@ -151,5 +153,26 @@ describe('--change of an API resource', () => {
       `'UPDATE api_resources SET resource_uri = $2, serving_client_id = $3 WHERE name = $1', ["api2", before.settings.resource_uri, before.settings.serving_client_id]`,
     );
     expect(source.indexOf('resource_uri = $1 AND name <> $2')).toBeLessThan(source.indexOf('INSERT INTO api_resource_settings_before_migration'));
+  });
+});
+
+describe('--open-to-self-registered', () => {
+  it('adds a resource open to self-registered clients, and opens or closes an existing one', () => {
+    const add = parseResourceMigrationArguments(['--api', 'notes', '--scope', 'notes', '--open-to-self-registered']);
+    expect(add?.request).toEqual({ kind: 'api', name: 'notes', scopes: ['notes'], openToSelfRegistered: true });
+    expect(renderResourceMigration(add!.request, 1795000000000).source).toContain(
+      'INSERT INTO api_resources (name, scopes, resource_uri, serving_client_id, open_to_self_registered) VALUES ($1, $2, $3, $4, true)',
+    );
+    expect(parseResourceMigrationArguments(['--api', 'notes', '--close-to-self-registered'])?.request).toEqual({
+      kind: 'change-api',
+      name: 'notes',
+      changes: { openToSelfRegistered: false },
+    });
+    const open = parseResourceMigrationArguments(['--api', 'notes', '--change', '--open-to-self-registered'])!.request;
+    expect(open).toEqual({ kind: 'change-api', name: 'notes', changes: { openToSelfRegistered: true } });
+    const source = renderResourceMigration(open, 1795000000000).source;
+    expect(source).toContain("'open_to_self_registered', open_to_self_registered");
+    expect(source).toContain('UPDATE api_resources SET open_to_self_registered = $2 WHERE name = $1');
+    expect(problemOf('--api', 'notes', '--open-to-self-registered', '--close-to-self-registered')).toContain('contradict');
   });
 });

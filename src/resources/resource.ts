@@ -12,6 +12,8 @@ export interface ApiResource {
   readonly uri?: string;
   /** The client that serves this API: tokens addressed to the resource are addressed to it (docs/tokens.md#addressed-to-a-client). */
   readonly servingClientId?: string;
+  /** Clients that registered themselves may request its scopes (docs/agents.md). */
+  readonly openToSelfRegistered?: boolean;
 }
 
 export interface Resources {

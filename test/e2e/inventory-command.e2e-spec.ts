@@ -93,9 +93,9 @@ describe('tollgate clients|resources|issuers|users list|show', () => {
 
   it('lists and shows resources, trusted issuers and users, as tables and JSON', async () => {
     const resources = await tollgate('resources', 'list');
-    expect(resources.stdout).toMatch(/^NAME +KIND +ENABLED +SCOPES +SERVED_BY +URI +CLAIMS\n/);
-    expect(resources.stdout).toMatch(/\napi1 +api +yes +api1 +api1 +- +-\n/);
-    expect(resources.stdout).toMatch(/\napi3 +api +yes +api3 +- +- +-\n/);
+    expect(resources.stdout).toMatch(/^NAME +KIND +ENABLED +SCOPES +SERVED_BY +URI +CLAIMS +SELF_REGISTERED\n/);
+    expect(resources.stdout).toMatch(/\napi1 +api +yes +api1 +api1 +- +- +closed\n/);
+    expect(resources.stdout).toMatch(/\napi3 +api +yes +api3 +- +- +- +closed\n/);
     expect(JSON.parse((await tollgate('resources', 'show', 'api2', '--json')).stdout)).toEqual({
       name: 'api2',
       kind: 'api',
@@ -103,6 +103,7 @@ describe('tollgate clients|resources|issuers|users list|show', () => {
       scopes: ['api2'],
       uri: null,
       servedBy: 'api2',
+      openToSelfRegistered: false,
       claims: [],
     });
 

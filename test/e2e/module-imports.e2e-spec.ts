@@ -5,6 +5,8 @@ import { AuditSink } from '../../src/audit/audit-event';
 import { AuditModule } from '../../src/audit/audit.module';
 import { AuthorizeModule } from '../../src/authorize/authorize.module';
 import { ClientAuthModule } from '../../src/client-auth/client-auth.module';
+import { ClientRegistrationModule } from '../../src/client-registration/client-registration.module';
+import { RegistrationTokensModule } from '../../src/client-registration/registration-tokens.module';
 import { ClientsModule } from '../../src/clients/clients.module';
 import { ConfigModule } from '../../src/config/config.module';
 import { DatabaseMonitoringModule } from '../../src/database/database-monitoring.module';
@@ -44,6 +46,7 @@ const MODULES: [string, Type | DynamicModule][] = [
   ['AuditModule', AuditModule],
   ['AuthorizeModule', AuthorizeModule],
   ['ClientAuthModule', ClientAuthModule],
+  ['ClientRegistrationModule', ClientRegistrationModule],
   ['ClientsModule', ClientsModule],
   ['DatabaseMonitoringModule', DatabaseMonitoringModule],
   ['DeviceAuthorizationModule', DeviceAuthorizationModule],
@@ -61,6 +64,7 @@ const MODULES: [string, Type | DynamicModule][] = [
   ['MetricsModule', MetricsModule],
   ['RateLimitModule', RateLimitModule],
   ['RefreshTokensModule', RefreshTokensModule],
+  ['RegistrationTokensModule', RegistrationTokensModule],
   ['ResourcesModule', ResourcesModule],
   ['RevocationModule', RevocationModule],
   ['SessionsModule', SessionsModule],

@@ -56,6 +56,21 @@ export class ClientEntity {
   @Column({ name: 'jwks_uri', type: 'text', nullable: true })
   jwksUri!: string | null;
 
+  /** `metadata_document` or `dynamic` for clients that registered themselves (docs/agents.md). */
+  @Column({ name: 'self_registered', type: 'text', nullable: true })
+  selfRegistered!: 'metadata_document' | 'dynamic' | null;
+
+  /** RFC 7591 §3.2.1: a dynamically registered client's metadata, as the registration response gives it. */
+  @Column({ type: 'jsonb', nullable: true })
+  registration!: unknown;
+
+  /** RFC 7592 §3: SHA-256 of the registration access token, base64. */
+  @Column({ name: 'registration_access_token_hash', type: 'text', nullable: true })
+  registrationAccessTokenHash!: string | null;
+
+  @Column({ name: 'last_used_at', type: 'timestamptz', nullable: true })
+  lastUsedAt!: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -18,7 +18,21 @@ export class TypeOrmClientRepository extends ClientRepository {
 
   async findById(clientId: string): Promise<Client | undefined> {
     const entity = await this.clients.findOne({ where: { clientId }, relations: { secrets: true, workloadIdentities: true } });
+    if (entity?.selfRegistered === 'dynamic' && isStale(entity.lastUsedAt)) await this.markUsed(clientId);
     return entity ? toClient(entity) : undefined;
+  }
+
+  async recordMetadataDocumentClient(clientId: string): Promise<void> {
+    await this.clients.query(
+      `INSERT INTO clients (client_id, self_registered, last_used_at) VALUES ($1, 'metadata_document', now())
+       ON CONFLICT (client_id) DO UPDATE SET last_used_at = now() WHERE clients.self_registered = 'metadata_document'`,
+      [clientId],
+    );
+  }
+
+  /** docs/agents.md#expiry: a dynamically registered client looked up is in use; written at most hourly. */
+  private async markUsed(clientId: string): Promise<void> {
+    await this.clients.query('UPDATE clients SET last_used_at = now() WHERE client_id = $1', [clientId]);
   }
 
   async findClientIdByWorkloadIdentity(issuer: string, subject: string): Promise<string | undefined> {
@@ -54,7 +68,12 @@ function toClient(entity: ClientEntity): Client {
     })),
     assertionKeys: assertionKeys(entity),
     workloadIdentities: entity.workloadIdentities.map(({ issuer, subject }) => ({ issuer, subject })),
+    ...(entity.selfRegistered ? { selfRegistered: entity.selfRegistered } : {}),
   };
+}
+
+function isStale(lastUsedAt: Date | null): boolean {
+  return lastUsedAt === null || Date.now() - lastUsedAt.getTime() > 3600_000;
 }
 
 function assertionKeys(entity: ClientEntity): JwkSetSource | undefined {

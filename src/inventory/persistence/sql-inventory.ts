@@ -16,9 +16,9 @@ const CLIENTS = `
     FROM clients c`;
 
 const RESOURCES = `
-  SELECT name, 'api' AS kind, enabled, scopes, resource_uri, serving_client_id, '{}'::text[] AS claims FROM api_resources
+  SELECT name, 'api' AS kind, enabled, scopes, resource_uri, serving_client_id, open_to_self_registered, '{}'::text[] AS claims FROM api_resources
   UNION ALL
-  SELECT name, 'identity' AS kind, enabled, ARRAY[name], NULL, NULL, claim_types FROM identity_resources`;
+  SELECT name, 'identity' AS kind, enabled, ARRAY[name], NULL, NULL, true, claim_types FROM identity_resources`;
 
 const ISSUERS = `
   SELECT t.issuer, t.role, t.kind, t.enabled, t.description, t.jwks, t.jwks_uri, t.subject_audience, t.subject_user_claim,
@@ -118,6 +118,7 @@ function toResource(row: Row): ResourceView {
     scopes: row.scopes as string[],
     uri: (row.resource_uri as string | null) ?? null,
     servedBy: (row.serving_client_id as string | null) ?? null,
+    openToSelfRegistered: row.open_to_self_registered === true,
     claims: row.claims as string[],
   };
 }

@@ -26,6 +26,9 @@ export class ApiResourceEntity {
   @Column({ name: 'serving_client_id', type: 'text', nullable: true })
   servingClientId!: string | null;
 
+  @Column({ name: 'open_to_self_registered', type: 'boolean', default: false })
+  openToSelfRegistered!: boolean;
+
   @Column({ type: 'boolean', default: true })
   enabled!: boolean;
 }

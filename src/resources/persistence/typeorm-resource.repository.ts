@@ -21,11 +21,12 @@ export class TypeOrmResourceRepository extends ResourceRepository {
     ]);
     return {
       identityResources: identityResources.map(({ name, claimTypes }) => ({ name, claimTypes })),
-      apiResources: apiResources.map(({ name, scopes, resourceUri, servingClientId }) => ({
+      apiResources: apiResources.map(({ name, scopes, resourceUri, servingClientId, openToSelfRegistered }) => ({
         name,
         scopes,
         ...(resourceUri ? { uri: resourceUri } : {}),
         ...(servingClientId ? { servingClientId } : {}),
+        ...(openToSelfRegistered ? { openToSelfRegistered } : {}),
       })),
     };
   }

@@ -1,0 +1,40 @@
+import { Controller, Delete, Get, Header, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { ClientRegistrationService, type ClientInformation, type RegistrationInput } from './client-registration.service';
+
+const input = (request: FastifyRequest): RegistrationInput => ({
+  body: request.body,
+  contentType: request.headers['content-type'],
+  authorization: request.headers.authorization,
+});
+
+/** RFC 7591 §3 registration endpoint and RFC 7592 §2 client configuration endpoint (docs/agents.md). */
+@Controller('connect/register')
+export class ClientRegistrationController {
+  constructor(private readonly registrations: ClientRegistrationService) {}
+
+  @Post()
+  @HttpCode(201)
+  @Header('Cache-Control', 'no-store')
+  register(@Req() request: FastifyRequest): Promise<ClientInformation> {
+    return this.registrations.register(input(request), request.ip);
+  }
+
+  @Get(':clientId')
+  @Header('Cache-Control', 'no-store')
+  read(@Param('clientId') clientId: string, @Req() request: FastifyRequest): Promise<ClientInformation> {
+    return this.registrations.read(clientId, request.headers.authorization);
+  }
+
+  @Put(':clientId')
+  @Header('Cache-Control', 'no-store')
+  update(@Param('clientId') clientId: string, @Req() request: FastifyRequest): Promise<ClientInformation> {
+    return this.registrations.update(clientId, input(request));
+  }
+
+  @Delete(':clientId')
+  @HttpCode(204)
+  delete(@Param('clientId') clientId: string, @Req() request: FastifyRequest): Promise<void> {
+    return this.registrations.delete(clientId, request.headers.authorization);
+  }
+}

@@ -1,0 +1,267 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { UnusedClientPurger } from '../../src/client-registration/unused-client.purger';
+import { Browser, locationParameters, pkce } from '../support/browser';
+import { ensureBuilt, ROOT, runToExit } from '../support/built-service';
+import { sql, startTestServer, testDatabaseUrl, TEST_KEY_ENCRYPTION_KEY, type TestServer } from '../support/create-test-app';
+import { basic, jwtPayload, postForm, request, type HttpResponse } from '../support/http';
+
+const CALLBACK = 'https://agent.example/callback';
+
+function register(base: string, metadata: unknown, headers: Record<string, string> = {}): Promise<HttpResponse> {
+  return request(`${base}/connect/register`, {
+    method: 'POST',
+    body: typeof metadata === 'string' ? metadata : JSON.stringify(metadata),
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}
+
+function expectError(response: HttpResponse, status: number, error: string): void {
+  expect({ status: response.status, error: response.body?.error }).toEqual({ status, error });
+  expect(response.headers.get('cache-control')).toContain('no-store');
+}
+
+/** docs/agents.md: dynamic client registration (RFC 7591) and management (RFC 7592). */
+describe('dynamic client registration, off by default', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('answers 404 and advertises no registration_endpoint', async () => {
+    expectError(await register(server.url, { redirect_uris: [CALLBACK] }), 404, 'invalid_request');
+    expect((await request(`${server.url}/.well-known/openid-configuration`)).body.registration_endpoint).toBeUndefined();
+  });
+});
+
+describe('dynamic client registration, open', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ DYNAMIC_REGISTRATION: 'open', RATE_LIMIT_REGISTRATIONS: '0' });
+  });
+  afterAll(() => server.close());
+
+  it('advertises the registration endpoint', async () => {
+    expect((await request(`${server.url}/.well-known/openid-configuration`)).body.registration_endpoint).toBe('http://tollgate.test/connect/register');
+  });
+
+  it('registers a public client (201) that runs the code flow; grants and scopes are narrowed to the rules', async () => {
+    const registered = await register(server.url, {
+      client_name: 'Agent',
+      redirect_uris: [CALLBACK],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token', 'client_credentials'],
+      scope: 'openid profile offline_access api1',
+      software_id: 'ignored',
+    });
+    expect(registered.status).toBe(201);
+    expect(registered.headers.get('cache-control')).toContain('no-store');
+    const body = registered.body;
+    expect(body).toEqual({
+      client_id: expect.stringMatching(/^dyn-[A-Za-z0-9_-]{24}$/),
+      client_id_issued_at: expect.any(Number),
+      client_name: 'Agent',
+      redirect_uris: [CALLBACK],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      scope: 'openid profile offline_access',
+      registration_access_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      registration_client_uri: `http://tollgate.test/connect/register/${body.client_id}`,
+    });
+    expect(Math.abs(body.client_id_issued_at - Date.now() / 1000)).toBeLessThan(60);
+
+    const { verifier, challenge } = pkce();
+    const query = new URLSearchParams({
+      client_id: body.client_id,
+      redirect_uri: CALLBACK,
+      response_type: 'code',
+      scope: 'openid profile',
+      state: 's',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
+    const browser = new Browser();
+    const login = await browser.get(`${server.url}/connect/authorize?${query}`);
+    expect(login.status).toBe(200);
+    const consent = await browser.submit(server.url, await login.text(), { username: 'alice', password: 'alice' });
+    expect(consent.status).toBe(200);
+    const consentPage = await consent.text();
+    expect(consentPage).toContain('Agent');
+    const redirect = await browser.submit(server.url, consentPage, { decision: 'allow' });
+    expect(redirect.status).toBe(302);
+    const token = await postForm(`${server.url}/connect/token`, {
+      grant_type: 'authorization_code',
+      client_id: body.client_id,
+      code: locationParameters(redirect).code,
+      redirect_uri: CALLBACK,
+      code_verifier: verifier,
+    });
+    expect(token.status).toBe(200);
+    expect(jwtPayload(token.body.access_token).client_id).toBe(body.client_id);
+  });
+
+  it('returns a client_secret once for client_secret_basic (the default), and the client authenticates with it', async () => {
+    const registered = await register(server.url, { redirect_uris: [CALLBACK] });
+    expect(registered.status).toBe(201);
+    expect(registered.body).toMatchObject({
+      token_endpoint_auth_method: 'client_secret_basic',
+      client_secret: expect.any(String),
+      client_secret_expires_at: 0,
+    });
+    const { client_id: clientId, client_secret: secret } = registered.body;
+    // Authenticated, then refused the grant it may not use.
+    const grant = await postForm(`${server.url}/connect/token`, { grant_type: 'client_credentials' }, { authorization: basic(clientId, secret) });
+    expectError(grant, 400, 'unauthorized_client');
+    const wrong = await postForm(`${server.url}/connect/token`, { grant_type: 'client_credentials' }, { authorization: basic(clientId, `${secret}x`) });
+    expectError(wrong, 401, 'invalid_client');
+    const read = await request(registered.body.registration_client_uri.replace('http://tollgate.test', server.url), {
+      headers: { authorization: `Bearer ${registered.body.registration_access_token}` },
+    });
+    expect(read.status).toBe(200);
+    expect(read.body.client_secret).toBeUndefined();
+    const [stored] = await sql<{ value_hash: string }>('SELECT value_hash FROM client_secrets WHERE client_id = $1', [clientId]);
+    expect(stored.value_hash).not.toContain(secret);
+  });
+
+  it('reads, updates and deletes a registration with its registration access token (RFC 7592)', async () => {
+    const { body } = await register(server.url, { client_name: 'Before', redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none' });
+    const uri = `${server.url}/connect/register/${body.client_id}`;
+    const bearer = { authorization: `Bearer ${body.registration_access_token}` };
+
+    const read = await request(uri, { headers: bearer });
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(body);
+
+    const wrong = await request(uri, { headers: { authorization: `Bearer ${'A'.repeat(43)}` } });
+    expectError(wrong, 401, 'invalid_token');
+    expect(wrong.headers.get('www-authenticate')).toContain('Bearer');
+    expectError(await request(uri), 401, 'invalid_token');
+    expectError(await request(`${server.url}/connect/register/dyn-unknown`, { headers: bearer }), 401, 'invalid_token');
+
+    const put = (metadata: unknown) =>
+      request(uri, { method: 'PUT', body: JSON.stringify(metadata), headers: { ...bearer, 'content-type': 'application/json' } });
+    const updated = await put({ client_id: body.client_id, client_name: 'After', redirect_uris: ['https://agent.example/other'] });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({
+      client_id: body.client_id,
+      client_name: 'After',
+      redirect_uris: ['https://agent.example/other'],
+      token_endpoint_auth_method: 'none',
+    });
+    expect((await request(uri, { headers: bearer })).body.client_name).toBe('After');
+    expectError(
+      await put({ client_id: body.client_id, redirect_uris: [CALLBACK], token_endpoint_auth_method: 'client_secret_basic' }),
+      400,
+      'invalid_client_metadata',
+    );
+    expectError(await put({ client_id: 'someone-else', redirect_uris: [CALLBACK] }), 400, 'invalid_client_metadata');
+    expectError(await put({ client_id: body.client_id, redirect_uris: ['http://agent.example/cb'] }), 400, 'invalid_redirect_uri');
+
+    const deleted = await request(uri, { method: 'DELETE', headers: bearer });
+    expect(deleted.status).toBe(204);
+    expectError(await request(uri, { headers: bearer }), 401, 'invalid_token');
+    const token = await postForm(`${server.url}/connect/token`, {
+      grant_type: 'authorization_code',
+      client_id: body.client_id,
+      code: 'x',
+      code_verifier: 'v'.repeat(43),
+    });
+    expectError(token, 401, 'invalid_client');
+  });
+
+  it('refuses bad redirect URIs with invalid_redirect_uri', async () => {
+    expectError(await register(server.url, { client_name: 'x' }), 400, 'invalid_redirect_uri');
+    expectError(await register(server.url, { redirect_uris: ['http://agent.example/cb'] }), 400, 'invalid_redirect_uri');
+    expectError(await register(server.url, { redirect_uris: ['https://agent.example/cb#frag'] }), 400, 'invalid_redirect_uri');
+    expectError(await register(server.url, { redirect_uris: Array.from({ length: 11 }, (_, i) => `https://agent.example/${i}`) }), 400, 'invalid_redirect_uri');
+  });
+
+  it('refuses bad metadata with invalid_client_metadata, never a 500', async () => {
+    expectError(await register(server.url, { redirect_uris: [CALLBACK], token_endpoint_auth_method: 'client_secret_post' }), 400, 'invalid_client_metadata');
+    expectError(
+      await register(server.url, { redirect_uris: [CALLBACK], token_endpoint_auth_method: 'private_key_jwt', jwks_uri: 'https://agent.example/jwks' }),
+      400,
+      'invalid_client_metadata',
+    );
+    expectError(await register(server.url, { redirect_uris: [CALLBACK], client_name: 'x'.repeat(101) }), 400, 'invalid_client_metadata');
+    expectError(await register(server.url, '[]'), 400, 'invalid_client_metadata');
+    expectError(await register(server.url, { redirect_uris: [CALLBACK], padding: 'x'.repeat(20_000) }), 400, 'invalid_client_metadata');
+    const form = await postForm(`${server.url}/connect/register`, { redirect_uris: CALLBACK });
+    expectError(form, 400, 'invalid_client_metadata');
+    const broken = await request(`${server.url}/connect/register`, {
+      method: 'POST',
+      body: '{"redirect_uris":',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(broken.status).toBe(400);
+  });
+
+  it('removes a registered client unused for DYNAMIC_CLIENT_EXPIRY_DAYS', async () => {
+    const used = await register(server.url, { redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none' });
+    const unused = await register(server.url, { redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none' });
+    await sql("UPDATE clients SET last_used_at = now() - interval '31 days', created_at = now() - interval '40 days' WHERE client_id = $1", [
+      unused.body.client_id,
+    ]);
+    expect(await server.app.get(UnusedClientPurger).purge()).toBeGreaterThanOrEqual(1);
+    const remaining = await sql<{ client_id: string }>('SELECT client_id FROM clients WHERE client_id = ANY($1)', [
+      [used.body.client_id, unused.body.client_id],
+    ]);
+    expect(remaining.map((row) => row.client_id)).toEqual([used.body.client_id]);
+  });
+});
+
+describe('dynamic client registration, throttled per address', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ DYNAMIC_REGISTRATION: 'open', RATE_LIMIT_REGISTRATIONS: '2' });
+  });
+  afterAll(() => server.close());
+
+  it('answers 429 with Retry-After once the address is over its budget', async () => {
+    expect((await register(server.url, { redirect_uris: [CALLBACK] })).status).toBe(201);
+    expect((await register(server.url, { client_name: 'bad' })).status).toBe(400);
+    const refused = await register(server.url, { redirect_uris: [CALLBACK] });
+    expectError(refused, 429, 'temporarily_unavailable');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('dynamic client registration with initial access tokens', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    [server] = await Promise.all([startTestServer({ DYNAMIC_REGISTRATION: 'token', RATE_LIMIT_REGISTRATIONS: '0' }), ensureBuilt()]);
+  }, 120_000);
+  afterAll(() => server.close());
+
+  async function tollgate(...argv: string[]) {
+    const env = { PATH: process.env.PATH ?? '', DATABASE_URL: testDatabaseUrl(), KEY_ENCRYPTION_KEY: TEST_KEY_ENCRYPTION_KEY, LOG_LEVEL: 'warn' };
+    return runToExit(spawn(process.execPath, [join(ROOT, 'dist/scripts/tollgate.js'), ...argv], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] }), 60_000);
+  }
+
+  it('refuses a registration without a token, or with a wrong one, and accepts one an operator created', async () => {
+    const missing = await register(server.url, { redirect_uris: [CALLBACK] });
+    expectError(missing, 401, 'invalid_token');
+    expect(missing.headers.get('www-authenticate')).toMatch(/^Bearer /);
+    expectError(await register(server.url, { redirect_uris: [CALLBACK] }, { authorization: `Bearer ${'B'.repeat(43)}` }), 401, 'invalid_token');
+
+    const created = await tollgate('registration-tokens', 'create', '--description', 'agents', '--expires-in-days', '1');
+    expect(created.code).toBe(0);
+    const token = created.stdout.trim();
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const [stored] = await sql<{ token_hash: string }>("SELECT token_hash FROM registration_tokens WHERE description = 'agents'");
+    expect(stored.token_hash).not.toBe(token);
+
+    const registered = await register(server.url, { redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none' }, { authorization: `Bearer ${token}` });
+    expect(registered.status).toBe(201);
+
+    const listed = await tollgate('registration-tokens', 'list', '--json');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).not.toContain(token);
+    expect(listed.stdout).not.toContain(stored.token_hash);
+    const { id } = (JSON.parse(listed.stdout) as { id: string; description: string }[]).find((entry) => entry.description === 'agents')!;
+    expect((await tollgate('registration-tokens', 'revoke', id)).code).toBe(0);
+    expectError(await register(server.url, { redirect_uris: [CALLBACK] }, { authorization: `Bearer ${token}` }), 401, 'invalid_token');
+  });
+});
