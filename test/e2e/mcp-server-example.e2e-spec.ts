@@ -12,7 +12,7 @@ import { freePort } from '../support/built-service';
 import { sql, testConfig } from '../support/create-test-app';
 import { uniqueName } from '../support/fixtures';
 import { jwtPayload, request, userAccessToken } from '../support/http';
-import { startMetadataDocumentServer, type MetadataDocumentServer } from '../support/metadata-document-server';
+import { startMetadataDocumentServer } from '../support/metadata-document-server';
 import { eventually } from '../support/token-lifecycle';
 
 /** The demo's pre-registered MCP client (docs/demo-data.md); its redirect URI is never listened on here: the provider reads the redirect. */
