@@ -12,6 +12,7 @@ import { freePort } from '../support/built-service';
 import { sql, testConfig } from '../support/create-test-app';
 import { uniqueName } from '../support/fixtures';
 import { jwtPayload, request, userAccessToken } from '../support/http';
+import { startMetadataDocumentServer } from '../support/metadata-document-server';
 import { eventually } from '../support/token-lifecycle';
 
 /** The demo's pre-registered MCP client (docs/demo-data.md); its redirect URI is never listened on here: the provider reads the redirect. */
@@ -35,6 +36,10 @@ class SignInProvider implements OAuthClientProvider {
   readonly expectedState = randomBytes(16).toString('base64url');
   authorizationUrl?: URL;
   consentAsked = false;
+  /** The consent page's HTML, when one was shown. */
+  consentPage?: string;
+  /** What the SDK handed to saveClientInformation (a dynamic registration's answer). */
+  savedClient?: OAuthClientInformationMixed;
   private callback?: URL;
   private saved: { client?: OAuthClientInformationMixed; tokens?: OAuthTokens; verifier?: string } = {};
 
@@ -58,6 +63,7 @@ class SignInProvider implements OAuthClientProvider {
   }
   saveClientInformation(client: OAuthClientInformationMixed): void {
     this.saved.client = client;
+    this.savedClient = client;
   }
   tokens(): OAuthTokens | undefined {
     return this.saved.tokens;
@@ -83,6 +89,7 @@ class SignInProvider implements OAuthClientProvider {
       const consent = await response.text();
       expect(consent).toContain('name="decision"');
       this.consentAsked = true;
+      this.consentPage = consent;
       response = await browser.submit(this.tollgateUrl, consent, { decision: 'allow' });
     }
     expect(response.status).toBe(302);
@@ -116,8 +123,9 @@ describe('the MCP server example with the MCP SDK client', () => {
   beforeAll(async () => {
     const port = await freePort();
     issuer = `http://127.0.0.1:${port}`;
-    // CACHE_TTL_SECONDS=0: the resource added below is seen within a second.
-    tollgate = await createApp(testConfig({ ISSUER: issuer, CACHE_TTL_SECONDS: '0' }));
+    // CACHE_TTL_SECONDS=0: the resource added below is seen within a second. Dynamic registration is
+    // switched on for the variant where the SDK registers itself; the other clients never register.
+    tollgate = await createApp(testConfig({ ISSUER: issuer, CACHE_TTL_SECONDS: '0', DYNAMIC_REGISTRATION: 'open' }));
     await tollgate.listen({ port, host: '127.0.0.1' });
     example = await startExample({
       issuer,
@@ -126,7 +134,8 @@ describe('the MCP server example with the MCP SDK client', () => {
       client: { clientId: 'notes-mcp', clientSecret: 'notes-mcp-secret' },
       onNotesApiCall: (call) => notesApiCalls.push(call),
     });
-    await sql('INSERT INTO api_resources (name, scopes, resource_uri, serving_client_id) VALUES ($1, $2, $3, $4)', [
+    // Opened to self-registered clients, like the demo `notes`: the metadata-document and registered clients may ask for it.
+    await sql('INSERT INTO api_resources (name, scopes, resource_uri, serving_client_id, open_to_self_registered) VALUES ($1, $2, $3, $4, true)', [
       resourceName,
       ['notes'],
       example.mcp.resourceUri,
@@ -174,6 +183,19 @@ describe('the MCP server example with the MCP SDK client', () => {
     }
   }
 
+  /** The tool's answer came from API 2, called with an exchanged token for alice (`sub` 1) acting through `notes-mcp` — never with her token. */
+  async function expectNotesThroughApi2({ result, mcpToken }: Awaited<ReturnType<typeof signInAndListNotes>>, before: number) {
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({ sub: '1', act: { client_id: 'notes-mcp' }, notes: expect.arrayContaining([expect.any(String)]) });
+    expect(notesApiCalls).toHaveLength(before + 1);
+    const call = notesApiCalls[before];
+    expect(call.claims).toMatchObject({ iss: issuer, sub: '1', aud: 'api2', client_id: 'notes-mcp', act: { client_id: 'notes-mcp' }, scope: 'api2' });
+    expect(call.token).not.toBe(mcpToken);
+    // Had the MCP server forwarded alice's token, API 2 would have refused it: it is not addressed to API 2.
+    const forwarded = await request(`${example.notesApi.url}/notes`, { headers: { authorization: `Bearer ${mcpToken}` } });
+    expect(forwarded.status).toBe(401);
+  }
+
   it('publishes its resource metadata naming Tollgate (RFC 9728)', async () => {
     const response = await request(`${new URL(example.mcp.resourceUri).origin}/.well-known/oauth-protected-resource/mcp`);
     expect({ status: response.status, body: response.body }).toEqual({
@@ -197,16 +219,57 @@ describe('the MCP server example with the MCP SDK client', () => {
     });
     expect(provider.consentAsked).toBe(true);
     expect(jwtPayload(mcpToken)).toMatchObject({ iss: issuer, sub: '1', aud: example.mcp.resourceUri, client_id: 'mcp-client', scope: 'notes' });
+    await expectNotesThroughApi2({ result, mcpToken }, before);
+  });
 
-    expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toEqual({ sub: '1', act: { client_id: 'notes-mcp' }, notes: expect.arrayContaining([expect.any(String)]) });
-    expect(notesApiCalls).toHaveLength(before + 1);
-    const call = notesApiCalls[before];
-    expect(call.claims).toMatchObject({ iss: issuer, sub: '1', aud: 'api2', client_id: 'notes-mcp', act: { client_id: 'notes-mcp' }, scope: 'api2' });
-    expect(call.token).not.toBe(mcpToken);
-    // Had the MCP server forwarded alice's token, API 2 would have refused it: it is not addressed to API 2.
-    const forwarded = await request(`${example.notesApi.url}/notes`, { headers: { authorization: `Bearer ${mcpToken}` } });
-    expect(forwarded.status).toBe(401);
+  it('identifies the SDK client with a client ID metadata document, asking consent on every sign-in (loopback redirect URIs)', async () => {
+    const discovery = await request(`${issuer}/.well-known/oauth-authorization-server`);
+    expect(discovery.body.client_id_metadata_document_supported).toBe(true);
+    const documents = await startMetadataDocumentServer();
+    try {
+      const path = '/client.json';
+      const documentUrl = documents.document(path, {
+        client_id: documents.urlOf(path),
+        client_name: 'MCP client',
+        redirect_uris: [REDIRECT_URL],
+        token_endpoint_auth_method: 'none',
+      });
+      for (const signIn of [1, 2]) {
+        // The SDK takes clientMetadataUrl only as https; with a document URL as the client's
+        // information it does what it does itself once discovery shows the documents are supported.
+        const provider = new SignInProvider(issuer, { client_id: documentUrl });
+        const before = notesApiCalls.length;
+        const flow = await signInAndListNotes(provider);
+
+        expect({ signIn, client_id: provider.authorizationUrl!.searchParams.get('client_id'), consentAsked: provider.consentAsked }).toEqual({
+          signIn,
+          client_id: documentUrl,
+          consentAsked: true,
+        });
+        expect(provider.consentPage).toContain(`MCP client (${new URL(documents.base).host})`);
+        expect(jwtPayload(flow.mcpToken)).toMatchObject({ iss: issuer, sub: '1', aud: example.mcp.resourceUri, client_id: documentUrl, scope: 'notes' });
+        await expectNotesThroughApi2(flow, before);
+      }
+      expect(documents.hits(path)).toBeGreaterThan(0);
+    } finally {
+      await documents.close();
+    }
+  });
+
+  it('lets the SDK client register itself dynamically when registration is open (RFC 7591)', async () => {
+    const discovery = await request(`${issuer}/.well-known/oauth-authorization-server`);
+    expect(discovery.body.registration_endpoint).toBe(`${issuer}/connect/register`);
+    const provider = new SignInProvider(issuer);
+    const before = notesApiCalls.length;
+    const flow = await signInAndListNotes(provider);
+
+    const clientId = provider.savedClient?.client_id;
+    expect(clientId).toEqual(expect.stringMatching(/^dyn-/));
+    expect(provider.savedClient).toMatchObject({ redirect_uris: [REDIRECT_URL], token_endpoint_auth_method: 'none' });
+    expect(provider.authorizationUrl!.searchParams.get('client_id')).toBe(clientId);
+    expect(provider.consentAsked).toBe(true);
+    expect(jwtPayload(flow.mcpToken)).toMatchObject({ iss: issuer, sub: '1', aud: example.mcp.resourceUri, client_id: clientId, scope: 'notes' });
+    await expectNotesThroughApi2(flow, before);
   });
 
   it('refuses a token addressed to another resource with 401 and a WWW-Authenticate challenge', async () => {

@@ -1,4 +1,4 @@
-import { MAX_CONCURRENT_FETCHES, MetadataDocumentCache, type Fetched, type Refusal } from './metadata-document.cache';
+import { MAX_CONCURRENT_FETCHES, MetadataDocumentCache, RETRY_AFTER_FAILURE_MS, type Fetched, type Refusal } from './metadata-document.cache';
 
 const URL = 'https://app.example/client.json';
 const MINUTE = 60_000;
@@ -42,15 +42,17 @@ describe('MetadataDocumentCache.get', () => {
     expect(await cache.get(URL)).toBe('v2');
   });
 
-  it('keeps the cached document when a refetch fails, until 24 hours after it was fetched', async () => {
+  it('keeps the cached document when a refetch fails, retried every minute, until 24 hours after it was fetched', async () => {
+    expect(RETRY_AFTER_FAILURE_MS).toBe(MINUTE);
     const { cache, fetched, advance } = scripted(doc('v1'), { problem: 'down' }, { problem: 'down' }, { problem: 'still down' });
     expect(await cache.get(URL)).toBe('v1');
     advance(6 * MINUTE);
     expect(await cache.get(URL)).toBe('v1');
-    advance(30_000);
+    expect(fetched).toHaveLength(2);
+    advance(MINUTE - 1);
     expect(await cache.get(URL)).toBe('v1');
     expect(fetched).toHaveLength(2);
-    advance(MINUTE);
+    advance(1);
     expect(await cache.get(URL)).toBe('v1');
     expect(fetched).toHaveLength(3);
     advance(24 * 60 * MINUTE);
