@@ -9,7 +9,7 @@ const TYPEORM = {
   regex: '^typeorm(/|$)',
   message: 'Only */persistence/, database/, config/database.config.ts and migrations/ import typeorm: use a repository.',
 };
-const NEST = { regex: '^(@nestjs/|fastify(/|$))', message: 'src/oauth is plain protocol code: no Nest or HTTP types (docs/README.md).' };
+const NEST = { regex: '^(@nestjs/|fastify(/|$))', message: 'src/protocol is plain protocol code: no Nest or HTTP types (docs/README.md).' };
 
 export default defineConfig(
   { ignores: ['dist/**', 'coverage/**', '.data/**', 'bench/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
@@ -37,12 +37,12 @@ export default defineConfig(
     rules: { 'import-x/no-cycle': 'off' },
   },
   {
-    files: ['src/**/*.ts', 'scripts/**/*.ts'],
-    ignores: ['src/**/persistence/**', 'src/database/**', 'src/config/database.config.ts'],
+    files: ['src/**/*.ts', 'cli/**/*.ts'],
+    ignores: ['src/**/persistence/**', 'src/platform/database/**', 'src/platform/config/database.config.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [TYPEORM] }] },
   },
   {
-    files: ['src/oauth/**/*.ts'],
+    files: ['src/protocol/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [TYPEORM, NEST] }] },
   },
 );

@@ -1,4 +1,4 @@
-import { SigningKeyStore } from '../../src/keys/signing-key.store';
+import { SigningKeyStore } from '../../src/tokens/keys/signing-key.store';
 import { ISSUER, startTestServer, type TestServer } from '../support/create-test-app';
 import { expectTokenError } from '../support/fixtures';
 import { forgedTokenCorpus, nestedActor, type ForgedTokenCorpus } from '../support/forged-token-corpus';

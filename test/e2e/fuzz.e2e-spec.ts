@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { createPrivateKey, randomBytes, sign } from 'node:crypto';
 import { connect } from 'node:net';
-import { SigningKeyStore } from '../../src/keys/signing-key.store';
+import { SigningKeyStore } from '../../src/tokens/keys/signing-key.store';
 import { ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { insertClient, uniqueName } from '../support/fixtures';
 import { basic, jwtPayload, postForm, request, requestToken, userAccessToken } from '../support/http';

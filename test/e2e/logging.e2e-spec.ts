@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRootLogger } from '../../src/logging/root-logger';
+import { createRootLogger } from '../../src/platform/logging/root-logger';
 import { ensureBuilt, freePort, runToExit, spawnService, startService, stop } from '../support/built-service';
 import { emptyDatabase, startTestServer, TEST_KEY_ENCRYPTION_KEY, type TestServer } from '../support/create-test-app';
 import { basic, request, requestToken } from '../support/http';

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, SignJWT, type JSONWebKeySet } from 'jose';
-import { SigningKeyRotator } from '../../src/keys/signing-key.rotator';
+import { SigningKeyRotator } from '../../src/tokens/keys/signing-key.rotator';
 import { emptyDatabase, ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { uniqueName } from '../support/fixtures';
 import { request, requestToken, userAccessToken } from '../support/http';

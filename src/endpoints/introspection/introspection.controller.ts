@@ -1,0 +1,22 @@
+import { Controller, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
+import type { AuthenticatedClient } from '../../identity/clients/client';
+import { ClientAuthGuard, CurrentClient } from '../../identity/client-auth/client-auth.guard';
+import { FormParameters } from '../../platform/http/form-parameters.pipe';
+import { TokenParameters } from '../../protocol/token-parameters';
+import { ConfidentialClientGuard } from './confidential-client.guard';
+import type { IntrospectionResponse } from './introspection-response';
+import { IntrospectionService } from './introspection.service';
+
+@Controller('connect')
+export class IntrospectionController {
+  constructor(private readonly introspection: IntrospectionService) {}
+
+  @Post('introspect')
+  @HttpCode(200)
+  @UseGuards(ClientAuthGuard, ConfidentialClientGuard)
+  @Header('Cache-Control', 'no-store')
+  @Header('Pragma', 'no-cache')
+  introspect(@FormParameters(TokenParameters) parameters: TokenParameters, @CurrentClient() client: AuthenticatedClient): Promise<IntrospectionResponse> {
+    return this.introspection.introspect(parameters, client);
+  }
+}
