@@ -11,6 +11,7 @@ import { DatabaseMonitoringModule } from './platform/database/database-monitorin
 import { DatabaseOutageMonitor } from './platform/database/database-outage.monitor';
 import type { TollgateMigration } from './platform/database/database.config';
 import { DatabaseModule } from './platform/database/database.module';
+import { seedDemoData } from './demo/demo-data.seeder';
 import { DeviceAuthorizationEndpointModule } from './endpoints/device-authorization/device-authorization-endpoint.module';
 import { DiscoveryModule } from './endpoints/discovery/discovery.module';
 import { BUILT_IN_GRANTS } from './grants/built-in-grants';
@@ -66,7 +67,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         config,
-        DatabaseModule.forRoot(dataSources, options.migrations),
+        DatabaseModule.forRoot(dataSources, options.migrations, seedDemoData),
         grants,
         TokenModule.register(grants),
         DiscoveryModule.register(grants),

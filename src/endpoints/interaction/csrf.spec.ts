@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { KeyEncryptionKey, KeyEncryptionKeyring } from '../../tokens/keys/private-key-sealing';
+import { KeyEncryptionKey, KeyEncryptionKeyring } from '../../platform/key-encryption/private-key-sealing';
 import { generateHandle } from '../../protocol/opaque-handle';
 import { CsrfTokens } from './csrf';
 

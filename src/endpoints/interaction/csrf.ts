@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { KEY_ENCRYPTION_KEYRING } from '../../tokens/keys/key-encryption-key';
-import type { KeyEncryptionKeyring } from '../../tokens/keys/private-key-sealing';
+import { KEY_ENCRYPTION_KEYRING } from '../../platform/key-encryption/key-encryption-key';
+import type { KeyEncryptionKeyring } from '../../platform/key-encryption/private-key-sealing';
 import { isHandle } from '../../protocol/opaque-handle';
 
 export const CSRF_FIELD = 'csrf_token';

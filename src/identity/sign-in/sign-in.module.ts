@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import type { ConfigType } from '../../platform/config/config-slice';
 import { issuerConfig, throttlingConfig } from '../../platform/config/config.slices';
-import { KEY_ENCRYPTION_KEYRING } from '../../tokens/keys/key-encryption-key';
-import { KeysModule } from '../../tokens/keys/keys.module';
-import type { KeyEncryptionKeyring } from '../../tokens/keys/private-key-sealing';
+import { KEY_ENCRYPTION_KEYRING } from '../../platform/key-encryption/key-encryption-key';
+import { KeyEncryptionModule } from '../../platform/key-encryption/key-encryption.module';
+import type { KeyEncryptionKeyring } from '../../platform/key-encryption/private-key-sealing';
 import { RateLimitModule } from '../../platform/rate-limit/rate-limit.module';
 import { UsersModule } from '../users/users.module';
 import { DeviceCookies } from './device-cookie';
@@ -14,7 +14,7 @@ const DEVICE_COOKIE_KEY_PURPOSE = 'device cookie HMAC key v1';
 
 /** Password sign-in for every form that has one: back-off, device cookies, bounded hashing (docs/throttling.md). */
 @Module({
-  imports: [UsersModule, RateLimitModule, KeysModule],
+  imports: [UsersModule, RateLimitModule, KeyEncryptionModule],
   providers: [
     PasswordCheck,
     {

@@ -1,6 +1,5 @@
 import type { DataSourceOptions, MigrationInterface } from 'typeorm';
 import { migrations } from '../../../migrations';
-import { entities } from './entities';
 import { TypeOrmQueryLogger } from './typeorm-query.logger';
 
 /** A TypeORM migration class, e.g. one `tollgate client:migration` wrote (docs/extending.md). */
@@ -11,7 +10,7 @@ export function dataSourceOptions(url: string, poolSize: number, extraMigrations
   return {
     type: 'postgres',
     url,
-    entities,
+    entities: [],
     migrations: [...migrations, ...extraMigrations],
     synchronize: false,
     migrationsRun: false,

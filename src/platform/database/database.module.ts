@@ -9,7 +9,6 @@ import { connectWithRetries, maskedDatabaseUrl } from './database-connection';
 import { DatabaseMonitoringModule } from './database-monitoring.module';
 import { migrations } from '../../../migrations';
 import { dataSourceOptions, type TollgateMigration } from './database.config';
-import { seedDemoData } from '../../demo/demo-data.seeder';
 import { EMBEDDED_POOL_SIZE, EmbeddedPostgres } from './embedded-postgres';
 import { runMigrationsExclusively } from './migration-runner';
 
@@ -27,7 +26,12 @@ function schemaName(extraMigrations: readonly TollgateMigration[]): string {
 /** PostgreSQL by `DATABASE_URL`, or the embedded PGlite; migrated (and seeded) before anything uses it. */
 @Module({})
 export class DatabaseModule {
-  static forRoot(boot = new BootDataSources(), extraMigrations: readonly TollgateMigration[] = []): DynamicModule {
+  /** `seedDemo`: applies the demo data set when SEED_DEMO=true (the application passes src/demo's; commands never seed). */
+  static forRoot(
+    boot = new BootDataSources(),
+    extraMigrations: readonly TollgateMigration[] = [],
+    seedDemo?: (dataSource: DataSource) => Promise<void>,
+  ): DynamicModule {
     const logger = new Logger('Database');
     let seed = false;
     let where = 'the embedded database';
@@ -48,7 +52,8 @@ export class DatabaseModule {
               ? dataSourceOptions(config.databaseUrl, config.databasePoolSize, extraMigrations)
               : dataSourceOptions(await embedded.start(config.dataDir, schemaName(extraMigrations)), EMBEDDED_POOL_SIZE, extraMigrations);
             // Retries are connectWithRetries' (one line each, no stack trace), not TypeOrmModule's.
-            return { ...options, toRetry: () => false };
+            // Each module registers its own entities (TypeOrmModule.forFeature in the module that owns them).
+            return { ...options, autoLoadEntities: true, toRetry: () => false };
           },
           dataSourceFactory: async (options?: DataSourceOptions) => {
             // A boot that has already failed elsewhere does not retry (BootDataSources).
@@ -57,8 +62,8 @@ export class DatabaseModule {
             const applied = await runMigrationsExclusively(dataSource);
             if (applied.length > 0) logger.log(`Applied migrations: ${applied.join(', ')}`);
             await embeddedDatabase?.saveSchemaTemplate();
-            if (seed) {
-              await seedDemoData(dataSource);
+            if (seed && seedDemo) {
+              await seedDemo(dataSource);
               // At every start, not only the first: the demo secrets and passwords are public (docs/demo-data.md).
               logger.warn('SEED_DEMO=true: the demo data set is applied; its client secrets and user passwords are public. Never expose this instance.');
             }

@@ -56,11 +56,11 @@ export class TollgateMetrics {
     registers: [this.registry],
   });
 
-  constructor(options: {
-    signingKeyCreatedAt: () => Date | undefined;
-    pool: () => PoolStats | undefined;
-    verifiedTokenCache: () => { readonly hits: number; readonly misses: number };
-  }) {
+  /** What the token layer reports (`observeTokens`); nothing until it does. */
+  private tokens: TokenProbes = { signingKeyCreatedAt: () => undefined, verifiedTokenCache: () => ({ hits: 0, misses: 0 }) };
+
+  constructor(options: { pool: () => PoolStats | undefined }) {
+    const tokens = () => this.tokens;
     collectDefaultMetrics({ register: this.registry, prefix: 'tollgate_' });
     new Counter({
       name: 'tollgate_verified_token_cache_lookups_total',
@@ -68,7 +68,7 @@ export class TollgateMetrics {
       labelNames: ['result'] as const,
       registers: [this.registry],
       collect() {
-        const { hits, misses } = options.verifiedTokenCache();
+        const { hits, misses } = tokens().verifiedTokenCache();
         this.reset();
         this.inc({ result: 'hit' }, hits);
         this.inc({ result: 'miss' }, misses);
@@ -79,7 +79,7 @@ export class TollgateMetrics {
       help: 'Age of the key new tokens are signed with',
       registers: [this.registry],
       collect() {
-        const createdAt = options.signingKeyCreatedAt();
+        const createdAt = tokens().signingKeyCreatedAt();
         if (createdAt) this.set((Date.now() - createdAt.getTime()) / 1000);
       },
     });
@@ -97,4 +97,14 @@ export class TollgateMetrics {
       },
     });
   }
+
+  /** The gauges of the token layer (signing-key age, verified-token cache), read at every scrape. */
+  observeTokens(probes: TokenProbes): void {
+    this.tokens = probes;
+  }
+}
+
+export interface TokenProbes {
+  readonly signingKeyCreatedAt: () => Date | undefined;
+  readonly verifiedTokenCache: () => { readonly hits: number; readonly misses: number };
 }

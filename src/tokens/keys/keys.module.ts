@@ -1,28 +1,16 @@
-import { Logger, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../../platform/audit/audit.module';
-import type { ConfigType } from '../../platform/config/config-slice';
-import { keyEncryptionConfig } from '../../platform/config/config.slices';
-import { KEY_ENCRYPTION_KEYRING, resolveKeyEncryptionKeyring } from './key-encryption-key';
+import { KeyEncryptionModule } from '../../platform/key-encryption/key-encryption.module';
+import { SigningKeyEntity } from './persistence/signing-key.entity';
 import { TypeOrmSigningKeyRepository } from './persistence/typeorm-signing-key.repository';
 import { SigningKeyRepository } from './signing-key.repository';
 import { SigningKeyRotator } from './signing-key.rotator';
 import { SigningKeyStore } from './signing-key.store';
 
 @Module({
-  imports: [AuditModule],
-  providers: [
-    { provide: SigningKeyRepository, useClass: TypeOrmSigningKeyRepository },
-    {
-      provide: KEY_ENCRYPTION_KEYRING,
-      inject: [keyEncryptionConfig.KEY],
-      useFactory: (config: ConfigType<typeof keyEncryptionConfig>) => {
-        const logger = new Logger('KeyEncryptionKey');
-        return resolveKeyEncryptionKeyring(config, (message) => logger.warn(message));
-      },
-    },
-    SigningKeyRotator,
-    SigningKeyStore,
-  ],
-  exports: [SigningKeyStore, SigningKeyRotator, KEY_ENCRYPTION_KEYRING],
+  imports: [AuditModule, KeyEncryptionModule, TypeOrmModule.forFeature([SigningKeyEntity])],
+  providers: [{ provide: SigningKeyRepository, useClass: TypeOrmSigningKeyRepository }, SigningKeyRotator, SigningKeyStore],
+  exports: [SigningKeyStore, SigningKeyRotator, KeyEncryptionModule],
 })
 export class KeysModule {}

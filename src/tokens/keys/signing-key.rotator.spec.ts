@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../platform/config/app.config';
 import { signingKeysConfig } from '../../platform/config/config.slices';
-import { KeyEncryptionKey, KeyEncryptionKeyring, openPrivateKey, sealPrivateKey } from './private-key-sealing';
+import { KeyEncryptionKey, KeyEncryptionKeyring, openPrivateKey, sealPrivateKey } from '../../platform/key-encryption/private-key-sealing';
 import { generateSigningKey, type GeneratedSigningKey, type StoredSigningKey } from './signing-key';
 import { SigningKeyRepository, type KeyRotationSession, type KeySnapshot } from './signing-key.repository';
 import { SigningKeyRotator } from './signing-key.rotator';

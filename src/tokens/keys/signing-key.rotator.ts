@@ -4,9 +4,9 @@ import { AuditSink } from '../../platform/audit/audit-event';
 import type { ConfigType } from '../../platform/config/config-slice';
 import { signingKeysConfig } from '../../platform/config/config.slices';
 import { keyPropagationWarning } from '../../platform/config/production-safety';
-import { KEY_ENCRYPTION_KEYRING } from './key-encryption-key';
+import { KEY_ENCRYPTION_KEYRING } from '../../platform/key-encryption/key-encryption-key';
 import { planKeyRotation, type KeyRotationPolicy, type PlanOptions } from './key-rotation-plan';
-import { openPrivateKey, PrivateKeyUnsealError, sealPrivateKey, type KeyEncryptionKeyring } from './private-key-sealing';
+import { openPrivateKey, PrivateKeyUnsealError, sealPrivateKey, type KeyEncryptionKeyring } from '../../platform/key-encryption/private-key-sealing';
 import { generateSigningKey, loadPublishedKey } from './signing-key';
 import { SigningKeyRepository, type KeyRotationSession } from './signing-key.repository';
 

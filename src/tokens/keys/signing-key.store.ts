@@ -2,9 +2,9 @@ import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nest
 import type { ConfigType } from '../../platform/config/config-slice';
 import { signingKeysConfig } from '../../platform/config/config.slices';
 import { PeriodicTask } from '../../platform/scheduling/periodic-task';
-import { KEY_ENCRYPTION_KEYRING } from './key-encryption-key';
+import { KEY_ENCRYPTION_KEYRING } from '../../platform/key-encryption/key-encryption-key';
 import { byActivationDescending } from './key-rotation-plan';
-import type { KeyEncryptionKeyring } from './private-key-sealing';
+import type { KeyEncryptionKeyring } from '../../platform/key-encryption/private-key-sealing';
 import { loadPublishedKey, loadSigningKey, type PublishedKey, type SigningKey, type StoredSigningKey } from './signing-key';
 import { SigningKeyRepository } from './signing-key.repository';
 import { SigningKeyRotator } from './signing-key.rotator';

@@ -2,7 +2,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPair, type Js
 import { promisify } from 'node:util';
 import type { SigningAlgorithm } from '../../platform/config/app.config';
 import type { KeyTimeline } from './key-rotation-plan';
-import { openPrivateKey, type KeyEncryptionKeyring } from './private-key-sealing';
+import { openPrivateKey, type KeyEncryptionKeyring } from '../../platform/key-encryption/private-key-sealing';
 
 /** A signing key as stored: the private part sealed (see private-key-sealing.ts), the public part as SPKI PEM. */
 export interface StoredSigningKey extends KeyTimeline {
