@@ -59,15 +59,3 @@ export function pickParameters(
   }
   return picked;
 }
-
-/** The value of a single-valued parameter from picked parameters. */
-export function stringParameter(parameters: RequestParameters, name: string): string | undefined {
-  const value = parameters[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
-/** The values of a repeatable parameter from picked parameters. */
-export function listParameter(parameters: RequestParameters, name: string): readonly string[] {
-  const value = parameters[name];
-  return value === undefined ? [] : typeof value === 'string' ? [value] : value;
-}

@@ -8,7 +8,7 @@ import { basic, jwtPayload, postForm, request, requestToken, userAccessToken } f
 import { demoPrivateJwk, JWT_BEARER, JWT_SPIFFE } from '../support/client-assertions';
 
 /**
- * Property-based fuzzing of the running service (issue 5): hostile form bodies, parameter names
+ * Property-based fuzzing of the running service: hostile form bodies, parameter names
  * and values, content types, Authorization headers and token shapes against every endpoint.
  * Whatever is sent: the status is below 500; every non-2xx answer is a JSON OAuth error with a
  * code from a fixed list and an RFC 6749 §5.2 description, no stack trace and no SQL; the service

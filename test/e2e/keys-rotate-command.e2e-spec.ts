@@ -6,7 +6,7 @@ import { emptyDatabase, TEST_KEY_ENCRYPTION_KEY } from '../support/create-test-a
 
 const TOLLGATE = join(ROOT, 'dist/cli/tollgate.js');
 
-/** Issue 6: `npm run keys:rotate` forces a rotation with the service's own modules, without HTTP. */
+/** `npm run keys:rotate` forces a rotation with the service's own modules, without HTTP. */
 describe('npm run keys:rotate', () => {
   let database: { url: string; drop: () => Promise<void> };
 

@@ -16,7 +16,7 @@ const parse = (output: string) =>
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 
-/** Issue 13: one pino logger for Nest's own messages, the request log and the audit trail. */
+/** One pino logger for Nest's own messages, the request log and the audit trail. */
 describe('one logger', () => {
   const lines: string[] = [];
   let server: TestServer;

@@ -16,7 +16,7 @@ export interface CsrfBinding {
 }
 
 /**
- * CSRF tokens of the sign-in forms (docs/browser-sign-in.md#csrf): an HMAC-SHA256, under a key
+ * CSRF tokens of the sign-in forms (docs/browser-sign-in.md#pages): an HMAC-SHA256, under a key
  * every instance derives from the key-encryption key, of the session or pre-session handle the
  * browser holds in an HttpOnly cookie. Another site can make the browser POST but cannot read that
  * cookie, so it cannot compute the token; a token planted with a cookie of the attacker's choosing

@@ -218,7 +218,7 @@ describe('AccessTokenValidator.validate, a token presented again (verified-token
 });
 
 describe('the forged-token corpus', () => {
-  it('holds the forgeries issue 5 lists', () => {
+  it('holds every forgery of the corpus', () => {
     const names = forgedTokenCorpus({ key, issuer: ISSUER, claims: userTokenClaims(ISSUER) })
       .forgeries.map(({ name }) => name)
       .join('\n');
