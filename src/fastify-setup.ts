@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { Eta } from 'eta';
@@ -9,6 +9,7 @@ import { viewsDirectory } from './endpoints/interaction/views-directory';
 import { TollgateMetrics } from './platform/metrics/metrics';
 import { recordRequestMetrics } from './platform/metrics/request-metrics.hook';
 import { limitConcurrentRequests } from './platform/http/concurrency-limit';
+import { refuseOtherMethods } from './platform/http/method-not-allowed';
 import { allowRedirectOrigins } from './platform/http/cors';
 import { stampArrivalTime } from './platform/http/request-arrival';
 import { sendStrictTransportSecurity } from './platform/http/strict-transport-security';
@@ -20,7 +21,9 @@ const HEADERS_TIMEOUT_MS = 10_000;
  * imports `TollgateModule`. Installed when Nest builds the providers, before it registers the routes.
  */
 @Injectable()
-export class FastifySetup {
+export class FastifySetup implements OnApplicationBootstrap {
+  private readonly addMethodRefusals: () => void;
+
   constructor(
     host: HttpAdapterHost,
     @Inject(APP_CONFIG) config: AppConfig,
@@ -41,5 +44,11 @@ export class FastifySetup {
     // The sign-in pages' templates (docs/browser-sign-in.md); Eta escapes every <%= %> output.
     const templates = viewsDirectory(config.browserSignIn.viewsDir);
     void fastify.register(import('@fastify/view'), { engine: { eta: new Eta({ views: templates }) }, templates, production: true });
+    this.addMethodRefusals = refuseOtherMethods(fastify, config.issuer);
+  }
+
+  /** Nest has registered its routes by now, and Fastify is not ready yet. */
+  onApplicationBootstrap(): void {
+    this.addMethodRefusals();
   }
 }

@@ -1,6 +1,7 @@
-import { Body, Controller, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { NoStore } from '../../platform/http/no-store.decorator';
 import type { AuthenticatedClient } from '../../identity/clients/client';
-import { ClientAuthGuard, CurrentClient } from '../../identity/client-auth/client-auth.guard';
+import { AuthenticatesClient, CurrentClient } from '../../identity/client-auth/client-auth.guard';
 import type { FormBody } from '../../protocol/form';
 import type { DeviceAuthorizationResponse } from '../../tokens/device-authorization/device-authorization';
 import { DeviceAuthorizationService } from '../../tokens/device-authorization/device-authorization.service';
@@ -12,9 +13,8 @@ export class DeviceAuthorizationController {
   /** RFC 8628 §3.1–3.2: client authentication as at the token endpoint, 200 with the codes. */
   @Post('deviceauthorization')
   @HttpCode(200)
-  @UseGuards(ClientAuthGuard)
-  @Header('Cache-Control', 'no-store')
-  @Header('Pragma', 'no-cache')
+  @AuthenticatesClient('device_authorization')
+  @NoStore()
   start(@Body() body: FormBody, @CurrentClient() client: AuthenticatedClient): Promise<DeviceAuthorizationResponse> {
     return this.devices.start(body, client.client);
   }

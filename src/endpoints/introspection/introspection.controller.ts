@@ -1,6 +1,7 @@
-import { Controller, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { NoStore } from '../../platform/http/no-store.decorator';
 import type { AuthenticatedClient } from '../../identity/clients/client';
-import { ClientAuthGuard, CurrentClient } from '../../identity/client-auth/client-auth.guard';
+import { AuthenticatesClient, CurrentClient } from '../../identity/client-auth/client-auth.guard';
 import { FormParameters } from '../../platform/http/form-parameters.pipe';
 import { TokenParameters } from '../../protocol/token-parameters';
 import { ConfidentialClientGuard } from './confidential-client.guard';
@@ -13,9 +14,9 @@ export class IntrospectionController {
 
   @Post('introspect')
   @HttpCode(200)
-  @UseGuards(ClientAuthGuard, ConfidentialClientGuard)
-  @Header('Cache-Control', 'no-store')
-  @Header('Pragma', 'no-cache')
+  @AuthenticatesClient('introspection')
+  @UseGuards(ConfidentialClientGuard)
+  @NoStore()
   introspect(@FormParameters(TokenParameters) parameters: TokenParameters, @CurrentClient() client: AuthenticatedClient): Promise<IntrospectionResponse> {
     return this.introspection.introspect(parameters, client);
   }

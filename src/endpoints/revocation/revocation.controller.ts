@@ -1,6 +1,7 @@
-import { Controller, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Controller, HttpCode, Post } from '@nestjs/common';
+import { NoStore } from '../../platform/http/no-store.decorator';
 import type { AuthenticatedClient } from '../../identity/clients/client';
-import { ClientAuthGuard, CurrentClient } from '../../identity/client-auth/client-auth.guard';
+import { AuthenticatesClient, CurrentClient } from '../../identity/client-auth/client-auth.guard';
 import { FormParameters } from '../../platform/http/form-parameters.pipe';
 import { TokenParameters } from '../../protocol/token-parameters';
 import { RevocationService } from './revocation.service';
@@ -12,9 +13,8 @@ export class RevocationController {
   /** RFC 7009 §2.2: 200 with an empty body, whether or not there was anything to revoke. */
   @Post('revocation')
   @HttpCode(200)
-  @UseGuards(ClientAuthGuard)
-  @Header('Cache-Control', 'no-store')
-  @Header('Pragma', 'no-cache')
+  @AuthenticatesClient('revocation')
+  @NoStore()
   revoke(@FormParameters(TokenParameters) parameters: TokenParameters, @CurrentClient() client: AuthenticatedClient): Promise<void> {
     return this.revocation.revoke(parameters, client);
   }

@@ -1,6 +1,7 @@
-import { Body, Controller, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { NoStore } from '../../platform/http/no-store.decorator';
 import type { AuthenticatedClient } from '../../identity/clients/client';
-import { ClientAddress, ClientAuthGuard, CurrentClient } from '../../identity/client-auth/client-auth.guard';
+import { ClientAddress, AuthenticatesClient, CurrentClient } from '../../identity/client-auth/client-auth.guard';
 import { ArrivedAt } from '../../platform/http/request-arrival';
 import type { FormBody } from '../../protocol/form';
 import type { TokenResponse } from './token-response';
@@ -12,9 +13,8 @@ export class TokenController {
 
   @Post('token')
   @HttpCode(200)
-  @UseGuards(ClientAuthGuard)
-  @Header('Cache-Control', 'no-store')
-  @Header('Pragma', 'no-cache')
+  @AuthenticatesClient('token')
+  @NoStore()
   token(
     @Body() body: FormBody,
     @CurrentClient() client: AuthenticatedClient,

@@ -16,7 +16,8 @@ export class BearerTokenGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<BearerAuthenticatedRequest>();
     const token = extractBearerToken(request);
     if (token === undefined) throw OAuthError.missingBearerToken();
-    request.accessToken = await this.accessTokens.validate(token).catch(withBearerChallenge);
+    // The route's OAuthRoute({ challenge: 'Bearer' }) adds the challenge to whatever is refused (RFC 6750 §3).
+    request.accessToken = await this.accessTokens.validate(token);
     return true;
   }
 }
@@ -25,9 +26,3 @@ export class BearerTokenGuard implements CanActivate {
 export const CurrentAccessToken = createParamDecorator(
   (_: unknown, context: ExecutionContext) => context.switchToHttp().getRequest<BearerAuthenticatedRequest>().accessToken,
 );
-
-/** RFC 6750 §3: a protected resource answers a rejected token with a Bearer challenge. */
-function withBearerChallenge(error: unknown): never {
-  if (error instanceof OAuthError) throw new OAuthError(error.code, error.description, { ...error.options, challenge: 'Bearer', cause: error });
-  throw error;
-}

@@ -1,4 +1,5 @@
-import { CanActivate, ExecutionContext, Injectable, createParamDecorator } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, SetMetadata, UseGuards, applyDecorators, createParamDecorator } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { AuditSink } from '../../platform/audit/audit-event';
 import type { AuthenticatedClient, ClientAuthMethodName } from '../clients/client';
@@ -16,18 +17,19 @@ export type ClientAuthenticatedRequest = FastifyRequest & { authenticatedClient?
 const METRIC_LABELS: Partial<Record<ClientAuthMethodName, string>> = { client_secret_basic: 'basic', client_secret_post: 'post' };
 const metricLabel = (method: ClientAuthMethodName | undefined) => (method === undefined ? 'missing' : (METRIC_LABELS[method] ?? method));
 
-const ENDPOINTS: Readonly<Record<string, ClientAuthEndpoint>> = {
-  '/connect/token': 'token',
-  '/connect/introspect': 'introspection',
-  '/connect/revocation': 'revocation',
-  '/connect/par': 'pushed_authorization',
-  '/connect/deviceauthorization': 'device_authorization',
-};
+const CLIENT_AUTH_ENDPOINT = Symbol('CLIENT_AUTH_ENDPOINT');
+
+/**
+ * The route authenticates its client with `ClientAuthGuard`, as `endpoint` (the audience a client
+ * assertion must name and the methods allowed there, docs/client-authentication.md).
+ */
+export const AuthenticatesClient = (endpoint: ClientAuthEndpoint) => applyDecorators(SetMetadata(CLIENT_AUTH_ENDPOINT, endpoint), UseGuards(ClientAuthGuard));
 
 /** Asks `ClientAuthenticator` who the caller is, within the rate limits, and attaches the client to the request. */
 @Injectable()
 export class ClientAuthGuard implements CanActivate {
   constructor(
+    private readonly reflector: Reflector,
     private readonly authenticator: ClientAuthenticator,
     private readonly throttle: ClientAuthThrottle,
     private readonly audit: AuditSink,
@@ -37,7 +39,8 @@ export class ClientAuthGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<ClientAuthenticatedRequest>();
     const body = requireFormBody(request);
-    const endpoint = ENDPOINTS[request.routeOptions.url ?? ''] ?? 'token';
+    const endpoint = this.reflector.get<ClientAuthEndpoint | undefined>(CLIENT_AUTH_ENDPOINT, context.getHandler());
+    if (endpoint === undefined) throw new Error('ClientAuthGuard guards a route declared with @AuthenticatesClient(endpoint)');
     const attempt = this.authenticator.identify({ authorization: request.headers.authorization, body, endpoint });
     // docs/throttling.md: failures are counted per (address, client_id the request names).
     const clientId = attempt.claimedClientId ?? (singleParameter(body, 'client_id')?.slice(0, 200) || undefined);

@@ -1,6 +1,7 @@
 import { OAuthError } from '../../protocol/oauth-error';
 import { recordOutcome } from '../metrics/request-metrics.hook';
 import { isDatabaseUnavailable } from '../database/database-unavailable';
+import type { OAuthRouteOptions } from './oauth-route';
 
 /** Maps anything thrown while serving a request to the OAuth error the client sees. */
 export function toOAuthError(exception: unknown): OAuthError {
@@ -24,11 +25,11 @@ export interface ErrorReply {
 }
 
 /** Writes the RFC 6749 §5.2 / RFC 6750 §3 error response. The one place errors become HTTP. */
-export function renderOAuthError(reply: ErrorReply, error: OAuthError, realm: string): void {
+export function renderOAuthError(reply: ErrorReply, error: OAuthError, realm: string, route: OAuthRouteOptions = {}): void {
   recordOutcome(reply, error.code);
   reply.status(error.status).header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
   const description = error.description === undefined ? undefined : describable(error.description);
-  const challenge = challengeHeader(error, description, realm);
+  const challenge = challengeHeader(error, description, realm, route);
   if (challenge) reply.header('WWW-Authenticate', challenge);
   if (error.options.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.options.retryAfterSeconds));
   const body = description === undefined ? { error: error.code } : { error: error.code, error_description: description };
@@ -46,8 +47,16 @@ function describable(description: string): string {
   return description.slice(0, MAX_DESCRIPTION_LENGTH).replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, '');
 }
 
-function challengeHeader(error: OAuthError, description: string | undefined, realm: string): string | undefined {
-  const { challenge, scope } = error.options;
+/** RFC 6750 §3.1: the errors a protected resource answers with a Bearer challenge. */
+const BEARER_STATUSES: ReadonlySet<number> = new Set([400, 401, 403]);
+
+/**
+ * The challenge: Basic after Basic client authentication (the error says so), Bearer for the errors
+ * of a protected resource (its route says so, `OAuthRoute`), bare when no token was presented.
+ */
+function challengeHeader(error: OAuthError, description: string | undefined, realm: string, route: OAuthRouteOptions): string | undefined {
+  const { scope } = error.options;
+  const challenge = error.options.challenge ?? (route.challenge === 'Bearer' && BEARER_STATUSES.has(error.status) ? 'Bearer' : undefined);
   if (challenge === 'Basic') return `Basic realm="${quote(realm)}"`;
   if (challenge !== 'Bearer') return undefined;
   if (error.options.bareChallenge) return `Bearer realm="${quote(realm)}"`;

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DatabaseOutageMonitor } from '../database/database-outage.monitor';
 import { isDatabaseUnavailable } from '../database/database-unavailable';
 import { renderOAuthError, toOAuthError } from './oauth-error-renderer';
+import { oauthRouteOf } from './oauth-route';
 
 // Routes whose answers are not OAuth's: the probes keep Terminus's bodies, rendered by Nest.
 const NON_OAUTH_ROUTES = /^\/health(\/|$)/;
@@ -28,12 +29,13 @@ export class OAuthExceptionFilter extends BaseExceptionFilter {
   }
 
   override catch(exception: unknown, host: ArgumentsHost): void {
-    const route = host.switchToHttp().getRequest<FastifyRequest>().routeOptions?.url;
+    const request = host.switchToHttp().getRequest<FastifyRequest>();
+    const route = request.routeOptions?.url;
     if (route !== undefined && NON_OAUTH_ROUTES.test(route)) return super.catch(exception, host);
     const error = toOAuthError(exception);
     if (this.outages && isDatabaseUnavailable(exception)) this.outages.refused(exception);
     else if (error.status >= 500) logFault(this.logger, error.code, exception);
-    renderOAuthError(host.switchToHttp().getResponse<FastifyReply>(), error, this.issuer);
+    renderOAuthError(host.switchToHttp().getResponse<FastifyReply>(), error, this.issuer, oauthRouteOf(request));
   }
 }
 
