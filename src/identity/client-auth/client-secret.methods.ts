@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { AuthenticatedClient } from '../clients/client';
 import { ClientSecretVerifier } from '../clients/client-secret.verifier';
 import { ClientStore } from '../clients/client.store';
@@ -9,6 +9,8 @@ import { readClientCredentials } from './client-credentials.reader';
 
 const MAX_SECRET_LENGTH = 1024;
 
+type ClientLookup = Pick<ClientStore, 'find'>;
+
 /** Shared by client_secret_basic and client_secret_post: the secret checked against the client's hashes. */
 abstract class ClientSecretMethod implements ClientAuthMethod {
   protected abstract readonly name: 'client_secret_basic' | 'client_secret_post';
@@ -16,7 +18,7 @@ abstract class ClientSecretMethod implements ClientAuthMethod {
   // The authenticator asks for the claimed client_id before it verifies: the credentials are read once per request.
   private readonly read = new WeakMap<ClientAuthRequest, ClientCredentials | undefined>();
 
-  constructor(private readonly clients: ClientStore) {}
+  constructor(private readonly clients: ClientLookup) {}
 
   abstract carries(request: ClientAuthRequest): boolean;
 
@@ -53,7 +55,7 @@ abstract class ClientSecretMethod implements ClientAuthMethod {
 export class ClientSecretBasicMethod extends ClientSecretMethod {
   protected readonly name = 'client_secret_basic';
 
-  constructor(clients: ClientStore) {
+  constructor(@Inject(ClientStore) clients: ClientLookup) {
     super(clients);
   }
 
@@ -67,7 +69,7 @@ export class ClientSecretBasicMethod extends ClientSecretMethod {
 export class ClientSecretPostMethod extends ClientSecretMethod {
   protected readonly name = 'client_secret_post';
 
-  constructor(clients: ClientStore) {
+  constructor(@Inject(ClientStore) clients: ClientLookup) {
     super(clients);
   }
 

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { AuthenticatedClient } from '../clients/client';
 import { ClientStore } from '../clients/client.store';
 import { singleParameter } from '../../protocol/form';
@@ -15,7 +15,7 @@ export class NoneMethod implements ClientAuthMethod {
     return 'none';
   }
 
-  constructor(private readonly clients: ClientStore) {}
+  constructor(@Inject(ClientStore) private readonly clients: Pick<ClientStore, 'find'>) {}
 
   carries(request: ClientAuthRequest): boolean {
     const { body } = request;
