@@ -27,8 +27,8 @@ export class PrivateKeyJwtMethod implements ClientAuthMethod {
   }
 
   constructor(
-    private readonly clients: ClientStore,
-    private readonly keys: JwkSetResolver,
+    @Inject(ClientStore) private readonly clients: Pick<ClientStore, 'find'>,
+    @Inject(JwkSetResolver) private readonly keys: Pick<JwkSetResolver, 'forSource'>,
     private readonly verifier: ForeignJwtVerifier,
     private readonly replays: AssertionReplayGuard,
     @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
