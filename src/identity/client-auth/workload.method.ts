@@ -28,9 +28,9 @@ export class WorkloadIdentityMethod implements ClientAuthMethod {
   }
 
   constructor(
-    private readonly clients: ClientStore,
-    private readonly issuers: TrustedIssuerStore,
-    private readonly keys: JwkSetResolver,
+    @Inject(ClientStore) private readonly clients: Pick<ClientStore, 'find' | 'findByWorkloadIdentity'>,
+    @Inject(TrustedIssuerStore) private readonly issuers: Pick<TrustedIssuerStore, 'find'>,
+    @Inject(JwkSetResolver) private readonly keys: Pick<JwkSetResolver, 'forIssuer'>,
     private readonly verifier: ForeignJwtVerifier,
     @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
   ) {}
