@@ -9,7 +9,7 @@ export interface PasswordCheckLimits {
   readonly queueTimeoutMs: number;
 }
 
-/** `503 temporarily_unavailable` with `Retry-After` (CONTRACT §3 table); the login page shows its own page. */
+/** `503 temporarily_unavailable` with `Retry-After` (docs/errors.md table); the login page shows its own page. */
 export class PasswordChecksBusy extends OAuthError {
   constructor(readonly retryAfterSeconds: number) {
     super('temporarily_unavailable', 'too many sign-ins are being checked; try again shortly', { status: 503, retryAfterSeconds });

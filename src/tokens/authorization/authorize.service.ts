@@ -3,6 +3,7 @@ import { ClientStore } from '../../identity/clients/client.store';
 import type { ConfigType } from '../../platform/config/config-slice';
 import { issuerConfig } from '../../platform/config/config.slices';
 import { OAuthError } from '../../protocol/oauth-error';
+import type { ResourceLookup } from '../../identity/resources/resource-indicators';
 import { ResourceStore } from '../../identity/resources/resource.store';
 import type { SignInSession } from '../../identity/sessions/sign-in-session';
 import { UserDirectory } from '../../identity/users/user-directory';
@@ -40,12 +41,12 @@ export interface InteractionProgress {
 @Injectable()
 export class AuthorizeService {
   constructor(
-    private readonly clients: ClientStore,
-    private readonly resources: ResourceStore,
-    private readonly users: UserDirectory,
+    @Inject(ClientStore) private readonly clients: Pick<ClientStore, 'find'>,
+    @Inject(ResourceStore) private readonly resources: { readonly catalog: ResourceLookup },
+    @Inject(UserDirectory) private readonly users: Pick<UserDirectory, 'findBySubjectId'>,
     private readonly consents: ConsentRepository,
-    private readonly codes: AuthorizationCodeService,
-    private readonly pushed: PushedAuthorizationService,
+    @Inject(AuthorizationCodeService) private readonly codes: Pick<AuthorizationCodeService, 'issue'>,
+    @Inject(PushedAuthorizationService) private readonly pushed: Pick<PushedAuthorizationService, 'redeem' | 'keep' | 'consume'>,
     @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
   ) {}
 
@@ -77,7 +78,7 @@ export class AuthorizeService {
       if (!client || !client.enabled) throw new UntrustedRedirectError('the client is unknown');
       const requested = parameters.accepted('request_uri');
       const requestUri = isPushedRequestUri(requested) ? requested : undefined;
-      // CONTRACT §13: a bad request_uri goes to the redirect URI only when the client has exactly one.
+      // docs/browser-sign-in.md: a bad request_uri goes to the redirect URI only when the client has exactly one.
       if (requestUri && client.redirectUris.length === 1) target = { redirectUri: client.redirectUris[0], responseMode: 'query' };
       // RFC 9126 §4: the pushed parameters replace those sent beside request_uri.
       const input = requestUri ? await this.pushed.redeem(requestUri, client.clientId, progress.resumed === true) : parameters;

@@ -87,7 +87,7 @@ export class DeviceAuthorizationService {
 
   /**
    * RFC 8628 §3.4–3.5: a poll of the token endpoint. The approved request of the client's device
-   * code, redeemed by this call and no other; otherwise the RFC's error (CONTRACT §13: an unknown or
+   * code, redeemed by this call and no other; otherwise the RFC's error (docs/device-authorization.md: an unknown or
    * used code is `invalid_grant`).
    */
   async redeem(deviceCode: string, clientId: string, now = new Date()): Promise<DeviceAuthorization & { approval: DeviceApproval }> {

@@ -51,7 +51,7 @@ export type PollDecision =
 
 /**
  * RFC 8628 §3.5 for a known device code of the polling client: a code used already is
- * `invalid_grant` (CONTRACT §13); then expiry, the user's answer, and a poll sooner than the
+ * `invalid_grant` (docs/device-authorization.md); then expiry, the user's answer, and a poll sooner than the
  * interval after the last one (`slow_down`, the interval 5 s longer) while the user has not answered.
  */
 export function decidePoll(authorization: DeviceAuthorization, now: Date): PollDecision {
