@@ -26,6 +26,7 @@ export class TypeOrmClientRepository extends ClientRepository {
   }
 
   async findAllRedirectUris(): Promise<string[]> {
+    // Raw SQL: unnest() flattens every client's array column in the database, not in memory.
     const rows: { uri: string }[] = await this.clients.query('SELECT DISTINCT unnest(redirect_uris) AS uri FROM clients WHERE enabled');
     return rows.map((row) => row.uri);
   }

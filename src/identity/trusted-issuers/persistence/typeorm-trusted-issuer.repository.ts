@@ -16,6 +16,7 @@ export class TypeOrmTrustedIssuerRepository extends TrustedIssuerRepository {
   async findByIssuer(issuer: string): Promise<TrustedIssuer | undefined> {
     const entity = await this.issuers.findOne({ where: { issuer } });
     if (!entity) return undefined;
+    // client_subject_issuers is a join table without an entity of its own.
     const trustedBy: { client_id: string }[] =
       entity.role === 'subject' ? await this.issuers.query('SELECT client_id FROM client_subject_issuers WHERE issuer = $1', [issuer]) : [];
     return toTrustedIssuer(

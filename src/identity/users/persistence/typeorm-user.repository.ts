@@ -50,6 +50,7 @@ export class TypeOrmUserRepository extends UserRepository {
   }
 
   async add(user: NewUser): Promise<boolean> {
+    // Raw SQL: INSERT … ON CONFLICT DO NOTHING RETURNING tells a taken username or subject in one statement.
     const inserted: unknown[] = await this.users.query(
       `INSERT INTO users (subject_id, username, password_hash, enabled, claims, roles) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT DO NOTHING RETURNING subject_id`,

@@ -19,6 +19,7 @@ export class TypeOrmRevokedAccessTokenRepository extends RevokedAccessTokenRepos
 
   async add(tokens: readonly RevokedAccessToken[]): Promise<void> {
     if (tokens.length === 0) return;
+    // Raw SQL: one INSERT of every token through unnest(), ON CONFLICT for a token revoked twice.
     await this.revoked.query(
       `INSERT INTO revoked_access_tokens (jti, expires_at)
        SELECT * FROM unnest($1::text[], $2::timestamptz[]) ON CONFLICT (jti) DO NOTHING`,

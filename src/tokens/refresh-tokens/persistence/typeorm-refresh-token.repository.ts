@@ -56,6 +56,7 @@ export class TypeOrmRefreshTokenRepository extends RefreshTokenRepository {
   async revokeFamily(familyId: string, at: Date): Promise<CompanionAccessToken[]> {
     const rows = await this.tokens.manager.transaction(async (manager) => {
       await lockFamily(manager, familyId);
+      // Raw SQL: UPDATE … RETURNING revokes the family and names its access tokens in one statement.
       const result = await execute(
         manager,
         `UPDATE refresh_tokens SET revoked_at = $2 WHERE family_id = $1 AND revoked_at IS NULL
@@ -74,6 +75,7 @@ export class TypeOrmRefreshTokenRepository extends RefreshTokenRepository {
   }
 
   async deleteExpiredBefore(cutoff: Date, limit: number): Promise<number> {
+    // Raw SQL: PostgreSQL has no DELETE … LIMIT; a bounded batch keeps each statement short.
     const result = await execute(
       this.tokens.manager,
       `DELETE FROM refresh_tokens WHERE token_hash IN
