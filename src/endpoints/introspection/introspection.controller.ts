@@ -1,4 +1,4 @@
-import { Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Controller, HttpCode, Post } from '@nestjs/common';
 import { NoStore } from '../../platform/http/no-store.decorator';
 import type { AuthenticatedClient } from '../../identity/clients/client';
 import { AuthenticatesClient, CurrentClient } from '../../identity/client-auth/client-auth.guard';
@@ -14,8 +14,7 @@ export class IntrospectionController {
 
   @Post('introspect')
   @HttpCode(200)
-  @AuthenticatesClient('introspection')
-  @UseGuards(ConfidentialClientGuard)
+  @AuthenticatesClient('introspection', ConfidentialClientGuard)
   @NoStore()
   introspect(@FormParameters(TokenParameters) parameters: TokenParameters, @CurrentClient() client: AuthenticatedClient): Promise<IntrospectionResponse> {
     return this.introspection.introspect(parameters, client);

@@ -1,4 +1,4 @@
-import { CanActivate, ExecutionContext, Injectable, SetMetadata, UseGuards, applyDecorators, createParamDecorator } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, SetMetadata, UseGuards, applyDecorators, createParamDecorator, type Type } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { AuditSink } from '../../platform/audit/audit-event';
@@ -21,9 +21,11 @@ const CLIENT_AUTH_ENDPOINT = Symbol('CLIENT_AUTH_ENDPOINT');
 
 /**
  * The route authenticates its client with `ClientAuthGuard`, as `endpoint` (the audience a client
- * assertion must name and the methods allowed there, docs/client-authentication.md).
+ * assertion must name and the methods allowed there, docs/client-authentication.md); the guards in
+ * `then` run after it, on the authenticated client.
  */
-export const AuthenticatesClient = (endpoint: ClientAuthEndpoint) => applyDecorators(SetMetadata(CLIENT_AUTH_ENDPOINT, endpoint), UseGuards(ClientAuthGuard));
+export const AuthenticatesClient = (endpoint: ClientAuthEndpoint, ...then: Type<CanActivate>[]) =>
+  applyDecorators(SetMetadata(CLIENT_AUTH_ENDPOINT, endpoint), UseGuards(ClientAuthGuard, ...then));
 
 /** Asks `ClientAuthenticator` who the caller is, within the rate limits, and attaches the client to the request. */
 @Injectable()
