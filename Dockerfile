@@ -34,7 +34,7 @@ COPY --from=build /app/dist ./dist
 # One executable for the operator commands: `tollgate keys:rotate`, `tollgate client:migration`, …
 # Extensions (TOLLGATE_EXTENSIONS, e.g. a mounted /extensions; docs/extending.md) require `tollgate` and
 # the service's own packages: the link and NODE_PATH resolve both to the very modules the service runs.
-RUN chmod 0755 dist/scripts/tollgate.js && ln -s /app/dist/scripts/tollgate.js /usr/local/bin/tollgate \
+RUN chmod 0755 dist/cli/tollgate.js && ln -s /app/dist/cli/tollgate.js /usr/local/bin/tollgate \
  && ln -s /app /app/node_modules/tollgate \
  && mkdir -p /data /migrations && chown node:node /data /migrations
 ENV NODE_PATH=/app/node_modules

@@ -3,20 +3,23 @@ import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
-import { noModuleCycle } from './eslint/no-module-cycle.mjs';
+import { layerOrder, noModuleCycle } from './eslint/no-module-cycle.mjs';
+
+/** src/'s layers, bottom first (docs/architecture.md): each imports only from itself and the layers below. */
+const LAYERS = ['protocol', 'platform', 'identity', 'tokens', 'grants', 'endpoints', 'demo'];
 
 const TYPEORM = {
   regex: '^typeorm(/|$)',
-  message: 'Only */persistence/, database/, config/database.config.ts and migrations/ import typeorm: use a repository.',
+  message: 'Only */persistence/, platform/database/, the demo seeder and migrations/ import typeorm: use a repository.',
 };
-const NEST = { regex: '^(@nestjs/|fastify(/|$))', message: 'src/oauth is plain protocol code: no Nest or HTTP types (docs/README.md).' };
+const NEST = { regex: '^(@nestjs/|fastify(/|$))', message: 'src/protocol is plain protocol code: no Nest or HTTP types (docs/README.md).' };
 
 export default defineConfig(
   { ignores: ['dist/**', 'coverage/**', '.data/**', 'bench/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   {
     files: ['**/*.ts'],
     extends: [js.configs.recommended, tseslint.configs.recommended],
-    plugins: { 'import-x': importX, tollgate: { rules: { 'no-module-cycle': noModuleCycle } } },
+    plugins: { 'import-x': importX, tollgate: { rules: { 'layer-order': layerOrder, 'no-module-cycle': noModuleCycle } } },
     settings: {
       'import-x/extensions': ['.ts', '.js'],
       'import-x/external-module-folders': ['node_modules', 'node_modules/@types'],
@@ -27,7 +30,8 @@ export default defineConfig(
       // Module cycles make Nest's injection order fragile and hide layering mistakes.
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       // Between the folders of src/, type imports included: a type both sides need moves to where it belongs.
-      'tollgate/no-module-cycle': ['error', { compositionRoots: ['database'] }],
+      'tollgate/no-module-cycle': ['error', { layers: LAYERS }],
+      'tollgate/layer-order': ['error', { layers: LAYERS }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
   },
@@ -37,12 +41,12 @@ export default defineConfig(
     rules: { 'import-x/no-cycle': 'off' },
   },
   {
-    files: ['src/**/*.ts', 'scripts/**/*.ts'],
-    ignores: ['src/**/persistence/**', 'src/database/**', 'src/config/database.config.ts'],
+    files: ['src/**/*.ts', 'cli/**/*.ts'],
+    ignores: ['src/**/persistence/**', 'cli/**/persistence/**', 'src/platform/database/**', 'src/demo/demo-data.seeder.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [TYPEORM] }] },
   },
   {
-    files: ['src/oauth/**/*.ts'],
+    files: ['src/protocol/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [TYPEORM, NEST] }] },
   },
 );

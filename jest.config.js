@@ -31,7 +31,7 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      roots: ['<rootDir>/src'],
+      roots: ['<rootDir>/src', '<rootDir>/cli'],
       testMatch: ['**/*.spec.ts'],
       testTimeout: 60000,
     },

@@ -1,20 +1,33 @@
-// A rule for cycles between the folders (Nest modules) of src/: `import-x/no-cycle` sees only
-// file-level cycles, and skips `import type`, but a folder that needs another which needs it back
-// is one module split in two, however the files are arranged. Folders named in `compositionRoots`
-// assemble the others (database/ lists every entity and seeds the demo data), like app.module.ts:
-// what they import is not a dependency of theirs that could close a cycle.
+// Two rules on the folders of src/ and cli/ (docs/architecture.md):
+// - `layer-order`: a file imports only from its own layer or the layers below it (`layers`, bottom first);
+//   the files directly in src/ assemble the application and sit above every layer, cli/ above them.
+//   Specs and fixtures are exempt.
+// - `no-module-cycle`: no cycle between modules (a layer's sub-folder, e.g. src/identity/clients), type
+//   imports included: `import-x/no-cycle` sees only file-level cycles and skips `import type`, but a folder
+//   that needs another which needs it back is one module split in two, however the files are arranged.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 const SPECIFIER = /(?:\bfrom|\bimport|\bimport\()\s*['"](\.{1,2}\/[^'"]+)['"]/g;
+const ROOTS = ['src', 'cli'];
 const graphs = new Map();
 
 const isTestFile = (name) => name.endsWith('.spec.ts') || name.endsWith('.fixtures.ts');
 
-/** The folder of src/ a file belongs to, or undefined for files outside src/ or directly in it. */
-function folderOf(srcRoot, file) {
-  const parts = relative(srcRoot, file).split(sep);
-  return parts.length > 1 && parts[0] !== '..' ? parts[0] : undefined;
+/** `src/<layer>` for a file of a layer, `src` for the files directly in src/, `cli`; undefined elsewhere. */
+function layerOf(cwd, file, layers) {
+  const parts = relative(cwd, file).split(sep);
+  if (parts[0] === 'cli') return 'cli';
+  if (parts[0] !== 'src') return undefined;
+  return parts.length > 2 && layers.includes(parts[1]) ? parts[1] : 'src';
+}
+
+/** The module a file belongs to: a layer's sub-folder, or the layer itself for its own files. */
+function moduleOf(cwd, file, layers) {
+  const parts = relative(cwd, file).split(sep);
+  if (!ROOTS.includes(parts[0]) || parts.length < 3) return undefined;
+  if (parts[0] === 'src' && layers.includes(parts[1])) return parts.length > 3 ? parts.slice(0, 3).join('/') : parts.slice(0, 2).join('/');
+  return parts.slice(0, 2).join('/');
 }
 
 function sourceFiles(directory) {
@@ -25,26 +38,25 @@ function sourceFiles(directory) {
   });
 }
 
-/** folder → the folders its non-spec files import, read once per lint run. */
-function folderGraph(srcRoot, compositionRoots) {
-  let graph = graphs.get(srcRoot);
+/** module → the modules its non-spec files import, read once per lint run. */
+function moduleGraph(cwd, layers) {
+  let graph = graphs.get(cwd);
   if (graph) return graph;
   graph = new Map();
-  for (const file of sourceFiles(srcRoot)) {
-    const from = folderOf(srcRoot, file);
+  for (const file of ROOTS.flatMap((root) => sourceFiles(join(cwd, root)))) {
+    const from = moduleOf(cwd, file, layers);
     if (from === undefined) continue;
     if (!graph.has(from)) graph.set(from, new Set());
-    if (compositionRoots.includes(from)) continue;
     for (const [, specifier] of readFileSync(file, 'utf8').matchAll(SPECIFIER)) {
-      const to = folderOf(srcRoot, resolve(dirname(file), specifier));
+      const to = moduleOf(cwd, resolve(dirname(file), specifier), layers);
       if (to !== undefined && to !== from) graph.get(from).add(to);
     }
   }
-  graphs.set(srcRoot, graph);
+  graphs.set(cwd, graph);
   return graph;
 }
 
-/** A shortest path of folders from `start` to `goal`, or undefined. */
+/** A shortest path of modules from `start` to `goal`, or undefined. */
 function path(graph, start, goal) {
   const previous = new Map([[start, undefined]]);
   const queue = [start];
@@ -65,33 +77,73 @@ function path(graph, start, goal) {
   return undefined;
 }
 
+const schema = [
+  {
+    type: 'object',
+    properties: { layers: { type: 'array', items: { type: 'string' } } },
+    required: ['layers'],
+    additionalProperties: false,
+  },
+];
+
+function importChecks(check) {
+  return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+}
+
+const target = (context, node) => {
+  const specifier = node.source?.value;
+  return typeof specifier === 'string' && specifier.startsWith('.') ? resolve(dirname(context.filename), specifier) : undefined;
+};
+
+/** @type {import('eslint').Rule.RuleModule} */
+export const layerOrder = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Forbid imports from an outer layer into an inner one' },
+    schema,
+    messages: {
+      upward: '{{from}} is below {{to}}: it may import only from {{allowed}} (docs/architecture.md)',
+      outside: 'src/{{folder}}/ is in no layer: move it into one of src/{{layers}} (docs/architecture.md)',
+    },
+  },
+  create(context) {
+    const { layers } = context.options[0];
+    const order = [...layers, 'src', 'cli'];
+    const parts = relative(context.cwd, context.filename).split(sep);
+    if (parts[0] === 'src' && parts.length > 2 && !layers.includes(parts[1])) {
+      return { Program: (node) => context.report({ node, messageId: 'outside', data: { folder: parts[1], layers: `{${layers.join(',')}}` } }) };
+    }
+    const from = layerOf(context.cwd, context.filename, layers);
+    // Specs and fixtures may borrow from anywhere (the demo data set, a grant's fixtures).
+    if (from === undefined || isTestFile(context.filename)) return {};
+    return importChecks((node) => {
+      const file = target(context, node);
+      const to = file && layerOf(context.cwd, file, layers);
+      if (to === undefined || order.indexOf(to) <= order.indexOf(from)) return;
+      const allowed = order.slice(0, order.indexOf(from) + 1).join(', ');
+      context.report({ node, messageId: 'upward', data: { from, to, allowed } });
+    });
+  },
+};
+
 /** @type {import('eslint').Rule.RuleModule} */
 export const noModuleCycle = {
   meta: {
     type: 'problem',
-    docs: { description: 'Forbid import cycles between the folders of src/' },
-    schema: [
-      {
-        type: 'object',
-        properties: { srcRoot: { type: 'string' }, compositionRoots: { type: 'array', items: { type: 'string' } } },
-        additionalProperties: false,
-      },
-    ],
-    messages: { cycle: 'src/{{from}} imports src/{{to}}, which imports it back: {{cycle}}' },
+    docs: { description: 'Forbid import cycles between the modules (folders) of src/ and cli/' },
+    schema,
+    messages: { cycle: '{{from}} imports {{to}}, which imports it back: {{cycle}}' },
   },
   create(context) {
-    const srcRoot = resolve(context.cwd, context.options[0]?.srcRoot ?? 'src');
-    const compositionRoots = context.options[0]?.compositionRoots ?? [];
-    const from = folderOf(srcRoot, context.filename);
-    if (from === undefined || isTestFile(context.filename) || compositionRoots.includes(from)) return {};
-    const check = (node) => {
-      const specifier = node.source?.value;
-      if (typeof specifier !== 'string' || !specifier.startsWith('.')) return;
-      const to = folderOf(srcRoot, resolve(dirname(context.filename), specifier));
+    const { layers } = context.options[0];
+    const from = moduleOf(context.cwd, context.filename, layers);
+    if (from === undefined || isTestFile(context.filename)) return {};
+    return importChecks((node) => {
+      const file = target(context, node);
+      const to = file && moduleOf(context.cwd, file, layers);
       if (to === undefined || to === from) return;
-      const back = path(folderGraph(srcRoot, compositionRoots), to, from);
+      const back = path(moduleGraph(context.cwd, layers), to, from);
       if (back) context.report({ node, messageId: 'cycle', data: { from, to, cycle: [from, ...back].join(' → ') } });
-    };
-    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check };
+    });
   },
 };

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Signing-key rotation across instances (issue 6): a key is published from `created_at`, signs
+ * Signing-key rotation across instances (docs/operations.md#signing-keys-propagation-time): a key is published from `created_at`, signs
  * from `activates_at`, stays published until `retires_at`; `retired_at` records when a rotation
  * check ended its publication. `public_key` lets every instance publish a key without opening its
  * private part, which is now sealed with AES-256-GCM under KEY_ENCRYPTION_KEY (existing plaintext

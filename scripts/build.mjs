@@ -12,7 +12,7 @@ export const OUT = join(root, 'dist');
 /** Written last: its time is the time of the last complete build (scripts/build-if-stale.mjs). */
 export const STAMP = join(OUT, '.built');
 /** What tsconfig.build.json includes, minus the specs and their fixtures. */
-export const SOURCE_DIRECTORIES = ['src', 'migrations', 'scripts', 'examples'];
+export const SOURCE_DIRECTORIES = ['src', 'cli', 'migrations', 'examples'];
 const excluded = (name) => name.endsWith('.spec.ts') || name.endsWith('.fixtures.ts') || name.endsWith('.d.ts');
 
 /** @type {import('@swc/core').Options} */

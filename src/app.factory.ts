@@ -1,16 +1,16 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppOptions } from './app.module';
-import type { AppConfig } from './config/app.config';
-import { BootDataSources } from './database/boot-data-sources';
-import { loadExtensions } from './extensions/extension-loader';
-import { handleClientError } from './http/client-error-handler';
-import { ProbeAwareLogController } from './logging/probe-log-controller';
-import { requestChildLoggerFactory } from './logging/request-logger';
-import { PinoAuditSink } from './audit/pino-audit.sink';
-import { NestPinoLogger } from './logging/nest-pino.logger';
-import { createRootLogger } from './logging/root-logger';
-import { MAX_BODY_BYTES } from './oauth/form';
+import type { AppConfig } from './platform/config/app.config';
+import { BootDataSources } from './platform/database/boot-data-sources';
+import { loadExtensions } from './grants/extension-loader';
+import { handleClientError } from './platform/http/client-error-handler';
+import { ProbeAwareLogController } from './platform/logging/probe-log-controller';
+import { requestChildLoggerFactory } from './platform/logging/request-logger';
+import { PinoAuditSink } from './platform/audit/pino-audit.sink';
+import { NestPinoLogger } from './platform/logging/nest-pino.logger';
+import { createRootLogger } from './platform/logging/root-logger';
+import { MAX_BODY_BYTES } from './protocol/form';
 import { TollgateModule } from './tollgate.module';
 // Node enforces the header and request timeouts only when it checks its connections (every 30 s by
 // default, so a 10 s limit held up to 40 s): checking every second keeps them within a second.

@@ -1,35 +1,36 @@
 import { DynamicModule, Module, type Type } from '@nestjs/common';
 import { APP_FILTER, HttpAdapterHost } from '@nestjs/core';
 import type { Logger as PinoLogger } from 'pino';
-import type { AuditSink } from './audit/audit-event';
-import { auditSinkOption } from './audit/audit-sink.option';
-import { ClientRegistrationModule } from './client-registration/client-registration.module';
-import { ClientsModule } from './clients/clients.module';
-import { APP_CONFIG, type AppConfig } from './config/app.config';
-import { ConfigModule, type AsyncConfigSource } from './config/config.module';
-import { BootDataSources } from './database/boot-data-sources';
-import { DatabaseMonitoringModule } from './database/database-monitoring.module';
-import { DatabaseOutageMonitor } from './database/database-outage.monitor';
-import type { TollgateMigration } from './database/database.config';
-import { DatabaseModule } from './database/database.module';
-import { DeviceAuthorizationEndpointModule } from './device-authorization-endpoint/device-authorization-endpoint.module';
-import { DiscoveryModule } from './discovery/discovery.module';
+import type { AuditSink } from './platform/audit/audit-event';
+import { auditSinkOption } from './platform/audit/audit-sink.option';
+import { ClientRegistrationModule } from './endpoints/client-registration/client-registration.module';
+import { ClientsModule } from './identity/clients/clients.module';
+import { APP_CONFIG, type AppConfig } from './platform/config/app.config';
+import { ConfigModule, type AsyncConfigSource } from './platform/config/config.module';
+import { BootDataSources } from './platform/database/boot-data-sources';
+import { DatabaseMonitoringModule } from './platform/database/database-monitoring.module';
+import { DatabaseOutageMonitor } from './platform/database/database-outage.monitor';
+import type { TollgateMigration } from './platform/database/database.config';
+import { DatabaseModule } from './platform/database/database.module';
+import { DeviceAuthorizationEndpointModule } from './endpoints/device-authorization/device-authorization-endpoint.module';
+import { DiscoveryModule } from './endpoints/discovery/discovery.module';
+import { seedDemoData } from './demo/demo-data.seeder';
 import { BUILT_IN_GRANTS } from './grants/built-in-grants';
 import type { GrantModule } from './grants/grant-modules';
 import { GrantsModule, type GrantRegistration } from './grants/grants.module';
-import { HealthModule } from './health/health.module';
-import { FastifySetup } from './http/fastify-setup';
-import { OAuthExceptionFilter } from './http/oauth-exception.filter';
-import { InteractionModule } from './interaction/interaction.module';
-import { IntrospectionModule } from './introspection/introspection.module';
-import { MetricsModule } from './metrics/metrics.module';
-import { PushedAuthorizationModule } from './pushed-authorization/pushed-authorization.module';
-import { RevocationModule } from './revocation/revocation.module';
-import { TokenModule } from './token/token.module';
-import { TrustedIssuersModule } from './trusted-issuers/trusted-issuers.module';
-import { UserInfoModule } from './userinfo/userinfo.module';
-import type { UserDirectory } from './users/user-directory';
-import { userDirectoryOption } from './users/user-directory.option';
+import { HealthModule } from './endpoints/health/health.module';
+import { FastifySetup } from './fastify-setup';
+import { OAuthExceptionFilter } from './platform/http/oauth-exception.filter';
+import { InteractionModule } from './endpoints/interaction/interaction.module';
+import { IntrospectionModule } from './endpoints/introspection/introspection.module';
+import { MetricsModule } from './platform/metrics/metrics.module';
+import { PushedAuthorizationModule } from './endpoints/pushed-authorization/pushed-authorization.module';
+import { RevocationModule } from './endpoints/revocation/revocation.module';
+import { TokenModule } from './endpoints/token/token.module';
+import { TrustedIssuersModule } from './identity/trusted-issuers/trusted-issuers.module';
+import { UserInfoModule } from './endpoints/userinfo/userinfo.module';
+import type { UserDirectory } from './identity/users/user-directory';
+import { userDirectoryOption } from './identity/users/user-directory.option';
 
 export interface AppOptions {
   /** Grants served besides the built-in ones (tests, embedding applications), with the modules they need. */
@@ -67,7 +68,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         config,
-        DatabaseModule.forRoot(dataSources, options.migrations),
+        DatabaseModule.forRoot(dataSources, options.migrations, seedDemoData),
         grants,
         TokenModule.register(grants),
         DiscoveryModule.register(grants),

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from './app.factory';
-import { ConfigError, loadConfig, type AppConfig } from './config/app.config';
-import { ShutdownState } from './health/shutdown-state';
+import { ConfigError, loadConfig, type AppConfig } from './platform/config/app.config';
+import { ShutdownState } from './endpoints/health/shutdown-state';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 

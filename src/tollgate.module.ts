@@ -1,13 +1,13 @@
 import { DynamicModule, Module, type Type } from '@nestjs/common';
 import { AppModule } from './app.module';
-import type { AuditSink } from './audit/audit-event';
-import type { AppConfig } from './config/app.config';
-import type { AsyncConfigSource } from './config/config.module';
-import type { BootDataSources } from './database/boot-data-sources';
-import type { TollgateMigration } from './database/database.config';
+import type { AuditSink } from './platform/audit/audit-event';
+import type { AppConfig } from './platform/config/app.config';
+import type { AsyncConfigSource } from './platform/config/config.module';
+import type { BootDataSources } from './platform/database/boot-data-sources';
+import type { TollgateMigration } from './platform/database/database.config';
 import type { GrantRegistration } from './grants/grants.module';
 import type { GrantModule } from './grants/grant-modules';
-import type { UserDirectory } from './users/user-directory';
+import type { UserDirectory } from './identity/users/user-directory';
 
 /** What an application gives Tollgate besides its configuration (docs/extending.md). */
 export interface TollgateExtensions {

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ValidatedAccessToken } from '../access-token/access-token';
-import { AccessTokenValidator } from '../access-token/access-token.validator';
-import type { Client } from '../clients/client';
-import { OAuthError } from '../oauth/oauth-error';
-import { ExternalSubjectTokenValidator } from '../trusted-issuers/external-subject-token.validator';
+import type { ValidatedAccessToken } from '../tokens/access-token/access-token';
+import { AccessTokenValidator } from '../tokens/access-token/access-token.validator';
+import type { Client } from '../identity/clients/client';
+import { OAuthError } from '../protocol/oauth-error';
+import { ExternalSubjectTokenValidator } from '../tokens/subject-tokens/external-subject-token.validator';
 import type { GrantContext, GrantResult } from './grant-validator';
 import { delegateSubjectToken } from './subject-token-delegation';
 import type { TokenExchangeHandler } from './token-exchange-handler';

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { AuditSink } from '../audit/audit-event';
-import { AccessTokenDenyList } from '../access-token/access-token-deny-list';
-import type { AuthorizationCode, IssuedFromCode } from '../authorize/authorization-code';
-import { AuthorizationCodeService, isCodeVerifier, verifiesChallenge } from '../authorize/authorization-code.service';
-import { MAX_PARAMETER_LENGTH } from '../oauth/form';
-import { OAuthError } from '../oauth/oauth-error';
-import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
-import { authorizedResourceUris, narrowResources, scopesForResources } from '../resources/resource-indicators';
-import { UserDirectory } from '../users/user-directory';
+import { AuditSink } from '../platform/audit/audit-event';
+import { AccessTokenDenyList } from '../tokens/access-token/access-token-deny-list';
+import type { AuthorizationCode, IssuedFromCode } from '../tokens/authorization/authorization-code';
+import { AuthorizationCodeService, isCodeVerifier, verifiesChallenge } from '../tokens/authorization/authorization-code.service';
+import { MAX_PARAMETER_LENGTH } from '../protocol/form';
+import { OAuthError } from '../protocol/oauth-error';
+import { RefreshTokenService } from '../tokens/refresh-tokens/refresh-token.service';
+import { authorizedResourceUris, narrowResources, scopesForResources } from '../identity/resources/resource-indicators';
+import { UserDirectory } from '../identity/users/user-directory';
 import type { CodeRedemption, GrantContext, GrantValidator } from './grant-validator';
 
 export const AUTHORIZATION_CODE_GRANT_TYPE = 'authorization_code';

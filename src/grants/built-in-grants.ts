@@ -1,10 +1,10 @@
-import { AccessTokenModule } from '../access-token/access-token.module';
-import { AuditModule } from '../audit/audit.module';
-import { AuthorizeModule } from '../authorize/authorize.module';
-import { DeviceAuthorizationModule } from '../device-authorization/device-authorization.module';
-import { RefreshTokensModule } from '../refresh-tokens/refresh-tokens.module';
-import { SignInModule } from '../sign-in/sign-in.module';
-import { UsersModule } from '../users/users.module';
+import { AccessTokenModule } from '../tokens/access-token/access-token.module';
+import { AuditModule } from '../platform/audit/audit.module';
+import { AuthorizeModule } from '../tokens/authorization/authorize.module';
+import { DeviceAuthorizationModule } from '../tokens/device-authorization/device-authorization.module';
+import { RefreshTokensModule } from '../tokens/refresh-tokens/refresh-tokens.module';
+import { SignInModule } from '../identity/sign-in/sign-in.module';
+import { UsersModule } from '../identity/users/users.module';
 import { AuthorizationCodeGrantValidator } from './authorization-code.grant-validator';
 import { ClientCredentialsGrantValidator } from './client-credentials.grant-validator';
 import { DelegationGrantValidator } from './delegation.grant-validator';

@@ -1,9 +1,9 @@
-import type { Client } from '../clients/client';
-import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../database/demo-data';
-import type { RequestedScopes } from '../oauth/scope';
+import type { Client } from '../identity/clients/client';
+import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../demo/demo-data';
+import type { RequestedScopes } from '../protocol/scope';
 import { submit, type GrantRequest } from './grant.fixtures';
-import { ResourceCatalog } from '../resources/resource-catalog';
-import { GrantParameterSchema } from './grant-parameters';
+import { ResourceCatalog } from '../identity/resources/resource-catalog';
+import { GrantParameterSchema } from '../protocol/grant-parameters';
 import { ClientCredentialsGrantValidator } from './client-credentials.grant-validator';
 
 const resources = new ResourceCatalog({ identityResources: DEMO_IDENTITY_RESOURCES, apiResources: DEMO_API_RESOURCES });

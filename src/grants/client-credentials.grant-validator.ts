@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { OFFLINE_ACCESS } from '../oauth/scope';
-import { scopesForResources } from '../resources/resource-indicators';
+import { OFFLINE_ACCESS } from '../protocol/scope';
+import { scopesForResources } from '../identity/resources/resource-indicators';
 import { carriedScopes } from './grant-scopes';
 import type { GrantContext, GrantResult, GrantValidator } from './grant-validator';
 

@@ -1,8 +1,8 @@
-import type { ValidatedAccessToken } from '../access-token/access-token';
-import type { AccessTokenValidator } from '../access-token/access-token.validator';
-import type { RequestParameters } from '../oauth/form';
-import { OAuthError } from '../oauth/oauth-error';
-import { GrantParameterSchema } from './grant-parameters';
+import type { ValidatedAccessToken } from '../tokens/access-token/access-token';
+import type { AccessTokenValidator } from '../tokens/access-token/access-token.validator';
+import type { RequestParameters } from '../protocol/form';
+import { OAuthError } from '../protocol/oauth-error';
+import { GrantParameterSchema } from '../protocol/grant-parameters';
 import { DelegationGrantValidator } from './delegation.grant-validator';
 import { aliceAccessToken, demoResources, testClient, submit, type GrantRequest } from './grant.fixtures';
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
-import { AccessTokenValidator, MAX_TOKEN_LENGTH } from '../access-token/access-token.validator';
-import { OAuthError } from '../oauth/oauth-error';
+import { AccessTokenValidator, MAX_TOKEN_LENGTH } from '../tokens/access-token/access-token.validator';
+import { OAuthError } from '../protocol/oauth-error';
 import type { GrantContext, GrantResult, GrantValidator } from './grant-validator';
 import { delegateSubjectToken } from './subject-token-delegation';
 

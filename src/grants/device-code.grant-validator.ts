@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
-import { DEVICE_CODE_GRANT_TYPE } from '../device-authorization/device-authorization';
-import { DeviceAuthorizationService } from '../device-authorization/device-authorization.service';
-import { MAX_PARAMETER_LENGTH } from '../oauth/form';
+import { DEVICE_CODE_GRANT_TYPE } from '../tokens/device-authorization/device-authorization';
+import { DeviceAuthorizationService } from '../tokens/device-authorization/device-authorization.service';
+import { MAX_PARAMETER_LENGTH } from '../protocol/form';
 import type { DeviceCodeRedemption, GrantContext, GrantValidator } from './grant-validator';
 
 /** RFC 8628 §3.4; decorators run bottom-up, presence first. */

@@ -1,7 +1,7 @@
-import type { ActorClaim } from '../access-token/access-token';
-import type { AuthorizationCode } from '../authorize/authorization-code';
-import type { OAuthErrorCode } from '../oauth/oauth-error';
-import type { RefreshToken } from '../refresh-tokens/refresh-token';
+import type { ActorClaim } from '../tokens/access-token/access-token';
+import type { AuthorizationCode } from '../tokens/authorization/authorization-code';
+import type { OAuthErrorCode } from '../protocol/oauth-error';
+import type { RefreshToken } from '../tokens/refresh-tokens/refresh-token';
 
 /**
  * A grant's answer, one of a few kinds; the token endpoint's response generator turns any of them

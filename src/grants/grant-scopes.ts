@@ -1,5 +1,5 @@
-import { OAuthError } from '../oauth/oauth-error';
-import type { RequestedScopes } from '../oauth/scope';
+import { OAuthError } from '../protocol/oauth-error';
+import type { RequestedScopes } from '../protocol/scope';
 
 /**
  * The scopes a grant issues: a scope the grant cannot carry is `invalid_scope` when the client

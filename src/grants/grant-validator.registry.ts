@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { GrantParameterSchema } from './grant-parameters';
+import { GrantParameterSchema } from '../protocol/grant-parameters';
 import { GRANT_VALIDATORS, type GrantValidator } from './grant-validator';
 
 /** Every registered grant validator, by `grant_type`. */

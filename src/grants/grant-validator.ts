@@ -1,10 +1,10 @@
-import type { Client } from '../clients/client';
-import type { RequestParameters } from '../oauth/form';
-import type { OAuthErrorCode } from '../oauth/oauth-error';
-import type { RequestedScopes } from '../oauth/scope';
-import type { ApiResource } from '../resources/resource';
-import type { ResourceCatalog } from '../resources/resource-catalog';
-import type { GrantParametersClass } from './grant-parameters';
+import type { Client } from '../identity/clients/client';
+import type { RequestParameters } from '../protocol/form';
+import type { OAuthErrorCode } from '../protocol/oauth-error';
+import type { RequestedScopes } from '../protocol/scope';
+import type { ApiResource } from '../identity/resources/resource';
+import type { ResourceCatalog } from '../identity/resources/resource-catalog';
+import type { GrantParametersClass } from '../protocol/grant-parameters';
 import type { GrantResult } from './grant-result';
 
 export type {

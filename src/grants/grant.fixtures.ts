@@ -1,9 +1,9 @@
-import type { ValidatedAccessToken } from '../access-token/access-token';
-import type { Client } from '../clients/client';
-import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../database/demo-data';
-import type { FormBody } from '../oauth/form';
-import { ResourceCatalog } from '../resources/resource-catalog';
-import { readGrantParameters } from './grant-parameters';
+import type { ValidatedAccessToken } from '../tokens/access-token/access-token';
+import type { Client } from '../identity/clients/client';
+import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../demo/demo-data';
+import type { FormBody } from '../protocol/form';
+import { ResourceCatalog } from '../identity/resources/resource-catalog';
+import { readGrantParameters } from '../protocol/grant-parameters';
 import type { GrantContext, GrantResult, GrantValidator } from './grant-validator';
 
 /** Shared by the grant validators' unit specs (not built into dist/). */

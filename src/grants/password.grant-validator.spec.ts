@@ -1,17 +1,17 @@
-import { RecordingAuditSink } from '../audit/recording-audit.sink';
-import type { Client } from '../clients/client';
-import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../database/demo-data';
-import type { RequestParameters } from '../oauth/form';
+import { RecordingAuditSink } from '../platform/audit/recording-audit.sink';
+import type { Client } from '../identity/clients/client';
+import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../demo/demo-data';
+import type { RequestParameters } from '../protocol/form';
 import { submit, type GrantRequest } from './grant.fixtures';
-import { ResourceCatalog } from '../resources/resource-catalog';
-import { PasswordHasher } from '../users/password.hasher';
-import type { User } from '../users/user';
-import { DatabaseUserDirectory } from '../users/database-user.directory';
-import { InMemoryUserRepository } from '../users/in-memory-user.repository.fixtures';
-import { MemoryCounterStore } from '../rate-limit/memory-counter-store';
-import { SignInThrottle } from '../rate-limit/sign-in.throttle';
-import { PasswordCheck } from '../sign-in/password-check';
-import { PasswordCheckQueue } from '../sign-in/password-check.queue';
+import { ResourceCatalog } from '../identity/resources/resource-catalog';
+import { PasswordHasher } from '../identity/users/password.hasher';
+import type { User } from '../identity/users/user';
+import { DatabaseUserDirectory } from '../identity/users/database-user.directory';
+import { InMemoryUserRepository } from '../identity/users/in-memory-user.repository.fixtures';
+import { MemoryCounterStore } from '../platform/rate-limit/memory-counter-store';
+import { SignInThrottle } from '../platform/rate-limit/sign-in.throttle';
+import { PasswordCheck } from '../identity/sign-in/password-check';
+import { PasswordCheckQueue } from '../identity/sign-in/password-check.queue';
 import { PasswordGrantValidator } from './password.grant-validator';
 
 class FakeUserRepository extends InMemoryUserRepository {

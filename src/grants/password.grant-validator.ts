@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { IsDefined, IsNotEmpty, IsString, MaxLength } from 'class-validator';
-import { AuditSink } from '../audit/audit-event';
-import { OAuthError } from '../oauth/oauth-error';
-import { PasswordCheck } from '../sign-in/password-check';
-import type { ParameterConstraintContext } from './grant-parameters';
+import { AuditSink } from '../platform/audit/audit-event';
+import { OAuthError } from '../protocol/oauth-error';
+import { PasswordCheck } from '../identity/sign-in/password-check';
+import type { ParameterConstraintContext } from '../protocol/grant-parameters';
 import type { GrantContext, GrantResult, GrantValidator } from './grant-validator';
 
 const MAX_CREDENTIAL_LENGTH = 1024;

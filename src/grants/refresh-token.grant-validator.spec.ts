@@ -1,12 +1,12 @@
-import { RecordingAuditSink } from '../audit/recording-audit.sink';
-import type { Client } from '../clients/client';
-import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../database/demo-data';
-import type { RequestParameters } from '../oauth/form';
-import type { RequestedScopes } from '../oauth/scope';
-import { CONCURRENT_USE_GRACE_MS, type RefreshToken } from '../refresh-tokens/refresh-token';
+import { RecordingAuditSink } from '../platform/audit/recording-audit.sink';
+import type { Client } from '../identity/clients/client';
+import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../demo/demo-data';
+import type { RequestParameters } from '../protocol/form';
+import type { RequestedScopes } from '../protocol/scope';
+import { CONCURRENT_USE_GRACE_MS, type RefreshToken } from '../tokens/refresh-tokens/refresh-token';
 import { submit, type GrantRequest } from './grant.fixtures';
-import { ResourceCatalog } from '../resources/resource-catalog';
-import type { User } from '../users/user';
+import { ResourceCatalog } from '../identity/resources/resource-catalog';
+import type { User } from '../identity/users/user';
 import { RefreshTokenGrantValidator, type RefreshTokenLookup } from './refresh-token.grant-validator';
 
 const resources = new ResourceCatalog({ identityResources: DEMO_IDENTITY_RESOURCES, apiResources: DEMO_API_RESOURCES });

@@ -1,15 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
-import { AuditSink } from '../audit/audit-event';
-import type { Client } from '../clients/client';
-import { MAX_PARAMETER_LENGTH } from '../oauth/form';
-import { OAuthError } from '../oauth/oauth-error';
-import { OFFLINE_ACCESS, type RequestedScopes } from '../oauth/scope';
-import { isConcurrentUse, REFRESH_TOKEN_GRANT_TYPE, refreshTokenState, type RefreshToken } from '../refresh-tokens/refresh-token';
-import { RefreshTokenService } from '../refresh-tokens/refresh-token.service';
-import type { ResourceCatalog } from '../resources/resource-catalog';
-import { authorizedResourceUris, narrowResources, scopesForResources } from '../resources/resource-indicators';
-import { UserDirectory } from '../users/user-directory';
+import { AuditSink } from '../platform/audit/audit-event';
+import type { Client } from '../identity/clients/client';
+import { MAX_PARAMETER_LENGTH } from '../protocol/form';
+import { OAuthError } from '../protocol/oauth-error';
+import { OFFLINE_ACCESS, type RequestedScopes } from '../protocol/scope';
+import { isConcurrentUse, REFRESH_TOKEN_GRANT_TYPE, refreshTokenState, type RefreshToken } from '../tokens/refresh-tokens/refresh-token';
+import { RefreshTokenService } from '../tokens/refresh-tokens/refresh-token.service';
+import type { ResourceCatalog } from '../identity/resources/resource-catalog';
+import { authorizedResourceUris, narrowResources, scopesForResources } from '../identity/resources/resource-indicators';
+import { UserDirectory } from '../identity/users/user-directory';
 import type { GrantContext, GrantValidator, RefreshRotation } from './grant-validator';
 
 /** RFC 6749 §6; decorators run bottom-up, presence first. */

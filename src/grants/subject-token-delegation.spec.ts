@@ -1,6 +1,6 @@
-import type { ActorClaim, ValidatedAccessToken } from '../access-token/access-token';
-import { OAuthError } from '../oauth/oauth-error';
-import type { RequestedScopes } from '../oauth/scope';
+import type { ActorClaim, ValidatedAccessToken } from '../tokens/access-token/access-token';
+import { OAuthError } from '../protocol/oauth-error';
+import type { RequestedScopes } from '../protocol/scope';
 import { aliceAccessToken, demoResources, testClient } from './grant.fixtures';
 import type { GrantContext } from './grant-validator';
 import { delegateSubjectToken } from './subject-token-delegation';

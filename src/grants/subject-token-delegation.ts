@@ -1,6 +1,6 @@
-import { actorDepth, MAX_ACTOR_DEPTH, mayActFor, type ValidatedAccessToken } from '../access-token/access-token';
-import { OAuthError } from '../oauth/oauth-error';
-import { OFFLINE_ACCESS } from '../oauth/scope';
+import { actorDepth, MAX_ACTOR_DEPTH, mayActFor, type ValidatedAccessToken } from '../tokens/access-token/access-token';
+import { OAuthError } from '../protocol/oauth-error';
+import { OFFLINE_ACCESS } from '../protocol/scope';
 import { carriedScopes } from './grant-scopes';
 import type { Delegation, GrantContext, GrantSuccess } from './grant-validator';
 

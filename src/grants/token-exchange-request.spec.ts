@@ -1,8 +1,8 @@
-import type { Client } from '../clients/client';
-import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../database/demo-data';
-import type { RequestParameters } from '../oauth/form';
-import { ResourceCatalog } from '../resources/resource-catalog';
-import { readGrantParameters } from './grant-parameters';
+import type { Client } from '../identity/clients/client';
+import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../demo/demo-data';
+import type { RequestParameters } from '../protocol/form';
+import { ResourceCatalog } from '../identity/resources/resource-catalog';
+import { readGrantParameters } from '../protocol/grant-parameters';
 import {
   ACCESS_TOKEN_TYPE,
   JWT_TOKEN_TYPE,

@@ -1,9 +1,9 @@
 import { IsArray, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import type { Client } from '../clients/client';
-import { MAX_PARAMETER_LENGTH } from '../oauth/form';
-import { OAuthError } from '../oauth/oauth-error';
-import type { RequestedScopes } from '../oauth/scope';
-import type { ResourceCatalog } from '../resources/resource-catalog';
+import type { Client } from '../identity/clients/client';
+import { MAX_PARAMETER_LENGTH } from '../protocol/form';
+import { OAuthError } from '../protocol/oauth-error';
+import type { RequestedScopes } from '../protocol/scope';
+import type { ResourceCatalog } from '../identity/resources/resource-catalog';
 
 export const TOKEN_EXCHANGE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 /** RFC 8693 §3 token type identifiers. */

@@ -1,8 +1,8 @@
-import type { ValidatedAccessToken } from '../access-token/access-token';
-import type { AccessTokenValidator } from '../access-token/access-token.validator';
-import type { RequestParameters } from '../oauth/form';
-import { OAuthError } from '../oauth/oauth-error';
-import type { RequestedScopes } from '../oauth/scope';
+import type { ValidatedAccessToken } from '../tokens/access-token/access-token';
+import type { AccessTokenValidator } from '../tokens/access-token/access-token.validator';
+import type { RequestParameters } from '../protocol/form';
+import { OAuthError } from '../protocol/oauth-error';
+import type { RequestedScopes } from '../protocol/scope';
 import { aliceAccessToken, demoResources, testClient, submit, type GrantRequest } from './grant.fixtures';
 import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT_TYPE } from './token-exchange-request';
 import { TokenExchangeGrantValidator } from './token-exchange.grant-validator';

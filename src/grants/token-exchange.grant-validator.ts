@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { OAuthError } from '../oauth/oauth-error';
+import { OAuthError } from '../protocol/oauth-error';
 import { AccessTokenExchangeHandler } from './access-token.exchange-handler';
 import type { GrantContext, GrantResult, GrantValidator } from './grant-validator';
 import type { TokenExchangeHandler } from './token-exchange-handler';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { AccessTokenModule } from '../access-token/access-token.module';
-import { SubjectIssuersModule } from '../trusted-issuers/subject-issuers.module';
-import { TransactionTokensModule } from '../txn-tokens/txn-tokens.module';
+import { AccessTokenModule } from '../tokens/access-token/access-token.module';
+import { SubjectIssuersModule } from '../tokens/subject-tokens/subject-issuers.module';
+import { TransactionTokensModule } from '../tokens/txn-tokens/txn-tokens.module';
 import { AccessTokenExchangeHandler } from './access-token.exchange-handler';
 import { TransactionTokenExchangeHandler } from './txn-token.exchange-handler';
 

@@ -1,14 +1,14 @@
-import type { ValidatedAccessToken } from '../access-token/access-token';
-import type { AccessTokenValidator } from '../access-token/access-token.validator';
+import type { ValidatedAccessToken } from '../tokens/access-token/access-token';
+import type { AccessTokenValidator } from '../tokens/access-token/access-token.validator';
 import { aliceAccessToken, demoResources, testClient } from './grant.fixtures';
 import type { GrantContext } from './grant-validator';
 import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT_TYPE, TXN_TOKEN_TYPE, type TokenExchangeRequest } from './token-exchange-request';
-import { OAuthError } from '../oauth/oauth-error';
-import type { RequestedScopes } from '../oauth/scope';
-import type { ValidatedTransactionToken } from '../txn-tokens/txn-token';
+import { OAuthError } from '../protocol/oauth-error';
+import type { RequestedScopes } from '../protocol/scope';
+import type { ValidatedTransactionToken } from '../tokens/txn-tokens/txn-token';
 import { TransactionTokenExchangeHandler } from './txn-token.exchange-handler';
-import type { TransactionTokenIssuer, TransactionTokenRequest } from '../txn-tokens/txn-token.issuer';
-import type { TransactionTokenValidator } from '../txn-tokens/txn-token.validator';
+import type { TransactionTokenIssuer, TransactionTokenRequest } from '../tokens/txn-tokens/txn-token.issuer';
+import type { TransactionTokenValidator } from '../tokens/txn-tokens/txn-token.validator';
 
 const TRUST_DOMAIN = 'https://mesh.example';
 const gateway = testClient({

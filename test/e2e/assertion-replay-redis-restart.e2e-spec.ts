@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PostgresAssertionReplayGuard } from '../../src/client-auth/persistence/postgres-assertion-replay.guard';
+import { PostgresAssertionReplayGuard } from '../../src/identity/client-auth/persistence/postgres-assertion-replay.guard';
 import { clientAssertion, JWT_BEARER } from '../support/client-assertions';
 import { sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { expectTokenError } from '../support/fixtures';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { RecordingAuditSink } from '../../src/audit/recording-audit.sink';
-import { hashClientSecret } from '../../src/clients/client-secret.verifier';
+import { RecordingAuditSink } from '../../src/platform/audit/recording-audit.sink';
+import { hashClientSecret } from '../../src/identity/clients/client-secret.verifier';
 import { sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { postForm, requestToken, userAccessToken } from '../support/http';
 

@@ -11,7 +11,7 @@ import { jwtPayload, requestToken, type HttpResponse } from '../support/http';
 import { servicePrivateKey } from '../support/signing-keys';
 import { SCRATCH_ROOT, typeCheck } from '../support/type-check';
 
-const TOLLGATE = join(ROOT, 'dist/scripts/tollgate.js');
+const TOLLGATE = join(ROOT, 'dist/cli/tollgate.js');
 
 /**
  * Changing what exists (docs/operations.md#changing-what-exists), over the real command line: the

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { runClientMigrationCommand } from '../../src/client-migration/client-migration.command';
+import { runClientMigrationCommand } from '../../cli/client-migration/client-migration.command';
 import { sql, startTestServer, testDatabaseUrl, type TestServer } from '../support/create-test-app';
 import { expectTokenError, insertClient, secretHash, uniqueName } from '../support/fixtures';
 import { jwtPayload, postForm, requestToken } from '../support/http';

@@ -6,7 +6,7 @@ import { insertClient, uniqueName } from '../support/fixtures';
 const SPA_REDIRECT = 'http://127.0.0.1:5173/callback';
 
 /**
- * docs/browser-sign-in.md#csrf: a form's CSRF token is an HMAC of the browser's pre-session or
+ * docs/browser-sign-in.md#pages: a form's CSRF token is an HMAC of the browser's pre-session or
  * session, renewed at sign-in; the cookies are `__Host-` and HSTS is sent when the issuer is https;
  * a large Cookie header does not stop a sign-in.
  */

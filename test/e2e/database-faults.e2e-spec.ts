@@ -1,4 +1,4 @@
-import { NestPinoLogger } from '../../src/logging/nest-pino.logger';
+import { NestPinoLogger } from '../../src/platform/logging/nest-pino.logger';
 import { CuttableProxy } from '../support/cuttable-proxy';
 import { sql, startTestServer, testDatabaseUrl, type TestServer } from '../support/create-test-app';
 import { expectTokenError, insertClient, insertUser, uniqueName } from '../support/fixtures';

@@ -1,6 +1,6 @@
 import * as oidc from 'openid-client';
-import { RecordingAuditSink } from '../../src/audit/recording-audit.sink';
-import { hashHandle } from '../../src/oauth/opaque-handle';
+import { RecordingAuditSink } from '../../src/platform/audit/recording-audit.sink';
+import { hashHandle } from '../../src/protocol/opaque-handle';
 import { Browser } from '../support/browser';
 import { ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { insertUser, uniqueName } from '../support/fixtures';

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { UnusedClientPurger } from '../../src/client-registration/unused-client.purger';
+import { UnusedClientPurger } from '../../src/endpoints/client-registration/unused-client.purger';
 import { Browser, locationParameters, pkce } from '../support/browser';
 import { ensureBuilt, ROOT, runToExit } from '../support/built-service';
 import { sql, startTestServer, testDatabaseUrl, TEST_KEY_ENCRYPTION_KEY, type TestServer } from '../support/create-test-app';
@@ -237,7 +237,7 @@ describe('dynamic client registration with initial access tokens', () => {
 
   async function tollgate(...argv: string[]) {
     const env = { PATH: process.env.PATH ?? '', DATABASE_URL: testDatabaseUrl(), KEY_ENCRYPTION_KEY: TEST_KEY_ENCRYPTION_KEY, LOG_LEVEL: 'warn' };
-    return runToExit(spawn(process.execPath, [join(ROOT, 'dist/scripts/tollgate.js'), ...argv], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] }), 60_000);
+    return runToExit(spawn(process.execPath, [join(ROOT, 'dist/cli/tollgate.js'), ...argv], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] }), 60_000);
   }
 
   it('refuses a registration without a token, or with a wrong one, and accepts one an operator created', async () => {

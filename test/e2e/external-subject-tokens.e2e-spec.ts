@@ -1,7 +1,7 @@
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RecordingAuditSink } from '../../src/audit/recording-audit.sink';
+import { RecordingAuditSink } from '../../src/platform/audit/recording-audit.sink';
 import { sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { expectTokenError, insertClient, uniqueName } from '../support/fixtures';
 import { startJwksServer, type JwksTestServer } from '../support/jwks-server';

@@ -1,11 +1,11 @@
-import { SigningKeyStore } from '../../src/keys/signing-key.store';
+import { SigningKeyStore } from '../../src/tokens/keys/signing-key.store';
 import { ISSUER, startTestServer, type TestServer } from '../support/create-test-app';
 import { expectTokenError } from '../support/fixtures';
 import { forgedTokenCorpus, nestedActor, type ForgedTokenCorpus } from '../support/forged-token-corpus';
 import { jwtPayload, postForm, request, requestToken, userAccessToken, type HttpResponse } from '../support/http';
 
 /**
- * Issue 5's forged-token corpus (test/support/forged-token-corpus.ts) end to end: every forgery is
+ * The forged-token corpus (test/support/forged-token-corpus.ts) end to end: every forgery is
  * refused by the delegation grant (400 invalid_grant) and by userinfo (401 invalid_token), while
  * the token they were all made from is accepted by both. The forgeries that must get past the
  * signature check are signed with the service's own key, taken from the running service.

@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { createPrivateKey, randomBytes, sign } from 'node:crypto';
 import { connect } from 'node:net';
-import { SigningKeyStore } from '../../src/keys/signing-key.store';
+import { SigningKeyStore } from '../../src/tokens/keys/signing-key.store';
 import { ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { insertClient, uniqueName } from '../support/fixtures';
 import { basic, jwtPayload, postForm, request, requestToken, userAccessToken } from '../support/http';
 import { demoPrivateJwk, JWT_BEARER, JWT_SPIFFE } from '../support/client-assertions';
 
 /**
- * Property-based fuzzing of the running service (issue 5): hostile form bodies, parameter names
+ * Property-based fuzzing of the running service: hostile form bodies, parameter names
  * and values, content types, Authorization headers and token shapes against every endpoint.
  * Whatever is sent: the status is below 500; every non-2xx answer is a JSON OAuth error with a
  * code from a fixed list and an RFC 6749 §5.2 description, no stack trace and no SQL; the service

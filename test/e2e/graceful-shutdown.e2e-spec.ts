@@ -32,7 +32,7 @@ function tokenRequest(port: number): Promise<Outcome> {
 }
 
 /**
- * Issue 6: two instances behind a (simulated) load balancer, one restarted under load. Like a real
+ * Two instances behind a (simulated) load balancer, one restarted under load. Like a real
  * balancer, it routes only to instances whose /health/ready answers 200 (polled every 100 ms), and
  * sends a request to the other instance when a connection is refused; every request must get 200.
  */

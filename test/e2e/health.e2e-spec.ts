@@ -1,4 +1,4 @@
-import { ShutdownState } from '../../src/health/shutdown-state';
+import { ShutdownState } from '../../src/endpoints/health/shutdown-state';
 import { startTestServer, type TestServer } from '../support/create-test-app';
 import { request } from '../support/http';
 

@@ -1,5 +1,5 @@
 import * as oidc from 'openid-client';
-import { AccessTokenIssuer } from '../../src/access-token/access-token.issuer';
+import { AccessTokenIssuer } from '../../src/tokens/access-token/access-token.issuer';
 import { ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { expectTokenError, insertClient, insertUser, uniqueName } from '../support/fixtures';
 import { basic, jwtPayload, postForm, request, requestToken, type HttpResponse } from '../support/http';

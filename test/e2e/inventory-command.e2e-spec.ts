@@ -4,7 +4,7 @@ import { ensureBuilt, ROOT, runToExit, type Exit } from '../support/built-servic
 import { sql, startTestServer, testDatabaseUrl, TEST_KEY_ENCRYPTION_KEY, type TestServer } from '../support/create-test-app';
 import { insertClient, insertUser, uniqueName } from '../support/fixtures';
 
-const TOLLGATE = join(ROOT, 'dist/scripts/tollgate.js');
+const TOLLGATE = join(ROOT, 'dist/cli/tollgate.js');
 
 /**
  * `tollgate clients|resources|issuers|users list|show` (docs/operations.md#seeing-what-exists), run as

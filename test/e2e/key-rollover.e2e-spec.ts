@@ -1,7 +1,7 @@
 import { decodeProtectedHeader } from 'jose';
 import { createApp } from '../../src/app.factory';
-import { SigningKeyRotator } from '../../src/keys/signing-key.rotator';
-import { SigningKeyStore } from '../../src/keys/signing-key.store';
+import { SigningKeyRotator } from '../../src/tokens/keys/signing-key.rotator';
+import { SigningKeyStore } from '../../src/tokens/keys/signing-key.store';
 import { emptyDatabase, testConfig } from '../support/create-test-app';
 import { request, requestToken, userAccessToken } from '../support/http';
 

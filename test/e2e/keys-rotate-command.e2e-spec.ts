@@ -4,9 +4,9 @@ import { Client } from 'pg';
 import { ensureBuilt, ROOT, runToExit } from '../support/built-service';
 import { emptyDatabase, TEST_KEY_ENCRYPTION_KEY } from '../support/create-test-app';
 
-const TOLLGATE = join(ROOT, 'dist/scripts/tollgate.js');
+const TOLLGATE = join(ROOT, 'dist/cli/tollgate.js');
 
-/** Issue 6: `npm run keys:rotate` forces a rotation with the service's own modules, without HTTP. */
+/** `npm run keys:rotate` forces a rotation with the service's own modules, without HTTP. */
 describe('npm run keys:rotate', () => {
   let database: { url: string; drop: () => Promise<void> };
 

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRootLogger } from '../../src/logging/root-logger';
+import { createRootLogger } from '../../src/platform/logging/root-logger';
 import { ensureBuilt, freePort, runToExit, spawnService, startService, stop } from '../support/built-service';
 import { emptyDatabase, startTestServer, TEST_KEY_ENCRYPTION_KEY, type TestServer } from '../support/create-test-app';
 import { basic, request, requestToken } from '../support/http';
@@ -16,7 +16,7 @@ const parse = (output: string) =>
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 
-/** Issue 13: one pino logger for Nest's own messages, the request log and the audit trail. */
+/** One pino logger for Nest's own messages, the request log and the audit trail. */
 describe('one logger', () => {
   const lines: string[] = [];
   let server: TestServer;

@@ -1,4 +1,4 @@
-import { MetricsListener } from '../../src/metrics/metrics.listener';
+import { MetricsListener } from '../../src/platform/metrics/metrics.listener';
 import { startTestServer, type TestServer } from '../support/create-test-app';
 import { request, requestToken, userAccessToken } from '../support/http';
 

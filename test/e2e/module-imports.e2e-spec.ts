@@ -1,41 +1,41 @@
 import { Injectable, type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { AccessTokenModule } from '../../src/access-token/access-token.module';
-import { AuditSink } from '../../src/audit/audit-event';
-import { AuditModule } from '../../src/audit/audit.module';
-import { AuthorizeModule } from '../../src/authorize/authorize.module';
-import { ClientAuthModule } from '../../src/client-auth/client-auth.module';
-import { ClientRegistrationModule } from '../../src/client-registration/client-registration.module';
-import { RegistrationTokensModule } from '../../src/client-registration/registration-tokens.module';
-import { ClientsModule } from '../../src/clients/clients.module';
-import { ConfigModule } from '../../src/config/config.module';
-import { DatabaseMonitoringModule } from '../../src/database/database-monitoring.module';
-import { DatabaseModule } from '../../src/database/database.module';
-import { DeviceAuthorizationEndpointModule } from '../../src/device-authorization-endpoint/device-authorization-endpoint.module';
-import { DeviceAuthorizationModule } from '../../src/device-authorization/device-authorization.module';
-import { DiscoveryModule } from '../../src/discovery/discovery.module';
+import { AccessTokenModule } from '../../src/tokens/access-token/access-token.module';
+import { AuditSink } from '../../src/platform/audit/audit-event';
+import { AuditModule } from '../../src/platform/audit/audit.module';
+import { AuthorizeModule } from '../../src/tokens/authorization/authorize.module';
+import { ClientAuthModule } from '../../src/identity/client-auth/client-auth.module';
+import { ClientRegistrationModule } from '../../src/endpoints/client-registration/client-registration.module';
+import { RegistrationTokensModule } from '../../src/endpoints/client-registration/registration-tokens.module';
+import { ClientsModule } from '../../src/identity/clients/clients.module';
+import { ConfigModule } from '../../src/platform/config/config.module';
+import { DatabaseMonitoringModule } from '../../src/platform/database/database-monitoring.module';
+import { DatabaseModule } from '../../src/platform/database/database.module';
+import { DeviceAuthorizationEndpointModule } from '../../src/endpoints/device-authorization/device-authorization-endpoint.module';
+import { DeviceAuthorizationModule } from '../../src/tokens/device-authorization/device-authorization.module';
+import { DiscoveryModule } from '../../src/endpoints/discovery/discovery.module';
 import { BUILT_IN_GRANTS } from '../../src/grants/built-in-grants';
 import { GrantsModule } from '../../src/grants/grants.module';
 import { TokenExchangeModule } from '../../src/grants/token-exchange.module';
-import { HealthModule } from '../../src/health/health.module';
-import { IdTokenModule } from '../../src/id-token/id-token.module';
-import { InteractionModule } from '../../src/interaction/interaction.module';
-import { IntrospectionModule } from '../../src/introspection/introspection.module';
-import { InventoryModule } from '../../src/inventory/inventory.module';
-import { PushedAuthorizationModule } from '../../src/pushed-authorization/pushed-authorization.module';
-import { KeysModule } from '../../src/keys/keys.module';
-import { MetricsModule } from '../../src/metrics/metrics.module';
-import { RateLimitModule } from '../../src/rate-limit/rate-limit.module';
-import { RefreshTokensModule } from '../../src/refresh-tokens/refresh-tokens.module';
-import { ResourcesModule } from '../../src/resources/resources.module';
-import { RevocationModule } from '../../src/revocation/revocation.module';
-import { SessionsModule } from '../../src/sessions/sessions.module';
-import { TokenModule } from '../../src/token/token.module';
-import { SubjectIssuersModule } from '../../src/trusted-issuers/subject-issuers.module';
-import { TrustedIssuersModule } from '../../src/trusted-issuers/trusted-issuers.module';
-import { TransactionTokensModule } from '../../src/txn-tokens/txn-tokens.module';
-import { UserInfoModule } from '../../src/userinfo/userinfo.module';
-import { UsersModule } from '../../src/users/users.module';
+import { HealthModule } from '../../src/endpoints/health/health.module';
+import { IdTokenModule } from '../../src/tokens/id-token/id-token.module';
+import { InteractionModule } from '../../src/endpoints/interaction/interaction.module';
+import { IntrospectionModule } from '../../src/endpoints/introspection/introspection.module';
+import { InventoryModule } from '../../cli/inventory/inventory.module';
+import { PushedAuthorizationModule } from '../../src/endpoints/pushed-authorization/pushed-authorization.module';
+import { KeysModule } from '../../src/tokens/keys/keys.module';
+import { MetricsModule } from '../../src/platform/metrics/metrics.module';
+import { RateLimitModule } from '../../src/platform/rate-limit/rate-limit.module';
+import { RefreshTokensModule } from '../../src/tokens/refresh-tokens/refresh-tokens.module';
+import { ResourcesModule } from '../../src/identity/resources/resources.module';
+import { RevocationModule } from '../../src/endpoints/revocation/revocation.module';
+import { SessionsModule } from '../../src/identity/sessions/sessions.module';
+import { TokenModule } from '../../src/endpoints/token/token.module';
+import { SubjectIssuersModule } from '../../src/tokens/subject-tokens/subject-issuers.module';
+import { TrustedIssuersModule } from '../../src/identity/trusted-issuers/trusted-issuers.module';
+import { TransactionTokensModule } from '../../src/tokens/txn-tokens/txn-tokens.module';
+import { UserInfoModule } from '../../src/endpoints/userinfo/userinfo.module';
+import { UsersModule } from '../../src/identity/users/users.module';
 import { testConfig } from '../support/create-test-app';
 
 const grants = GrantsModule.register(BUILT_IN_GRANTS);
@@ -76,7 +76,7 @@ const MODULES: [string, Type | DynamicModule][] = [
   ['UsersModule', UsersModule],
 ];
 
-/** Starts `module` beside configuration and the database only, as an operator command does (scripts/operator-context.ts). */
+/** Starts `module` beside configuration and the database only, as an operator command does (cli/operator-context.ts). */
 async function startAlone(module: Type | DynamicModule): Promise<void> {
   const app = await NestFactory.createApplicationContext(
     { module: class StandaloneModule {}, imports: [ConfigModule.forRoot(testConfig()), DatabaseModule.forRoot(), module] },

@@ -10,7 +10,7 @@ import { basic, postForm, request, requestToken, type HttpResponse } from '../su
 const INTERNALS = /\bat [\w.<>]+ \(|node_modules|\.ts:\d+|\.js:\d+|QueryFailedError|TypeError|\bSELECT\b|\bINSERT\b|\bUPDATE\b|\bFROM\b|\bstack\b/;
 
 /**
- * Issue 5, no leaks: the built service, started as `npm start` does with LOG_LEVEL=trace, serves a
+ * No leaks: the built service, started as `npm start` does with LOG_LEVEL=trace, serves a
  * full run (password, client credentials, delegation, token exchange, userinfo, introspection,
  * revocation, refresh, bad secrets up to the rate limit, forged and expired tokens, tokens in query
  * strings, malformed HTTP, a forced 500) while every byte it writes to stdout and stderr is kept.

@@ -1,8 +1,8 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import * as oidc from 'openid-client';
-import { RecordingAuditSink } from '../../src/audit/recording-audit.sink';
-import { TollgateMetrics } from '../../src/metrics/metrics';
+import { RecordingAuditSink } from '../../src/platform/audit/recording-audit.sink';
+import { TollgateMetrics } from '../../src/platform/metrics/metrics';
 import { clientAssertion, demoPrivateJwk, demoPublicJwk, JWT_BEARER, unsecuredJwt } from '../support/client-assertions';
 import { ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { expectTokenError, insertClient, uniqueName } from '../support/fixtures';

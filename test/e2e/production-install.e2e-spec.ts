@@ -1,14 +1,15 @@
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataSource, type MigrationInterface } from 'typeorm';
 import { migrations as baseMigrations } from '../../migrations';
 import { createApp } from '../../src/app.factory';
-import { runClientMigrationCommand, type CommandIo } from '../../src/client-migration/client-migration.command';
-import { loadConfig } from '../../src/config/app.config';
-import { dataSourceOptions } from '../../src/database/database.config';
-import { runMigrationsExclusively } from '../../src/database/migration-runner';
-import { runResourceMigrationCommand } from '../../src/resource-migration/resource-migration.command';
-import { PasswordHasher } from '../../src/users/password.hasher';
+import { runClientMigrationCommand, type CommandIo } from '../../cli/client-migration/client-migration.command';
+import { loadConfig } from '../../src/platform/config/app.config';
+import { dataSourceOptions } from '../../src/platform/database/database.config';
+import { runMigrationsExclusively } from '../../src/platform/database/migration-runner';
+import { runResourceMigrationCommand } from '../../cli/resource-migration/resource-migration.command';
+import { ensureBuilt, ROOT, runToExit } from '../support/built-service';
 import { emptyDatabase, TEST_KEY_ENCRYPTION_KEY } from '../support/create-test-app';
 import { jwtPayload, requestToken } from '../support/http';
 import { SCRATCH_ROOT, typeCheck } from '../support/type-check';
@@ -71,9 +72,16 @@ describe('a production install from an empty database', () => {
       { name: 'api2', resource_uri: null, serving_client_id: null },
     ]);
 
-    // TODO(issue 15): create the user with the documented `tollgate users add` once it lands; until then, the row it writes.
-    const hash = await new PasswordHasher().hash('correct horse battery staple');
-    await rows(database.url, `INSERT INTO users (subject_id, username, password_hash, claims) VALUES ('u-1', 'carol', $1, '{"name":"Carol"}')`, [hash]);
+    // The user, with the documented operator command (docs/users.md); the password comes on standard input.
+    await ensureBuilt();
+    const env = { PATH: process.env.PATH ?? '', DATABASE_URL: database.url, KEY_ENCRYPTION_KEY: TEST_KEY_ENCRYPTION_KEY, LOG_LEVEL: 'warn' };
+    const command = spawn(process.execPath, [join(ROOT, 'dist/cli/tollgate.js'), 'users', 'add', 'carol', '--sub', 'u-1', '--claims', '{"name":"Carol"}'], {
+      cwd: ROOT,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    command.stdin.end('correct horse battery staple\n');
+    expect(await runToExit(command, 60_000)).toMatchObject({ code: 0, stderr: '' });
 
     const app = await createApp(
       loadConfig({

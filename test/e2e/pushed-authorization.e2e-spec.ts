@@ -1,8 +1,8 @@
 import * as oidc from 'openid-client';
 import { DataSource } from 'typeorm';
-import { TypeOrmPushedAuthorizationRequestRepository } from '../../src/authorize/persistence/typeorm-pushed-authorization-request.repository';
-import { hashClientSecret } from '../../src/clients/client-secret.verifier';
-import { hashHandle } from '../../src/oauth/opaque-handle';
+import { TypeOrmPushedAuthorizationRequestRepository } from '../../src/tokens/authorization/persistence/typeorm-pushed-authorization-request.repository';
+import { hashClientSecret } from '../../src/identity/clients/client-secret.verifier';
+import { hashHandle } from '../../src/protocol/opaque-handle';
 import { Browser, locationParameters, pkce } from '../support/browser';
 import { ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { basic, postForm, type HttpResponse } from '../support/http';

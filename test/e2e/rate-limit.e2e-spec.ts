@@ -1,5 +1,5 @@
-import { RecordingAuditSink } from '../../src/audit/recording-audit.sink';
-import { MetricsListener } from '../../src/metrics/metrics.listener';
+import { RecordingAuditSink } from '../../src/platform/audit/recording-audit.sink';
+import { MetricsListener } from '../../src/platform/metrics/metrics.listener';
 import { startTestServer, type TestServer } from '../support/create-test-app';
 import { basic, postFormFrom, request, requestToken, requestTokenFrom, type HttpResponse } from '../support/http';
 import { spawnRedis, type SpawnedRedis } from '../support/redis-server';

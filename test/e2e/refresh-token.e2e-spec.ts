@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
-import { RefreshTokenPurger } from '../../src/refresh-tokens/refresh-token.purger';
+import { RefreshTokenPurger } from '../../src/tokens/refresh-tokens/refresh-token.purger';
 import { ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { expectTokenError, expectTokenSuccessHeaders, insertClient, insertUser, uniqueName } from '../support/fixtures';
 import { basic, jwtPayload, requestToken, toForm, type HttpResponse } from '../support/http';

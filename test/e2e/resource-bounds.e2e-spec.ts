@@ -8,7 +8,7 @@ import { basic, postForm, request, requestToken } from '../support/http';
 const SLOW_CLIENTS = 200;
 
 /**
- * Issue 5, resource bounds: request headers over 16 KiB, bodies over 64 KiB, the connection and
+ * Resource bounds (docs/security.md): request headers over 16 KiB, bodies over 64 KiB, the connection and
  * request timeouts, and slow clients that dribble their headers (slow loris) while a normal
  * request is still served. Everything stays on 127.0.0.1 and is bounded in count and time.
  */

@@ -1,8 +1,8 @@
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { runClientMigrationCommand, type CommandIo } from '../../src/client-migration/client-migration.command';
-import { runIssuerMigrationCommand } from '../../src/issuer-migration/issuer-migration.command';
+import { runClientMigrationCommand, type CommandIo } from '../../cli/client-migration/client-migration.command';
+import { runIssuerMigrationCommand } from '../../cli/issuer-migration/issuer-migration.command';
 import { clientAssertion, demoPrivateJwk, demoPublicJwk, JWT_BEARER, JWT_SPIFFE, jwtSvid, serviceAccountToken, signJwt } from '../support/client-assertions';
 import { sql, startTestServer, testDatabaseUrl, type TestServer } from '../support/create-test-app';
 import { expectTokenError, insertClient, uniqueName } from '../support/fixtures';

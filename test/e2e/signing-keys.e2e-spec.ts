@@ -1,13 +1,13 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, SignJWT, type JSONWebKeySet } from 'jose';
-import { SigningKeyRotator } from '../../src/keys/signing-key.rotator';
+import { SigningKeyRotator } from '../../src/tokens/keys/signing-key.rotator';
 import { emptyDatabase, ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { uniqueName } from '../support/fixtures';
 import { request, requestToken, userAccessToken } from '../support/http';
 import { servicePrivateKey } from '../support/signing-keys';
 
 /**
- * Issue 6 item 1: two instances on one database share keys and rotate together. Other specs run on
+ * Two instances on one database share keys and rotate together. Other specs run on
  * the same database and need a working key, so this spec only ever adds keys: a forced rotation
  * makes a new key of the same algorithm that signs at once (KEY_PROPAGATION_TIME=0 here), and the
  * old ones stay published for the retention time. It never sets another KEY_ENCRYPTION_KEY, which

@@ -134,7 +134,7 @@ describe('startup', () => {
 
       const rotate = () =>
         runToExit(
-          spawn(process.execPath, [join(ROOT, 'dist/scripts/tollgate.js'), 'keys:rotate'], {
+          spawn(process.execPath, [join(ROOT, 'dist/cli/tollgate.js'), 'keys:rotate'], {
             cwd: ROOT,
             env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
             stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
-import { AccessTokenIssuer } from '../../src/access-token/access-token.issuer';
+import { AccessTokenIssuer } from '../../src/tokens/access-token/access-token.issuer';
 import { ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { expectTokenError, expectTokenSuccessHeaders, insertClient, uniqueName } from '../support/fixtures';
 import { jwtPayload, request, requestToken, type HttpResponse } from '../support/http';

@@ -1,8 +1,8 @@
 import { createRemoteJWKSet, jwtVerify } from 'jose';
-import { RecordingAuditSink } from '../../src/audit/recording-audit.sink';
-import { TollgateMetrics } from '../../src/metrics/metrics';
-import { createTransactionTokenVerifier, TransactionTokenError } from '../../src/txn-tokens';
-import { TransactionTokenIssuer } from '../../src/txn-tokens/txn-token.issuer';
+import { RecordingAuditSink } from '../../src/platform/audit/recording-audit.sink';
+import { TollgateMetrics } from '../../src/platform/metrics/metrics';
+import { createTransactionTokenVerifier, TransactionTokenError } from '../../src/tokens/txn-tokens';
+import { TransactionTokenIssuer } from '../../src/tokens/txn-tokens/txn-token.issuer';
 import { ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { expectTokenError, expectTokenSuccessHeaders, insertClient, uniqueName } from '../support/fixtures';
 import { jwtPayload, requestToken, type HttpResponse } from '../support/http';

@@ -1,5 +1,5 @@
-import { DEMO_PUBLIC_KEYS } from '../../src/database/demo-keys';
-import { TrustedIssuerStore } from '../../src/trusted-issuers/trusted-issuer.store';
+import { DEMO_PUBLIC_KEYS } from '../../src/demo/demo-keys';
+import { TrustedIssuerStore } from '../../src/identity/trusted-issuers/trusted-issuer.store';
 import { sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { uniqueName } from '../support/fixtures';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { User } from '../../src/users/user';
-import { UserDirectory } from '../../src/users/user-directory';
+import type { User } from '../../src/identity/users/user';
+import { UserDirectory } from '../../src/identity/users/user-directory';
 import { startTestServer, type TestServer } from '../support/create-test-app';
 import { demoPrivateJwk, signJwt } from '../support/client-assertions';
 import { basic, jwtPayload, postForm, request, requestToken } from '../support/http';

@@ -1,4 +1,4 @@
-import { createRootLogger } from '../../src/logging/root-logger';
+import { createRootLogger } from '../../src/platform/logging/root-logger';
 import { startTestServer, type TestServer } from '../support/create-test-app';
 import { insertClient, insertUser, uniqueName } from '../support/fixtures';
 import { request, requestToken, type HttpResponse } from '../support/http';

@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import { randomBytes } from 'node:crypto';
-import { SigningKeyStore } from '../../src/keys/signing-key.store';
+import { SigningKeyStore } from '../../src/tokens/keys/signing-key.store';
 import { ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { insertUser, uniqueName } from '../support/fixtures';
 import { jwtPayload, postForm, request, requestToken, userAccessToken, type HttpResponse } from '../support/http';

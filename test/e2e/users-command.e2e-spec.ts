@@ -9,7 +9,7 @@ import { sql, startTestServer, testDatabaseUrl, TEST_KEY_ENCRYPTION_KEY, type Te
 import { uniqueName } from '../support/fixtures';
 import { basic, postForm } from '../support/http';
 
-const TOLLGATE = join(ROOT, 'dist/scripts/tollgate.js');
+const TOLLGATE = join(ROOT, 'dist/cli/tollgate.js');
 
 /** The operator's user command (docs/users.md), run as a process against the run's database. */
 describe('npm run users', () => {

@@ -1,5 +1,5 @@
-import { SigningKeyRotator } from '../../src/keys/signing-key.rotator';
-import { SigningKeyStore } from '../../src/keys/signing-key.store';
+import { SigningKeyRotator } from '../../src/tokens/keys/signing-key.rotator';
+import { SigningKeyStore } from '../../src/tokens/keys/signing-key.store';
 import { emptyDatabase, sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { insertUser, uniqueName } from '../support/fixtures';
 import { jwtPayload, request, userAccessToken } from '../support/http';

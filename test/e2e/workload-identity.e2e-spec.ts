@@ -1,5 +1,5 @@
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
-import { RecordingAuditSink } from '../../src/audit/recording-audit.sink';
+import { RecordingAuditSink } from '../../src/platform/audit/recording-audit.sink';
 import { clientAssertion, demoPrivateJwk, JWT_BEARER, JWT_SPIFFE, jwtSvid, serviceAccountToken, unsecuredJwt } from '../support/client-assertions';
 import { ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { expectTokenError, insertClient, uniqueName } from '../support/fixtures';

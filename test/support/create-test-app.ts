@@ -1,10 +1,10 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { serveSessionsInTurn } from '../../src/database/pglite-session-queue';
+import { serveSessionsInTurn } from '../../src/platform/database/pglite-session-queue';
 import { createApp } from '../../src/app.factory';
 import type { AppOptions } from '../../src/app.module';
-import { loadConfig, type AppConfig } from '../../src/config/app.config';
+import { loadConfig, type AppConfig } from '../../src/platform/config/app.config';
 
 export const ISSUER = 'http://tollgate.test';
 export const TEST_KEY_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');

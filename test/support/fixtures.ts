@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { PasswordHasher } from '../../src/users/password.hasher';
+import { PasswordHasher } from '../../src/identity/users/password.hasher';
 import { sql } from './create-test-app';
 import type { HttpResponse } from './http';
 

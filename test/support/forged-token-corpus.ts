@@ -1,7 +1,7 @@
 import { constants, createHmac, createPublicKey, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 
 /**
- * Forged access tokens (issue 5), built by hand so that no library refuses to build what we mean
+ * Forged access tokens, built by hand so that no library refuses to build what we mean
  * to forge. The unit spec of AccessTokenValidator and the end-to-end corpus spec share it. Each
  * forgery starts from a token the service would accept (`control`) and breaks one thing; those
  * that must get past the signature check are signed with the service's own key, so that only the

@@ -1,10 +1,10 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../../src/database/database.config';
-import { seedDemoData } from '../../src/database/demo-data.seeder';
-import { runMigrationsExclusively } from '../../src/database/migration-runner';
-import { serveSessionsInTurn } from '../../src/database/pglite-session-queue';
-import { PgliteTemplate } from '../../src/database/pglite-template';
+import { dataSourceOptions } from '../../src/platform/database/database.config';
+import { seedDemoData } from '../../src/demo/demo-data.seeder';
+import { runMigrationsExclusively } from '../../src/platform/database/migration-runner';
+import { serveSessionsInTurn } from '../../src/platform/database/pglite-session-queue';
+import { PgliteTemplate } from '../../src/platform/database/pglite-template';
 
 /**
  * Fresh databases for a test run, one per Jest worker, so that workers never see each other's

@@ -28,8 +28,8 @@ export async function installPackedTollgate(appDirectory: string, tarball: strin
   await mkdir(target, { recursive: true });
   await run('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
   await mkdir(join(modules, '.bin'));
-  await chmod(join(target, 'dist/scripts/tollgate.js'), 0o755);
-  await symlink('../tollgate/dist/scripts/tollgate.js', join(modules, '.bin/tollgate'));
+  await chmod(join(target, 'dist/cli/tollgate.js'), 0o755);
+  await symlink('../tollgate/dist/cli/tollgate.js', join(modules, '.bin/tollgate'));
   for (const entry of await readdir(join(ROOT, 'node_modules'))) {
     if (entry === 'tollgate' || entry === '.bin' || entry.startsWith('.')) continue;
     await symlink(await realpath(join(ROOT, 'node_modules', entry)), join(modules, entry));

@@ -1,6 +1,6 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
-import { resolveKeyEncryptionKeyring } from '../../src/keys/key-encryption-key';
-import { openPrivateKey } from '../../src/keys/private-key-sealing';
+import { resolveKeyEncryptionKeyring } from '../../src/platform/key-encryption/key-encryption-key';
+import { openPrivateKey } from '../../src/platform/key-encryption/private-key-sealing';
 import { sql, testConfig } from './create-test-app';
 
 /**

@@ -1,0 +1,33 @@
+import 'reflect-metadata';
+import { readFile } from 'node:fs/promises';
+import { text } from 'node:stream/consumers';
+import { PasswordHasher } from '../src/identity/users/password.hasher';
+import { UserRepository } from '../src/identity/users/user.repository';
+import { UsersCommand, USERS_USAGE } from '../src/identity/users/users.command';
+import { UsersModule } from '../src/identity/users/users.module';
+import { readHiddenLine } from './hidden-input';
+import { openOperatorContext } from './operator-context';
+
+/** `tollgate users …` (`npm run users -- …`): the operator's user commands, on the service's own modules (docs/users.md). */
+export async function runUsersCommand(argv: readonly string[]): Promise<number> {
+  if (argv.length === 0 || argv.includes('--help')) {
+    (argv.length === 0 ? process.stderr : process.stdout).write(`${USERS_USAGE}\n`);
+    return argv.length === 0 ? 2 : 0;
+  }
+  const opened = await openOperatorContext([UsersModule]);
+  if (!opened) return 1;
+  const { app } = opened;
+  try {
+    const io = {
+      readStdin: () => text(process.stdin),
+      // A password typed at a terminal is not echoed, and Enter ends it (docs/users.md).
+      readHiddenLine: process.stdin.isTTY ? (prompt: string) => readHiddenLine(prompt) : undefined,
+      readFile: (path: string) => readFile(path, 'utf8'),
+      out: (chunk: string) => void process.stdout.write(chunk),
+      err: (chunk: string) => void process.stderr.write(chunk),
+    };
+    return await new UsersCommand(app.get(UserRepository), app.get(PasswordHasher), io).run(argv);
+  } finally {
+    await app.close();
+  }
+}

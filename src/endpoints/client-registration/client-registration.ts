@@ -1,0 +1,86 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ClientMetadataError, readClientMetadata, type ClientMetadata, type ClientMetadataRules } from '../../identity/clients/self-registered/client-metadata';
+import { selfRegisteredClient } from '../../identity/clients/self-registered/self-registered-client';
+import { OAuthError } from '../../protocol/oauth-error';
+import type { ResourceCatalog } from '../../identity/resources/resource-catalog';
+
+/** RFC 7591 §2: `client_secret_basic` when not given; secrets only by Basic; keys only inline. */
+export const REGISTRATION_RULES: ClientMetadataRules = {
+  authMethods: ['none', 'private_key_jwt', 'client_secret_basic'],
+  defaultAuthMethod: 'client_secret_basic',
+  jwksUri: false,
+};
+
+/** A dynamically registered client as stored: the domain settings, the wire metadata, hashes only. */
+export interface RegisteredClientRecord {
+  readonly clientId: string;
+  readonly clientName?: string;
+  readonly grantTypes: readonly string[];
+  readonly scopes: readonly string[];
+  readonly public: boolean;
+  readonly redirectUris: readonly string[];
+  readonly postLogoutRedirectUris: readonly string[];
+  readonly jwks?: unknown;
+  /** RFC 7591 §3.2.1: the metadata as registered (after Tollgate's narrowing), returned by RFC 7592 reads. */
+  readonly registration: Readonly<Record<string, unknown>>;
+}
+
+/** Validates a registration or update request's metadata (RFC 7591 §2); errors are RFC 7591 §3.2.2's. */
+export function readRegistrationMetadata(body: unknown): ClientMetadata {
+  try {
+    return readClientMetadata(body, REGISTRATION_RULES);
+  } catch (error) {
+    if (error instanceof ClientMetadataError) {
+      throw error.code === 'invalid_redirect_uri' ? OAuthError.invalidRedirectUri(error.description) : OAuthError.invalidClientMetadata(error.description);
+    }
+    throw error;
+  }
+}
+
+/**
+ * What is stored for a registration: the grants and scopes the self-registered rules allow
+ * (docs/agents.md), and the metadata the response states, with `grant_types` and `scope` as granted.
+ */
+export function registeredClientRecord(clientId: string, metadata: ClientMetadata, catalog: ResourceCatalog): RegisteredClientRecord {
+  const client = selfRegisteredClient({ clientId, kind: 'dynamic', metadata }, catalog);
+  const registration: Record<string, unknown> = {
+    redirect_uris: metadata.redirectUris,
+    token_endpoint_auth_method: metadata.tokenEndpointAuthMethod,
+    grant_types: client.allowedGrantTypes,
+    response_types: ['code'],
+    scope: client.allowedScopes.join(' '),
+    ...(metadata.postLogoutRedirectUris.length > 0 ? { post_logout_redirect_uris: metadata.postLogoutRedirectUris } : {}),
+    ...(metadata.clientName === undefined ? {} : { client_name: metadata.clientName }),
+    ...(metadata.clientUri === undefined ? {} : { client_uri: metadata.clientUri }),
+    ...(metadata.logoUri === undefined ? {} : { logo_uri: metadata.logoUri }),
+    ...(metadata.jwks === undefined ? {} : { jwks: metadata.jwks }),
+  };
+  return {
+    clientId,
+    ...(metadata.clientName === undefined ? {} : { clientName: metadata.clientName }),
+    grantTypes: client.allowedGrantTypes,
+    scopes: client.allowedScopes,
+    public: client.public === true,
+    redirectUris: metadata.redirectUris,
+    postLogoutRedirectUris: metadata.postLogoutRedirectUris,
+    ...(metadata.jwks === undefined ? {} : { jwks: metadata.jwks }),
+    registration,
+  };
+}
+
+/** 128 bits and more of randomness, base64url: client ids, secrets, registration and initial access tokens. */
+export function generateCredential(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url');
+}
+
+/** The stored form of a registration or initial access token: SHA-256, base64 (as client secrets). */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('base64');
+}
+
+/** Constant-time comparison of a presented token with a stored hash. */
+export function tokenMatches(presented: string, storedHash: string): boolean {
+  const expected = Buffer.from(storedHash, 'base64');
+  const actual = createHash('sha256').update(presented, 'utf8').digest();
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}

@@ -1,0 +1,82 @@
+import { DPOP_SIGNING_ALGORITHMS } from '../../tokens/dpop/dpop-proof';
+import type { ResourceCatalog } from '../../identity/resources/resource-catalog';
+import { FOREIGN_JWT_ALGORITHMS } from '../../identity/trusted-issuers/foreign-jwt.verifier';
+
+export interface DiscoveryInput {
+  readonly issuer: string;
+  readonly grantTypes: readonly string[];
+  readonly catalog: ResourceCatalog;
+  readonly signingAlgorithms: readonly string[];
+  /** docs/agents.md: whether URL client_ids name metadata documents, and whether clients may register. */
+  readonly metadataDocuments: boolean;
+  readonly dynamicRegistration: boolean;
+}
+
+// docs/client-authentication.md: every endpoint that authenticates clients does it the same way.
+// Workload identities (Kubernetes, SPIFFE) are assertions of their own types, not registered method names.
+const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt'];
+const ASSERTION_ALGORITHMS = [...FOREIGN_JWT_ALGORITHMS];
+// Public clients (`none`) use the token and revocation endpoints but may not introspect.
+const PUBLIC_CLIENT_AUTH_METHODS = [...CLIENT_AUTH_METHODS, 'none'];
+// Claims of ID tokens (OpenID Connect Core §2) besides those the identity resources map to.
+const ID_TOKEN_CLAIMS = ['auth_time', 'amr', 'sid', 'nonce', 'azp', 'at_hash'];
+
+/**
+ * RFC 8414 §3.1: for an issuer with a path (`https://host/auth`), the metadata URL puts the
+ * well-known segment between the host and that path: `/.well-known/oauth-authorization-server/auth`.
+ * Undefined for an issuer without a path, whose metadata is at the plain well-known URL.
+ */
+export function rfc8414MetadataPath(issuer: string): string | undefined {
+  const { pathname } = new URL(issuer);
+  return pathname === '/' || pathname === '' ? undefined : `/.well-known/oauth-authorization-server${pathname}`;
+}
+
+/** OpenID Connect Discovery 1.0 §3 / RFC 8414 §2 metadata (docs/endpoints.md#discovery). */
+export function discoveryDocument({
+  issuer,
+  grantTypes,
+  catalog,
+  signingAlgorithms,
+  metadataDocuments,
+  dynamicRegistration,
+}: DiscoveryInput): Record<string, unknown> {
+  return {
+    issuer,
+    jwks_uri: `${issuer}/.well-known/openid-configuration/jwks`,
+    authorization_endpoint: `${issuer}/connect/authorize`,
+    token_endpoint: `${issuer}/connect/token`,
+    userinfo_endpoint: `${issuer}/connect/userinfo`,
+    end_session_endpoint: `${issuer}/connect/endsession`,
+    introspection_endpoint: `${issuer}/connect/introspect`,
+    revocation_endpoint: `${issuer}/connect/revocation`,
+    pushed_authorization_request_endpoint: `${issuer}/connect/par`,
+    device_authorization_endpoint: `${issuer}/connect/deviceauthorization`,
+    // RFC 7591 §3, only while registration is on.
+    ...(dynamicRegistration ? { registration_endpoint: `${issuer}/connect/register` } : {}),
+    grant_types_supported: grantTypes,
+    scopes_supported: catalog.scopesSupported(),
+    claims_supported: ['sub', ...catalog.claimsSupported().filter((claim) => claim !== 'sub'), ...ID_TOKEN_CLAIMS],
+    // docs/browser-sign-in.md: the authorization code flow with PKCE S256, nothing else.
+    response_types_supported: ['code'],
+    response_modes_supported: ['query', 'form_post'],
+    code_challenge_methods_supported: ['S256'],
+    prompt_values_supported: ['none', 'login', 'consent'],
+    authorization_response_iss_parameter_supported: true,
+    request_parameter_supported: false,
+    // RFC 9126 §5: only pushed request_uri values are accepted; no client must push unless registered so.
+    request_uri_parameter_supported: false,
+    require_pushed_authorization_requests: false,
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: signingAlgorithms,
+    token_endpoint_auth_methods_supported: PUBLIC_CLIENT_AUTH_METHODS,
+    token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
+    introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    introspection_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
+    revocation_endpoint_auth_methods_supported: PUBLIC_CLIENT_AUTH_METHODS,
+    revocation_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
+    // RFC 9449 §5.1 (docs/dpop.md).
+    dpop_signing_alg_values_supported: DPOP_SIGNING_ALGORITHMS,
+    // draft-ietf-oauth-client-id-metadata-document §6.
+    ...(metadataDocuments ? { client_id_metadata_document_supported: true } : {}),
+  };
+}

@@ -1,0 +1,23 @@
+import { MAX_TYPED_USER_CODE_LENGTH } from '../../tokens/device-authorization/user-code';
+import { MAX_BODY_BYTES } from '../../protocol/form';
+import { FormField } from '../../protocol/inspected-parameters';
+
+// A CSRF token is 43 base64url characters (csrf.ts); anything else fails the check.
+const MAX_CSRF_TOKEN_LENGTH = 43;
+
+/** The verification page's query (`verification_uri_complete`) and its user-code form. */
+export class DeviceEntryForm {
+  @FormField(MAX_CSRF_TOKEN_LENGTH) csrf_token?: string;
+  @FormField(MAX_TYPED_USER_CODE_LENGTH) user_code?: string;
+}
+
+/** Its login form: the user code carried, the credentials bounded by the body as on the login page. */
+export class DeviceLoginForm extends DeviceEntryForm {
+  @FormField(MAX_BODY_BYTES) username?: string;
+  @FormField(MAX_BODY_BYTES) password?: string;
+}
+
+/** Its consent form: the user code carried, `allow` or `deny`. */
+export class DeviceConsentForm extends DeviceEntryForm {
+  @FormField('allow'.length) decision?: string;
+}

@@ -1,0 +1,152 @@
+import { Injectable } from '@nestjs/common';
+import { AuditSink } from '../../platform/audit/audit-event';
+import { ConsentRepository } from '../../tokens/authorization/consent.repository';
+import type { Client } from '../../identity/clients/client';
+import { ClientStore } from '../../identity/clients/client.store';
+import type { DeviceAuthorization } from '../../tokens/device-authorization/device-authorization';
+import { DeviceAuthorizationService } from '../../tokens/device-authorization/device-authorization.service';
+import { formatUserCode } from '../../tokens/device-authorization/user-code';
+import type { InspectedParameters } from '../../protocol/inspected-parameters';
+import { UserCodeThrottle } from '../../platform/rate-limit/user-code.throttle';
+import { BrowserCookies } from '../../identity/sessions/browser-cookies';
+import type { SignInSession } from '../../identity/sessions/sign-in-session';
+import { SignInSessionService } from '../../identity/sessions/sign-in-session.service';
+import { DeviceCookies } from '../../identity/sign-in/device-cookie';
+import { PasswordChecksBusy } from '../../identity/sign-in/password-check.queue';
+import { UserDirectory } from '../../identity/users/user-directory';
+import { CSRF_FIELD, CsrfTokens } from './csrf';
+import type { DeviceConsentForm, DeviceEntryForm, DeviceLoginForm } from './device-forms';
+import type { DevicePage } from './device-page';
+import type { PageResult } from './page';
+import { PasswordSignIn } from './password-sign-in';
+
+// The audit log's client of a sign-in on the verification page, before any code names one.
+const VERIFICATION_PAGE = 'device_verification';
+
+/**
+ * The verification page (RFC 8628 §3.3, docs/device-authorization.md): sign in, enter the user
+ * code, consent when the client requires it, and the answer recorded for the device's next poll.
+ * Every form is CSRF-protected; wrong codes are counted per signed-in user (docs/throttling.md#user-codes).
+ */
+@Injectable()
+export class DeviceVerificationService {
+  constructor(
+    private readonly devices: DeviceAuthorizationService,
+    private readonly sessions: SignInSessionService,
+    private readonly users: UserDirectory,
+    private readonly passwords: PasswordSignIn,
+    private readonly cookies: BrowserCookies,
+    private readonly csrf: CsrfTokens,
+    private readonly deviceCookies: DeviceCookies,
+    private readonly clients: ClientStore,
+    private readonly consents: ConsentRepository,
+    private readonly throttle: UserCodeThrottle,
+    private readonly audit: AuditSink,
+  ) {}
+
+  /** `GET /connect/device`: the login page, or the code form, prefilled from `verification_uri_complete`. */
+  async show(form: InspectedParameters<DeviceEntryForm>, cookies: string | undefined): Promise<PageResult> {
+    const userCode = form.accepted('user_code') ?? '';
+    const session = await this.activeSession(cookies);
+    return { page: session ? { kind: 'device_entry', userCode, subject: session.subject } : signInFirst(userCode) };
+  }
+
+  /** The login form: a new session and the code form on success, the form again with one generic message otherwise. */
+  async signIn(form: InspectedParameters<DeviceLoginForm>, cookies: string | undefined, address: string): Promise<PageResult> {
+    if (!this.csrf.isValid({ kind: 'pre-session', handle: this.cookies.preSession(cookies) }, form.accepted(CSRF_FIELD))) {
+      return { page: { kind: 'csrf_failed' } };
+    }
+    const userCode = form.accepted('user_code') ?? '';
+    const username = form.accepted('username') ?? '';
+    const deviceId = this.deviceCookies.deviceOf(cookies, username);
+    const user = await this.passwords.verify(username, form.accepted('password') ?? '', address, VERIFICATION_PAGE, deviceId).catch(busyOrThrow);
+    if (user instanceof PasswordChecksBusy) return { page: { kind: 'busy', retryAfterSeconds: user.retryAfterSeconds } };
+    if (!user) return { page: { kind: 'device_login', userCode, failed: true, username: username.slice(0, 256) } };
+    await this.sessions.end(this.cookies.session(cookies));
+    const { handle, session } = await this.sessions.start(user.subjectId, ['pwd']);
+    this.audit.emit({ name: 'user.signed_in', clientId: VERIFICATION_PAGE, subject: user.subjectId, address });
+    return {
+      page: { kind: 'device_entry', userCode, subject: session.subject },
+      cookies: [this.cookies.setSession(handle, this.sessions.lifetimeSeconds), this.cookies.clearPreSession(), ...this.deviceCookies.setCookie(username)],
+      sessionHandle: handle,
+    };
+  }
+
+  /** The code form: consent when the client requires it and the user has not allowed these scopes, else approved. */
+  async enter(form: InspectedParameters<DeviceEntryForm>, cookies: string | undefined): Promise<PageResult> {
+    return this.withCode(form, cookies, async (session, authorization, client) => {
+      const allowed = client.requireConsent ? await this.consents.findScopes(session.subject, client.clientId) : authorization.scopes;
+      if (authorization.scopes.every((scope) => allowed.includes(scope))) return this.answer(session, authorization, client, true);
+      const userCode = formatUserCode(authorization.userCode);
+      return { kind: 'device_consent', userCode, subject: session.subject, clientName: nameOf(client), scopes: authorization.scopes };
+    });
+  }
+
+  /** The consent form: an allow is remembered per user, client and scopes (docs/browser-sign-in.md); anything else denies. */
+  async consent(form: InspectedParameters<DeviceConsentForm>, cookies: string | undefined): Promise<PageResult> {
+    const allowed = form.accepted('decision') === 'allow';
+    return this.withCode(form, cookies, async (session, authorization, client) => {
+      if (allowed) await this.consents.allow(session.subject, client.clientId, authorization.scopes);
+      return this.answer(session, authorization, client, allowed);
+    });
+  }
+
+  /**
+   * A form of a signed-in user that names a user code: the CSRF token bound to the session, the
+   * user within the budget of wrong codes, the code a pending request's, whose client is enabled.
+   */
+  private async withCode(
+    form: InspectedParameters<DeviceEntryForm>,
+    cookies: string | undefined,
+    next: (session: SignInSession, authorization: DeviceAuthorization, client: Client) => Promise<DevicePage>,
+  ): Promise<PageResult> {
+    const typed = form.accepted('user_code') ?? '';
+    const handle = this.cookies.session(cookies);
+    const session = await this.activeSession(cookies);
+    if (!session) return { page: signInFirst(typed) };
+    if (!this.csrf.isValid({ kind: 'session', handle }, form.accepted(CSRF_FIELD))) return { page: { kind: 'csrf_failed' } };
+    const { subject } = session;
+    const waitSeconds = await this.throttle.waitSeconds(subject);
+    if (waitSeconds > 0) return { page: { kind: 'device_entry', userCode: typed, subject, problem: { kind: 'throttled', retryAfterSeconds: waitSeconds } } };
+    const authorization = await this.devices.findPending(typed);
+    const client = authorization && (await this.clients.find(authorization.clientId));
+    if (!authorization || !client?.enabled) {
+      await this.throttle.recordFailure(subject);
+      return { page: { kind: 'device_entry', userCode: typed, subject, problem: { kind: 'invalid' } } };
+    }
+    return { page: await next(session, authorization, client) };
+  }
+
+  private async answer(session: SignInSession, authorization: DeviceAuthorization, client: Client, approved: boolean): Promise<DevicePage> {
+    const approval = approved
+      ? { subject: session.subject, sessionId: session.sessionId, authTime: session.authTime, authenticationMethods: session.authenticationMethods }
+      : undefined;
+    // Answered meanwhile (another tab) or expired: the code is no longer good.
+    if (!(await this.devices.answer(authorization, approval))) {
+      return { kind: 'device_entry', userCode: formatUserCode(authorization.userCode), subject: session.subject, problem: { kind: 'invalid' } };
+    }
+    this.audit.emit({ name: 'device_authorization.answered', clientId: client.clientId, subject: session.subject, approved });
+    return { kind: 'device_answered', approved, clientName: nameOf(client) };
+  }
+
+  /** The browser's session, if any and its user is still enabled. */
+  private async activeSession(cookies: string | undefined): Promise<SignInSession | undefined> {
+    const session = await this.sessions.find(this.cookies.session(cookies));
+    const user = session && (await this.users.findBySubjectId(session.subject));
+    return user?.enabled ? session : undefined;
+  }
+}
+
+function signInFirst(userCode: string): DevicePage {
+  return { kind: 'device_login', userCode, failed: false, username: '' };
+}
+
+function nameOf(client: Client): string {
+  return client.clientName ?? client.clientId;
+}
+
+/** Hashing is saturated (docs/throttling.md#password-hashing): a page of its own, not a 500. */
+function busyOrThrow(error: unknown): PasswordChecksBusy {
+  if (error instanceof PasswordChecksBusy) return error;
+  throw error;
+}

@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { AuditSink } from '../../platform/audit/audit-event';
+import { AuthorizeService } from '../../tokens/authorization/authorize.service';
+import type { AuthorizationInput } from '../../tokens/authorization/authorization-parameters';
+import type { InspectedParameters } from '../../protocol/inspected-parameters';
+import { BrowserCookies } from '../../identity/sessions/browser-cookies';
+import { SignInSessionService } from '../../identity/sessions/sign-in-session.service';
+import { DeviceCookies } from '../../identity/sign-in/device-cookie';
+import { PasswordChecksBusy } from '../../identity/sign-in/password-check.queue';
+import { CSRF_FIELD, CsrfTokens } from './csrf';
+import type { ConsentForm, LoginForm } from './interaction-forms';
+import type { PageResult } from './page';
+import { PasswordSignIn } from './password-sign-in';
+
+/** The browser's side of the authorization endpoint: the request, the login page, the consent page. */
+@Injectable()
+export class InteractionService {
+  constructor(
+    private readonly authorization: AuthorizeService,
+    private readonly sessions: SignInSessionService,
+    private readonly passwords: PasswordSignIn,
+    private readonly audit: AuditSink,
+    private readonly cookies: BrowserCookies,
+    private readonly csrf: CsrfTokens,
+    private readonly deviceCookies: DeviceCookies,
+  ) {}
+
+  async authorize(parameters: AuthorizationInput, cookies: string | undefined): Promise<PageResult> {
+    const session = await this.sessions.find(this.cookies.session(cookies));
+    return { page: await this.authorization.authorize(parameters, session) };
+  }
+
+  /**
+   * The login form: a new session on success, the form again with one generic message otherwise.
+   * Its CSRF token is bound to the pre-session, which a sign-in ends: the forms after it are bound to
+   * the new session.
+   */
+  async signIn(form: InspectedParameters<LoginForm>, cookies: string | undefined, address: string): Promise<PageResult> {
+    if (!this.csrf.isValid({ kind: 'pre-session', handle: this.cookies.preSession(cookies) }, form.accepted(CSRF_FIELD))) {
+      return { page: { kind: 'csrf_failed' } };
+    }
+    const outcome = await this.authorization.authorize(form, undefined, { resumed: true });
+    if (outcome.kind !== 'login') return { page: outcome };
+    const username = form.accepted('username') ?? '';
+    const password = form.accepted('password') ?? '';
+    const clientId = outcome.request.client.clientId;
+    const deviceId = this.deviceCookies.deviceOf(cookies, username);
+    const user = await this.passwords.verify(username, password, address, clientId, deviceId).catch(busyOrThrow);
+    if (user instanceof PasswordChecksBusy) return { page: { kind: 'busy', retryAfterSeconds: user.retryAfterSeconds } };
+    if (!user) {
+      return { page: { kind: 'login_failed', outcome, username: username.slice(0, 256) } };
+    }
+    // A new sign-in replaces whatever session this browser had (prompt=login may switch users).
+    await this.sessions.end(this.cookies.session(cookies));
+    const { handle, session } = await this.sessions.start(user.subjectId, ['pwd']);
+    this.audit.emit({ name: 'user.signed_in', clientId, subject: user.subjectId, address });
+    return {
+      page: await this.authorization.authorize(form, session, { signedInNow: true, resumed: true }),
+      cookies: [this.cookies.setSession(handle, this.sessions.lifetimeSeconds), this.cookies.clearPreSession(), ...this.deviceCookies.setCookie(username)],
+      sessionHandle: handle,
+    };
+  }
+
+  /** The consent form: `decision` is `allow` or anything else, which denies. */
+  async consent(form: InspectedParameters<ConsentForm>, cookies: string | undefined): Promise<PageResult> {
+    const handle = this.cookies.session(cookies);
+    if (!this.csrf.isValid({ kind: 'session', handle }, form.accepted(CSRF_FIELD))) return { page: { kind: 'csrf_failed' } };
+    const session = await this.sessions.find(handle);
+    return { page: await this.authorization.consent(form, session, form.accepted('decision') === 'allow') };
+  }
+}
+
+/** Hashing is saturated (docs/throttling.md#password-hashing): a page of its own, not a 500. */
+function busyOrThrow(error: unknown): PasswordChecksBusy {
+  if (error instanceof PasswordChecksBusy) return error;
+  throw error;
+}

@@ -1,0 +1,181 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type {} from '@fastify/view';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import type { Client } from '../../identity/clients/client';
+import type { ConfigType } from '../../platform/config/config-slice';
+import { issuerConfig } from '../../platform/config/config.slices';
+import { generateHandle } from '../../protocol/opaque-handle';
+import { BrowserCookies } from '../../identity/sessions/browser-cookies';
+import { UserDirectory } from '../../identity/users/user-directory';
+import { CsrfTokens, type CsrfBinding } from './csrf';
+import type { DevicePage } from './device-page';
+import type { Page, PageResult } from './page';
+import { originOf, securePage } from './page-security';
+import { appendQuery } from './redirect-url';
+import { describeScopes } from './scope-descriptions';
+
+/** Renders a page result: the templates through Fastify's view support, redirects, cookies, headers. */
+@Injectable()
+export class PageRenderer {
+  private readonly basePath: string;
+
+  constructor(
+    private readonly users: UserDirectory,
+    private readonly cookies: BrowserCookies,
+    private readonly csrf: CsrfTokens,
+    @Inject(issuerConfig.KEY) config: ConfigType<typeof issuerConfig>,
+  ) {
+    // Links are absolute paths under the issuer's path, so a proxy may serve us under a prefix.
+    this.basePath = new URL(config.issuer).pathname.replace(/\/+$/, '');
+  }
+
+  async render(request: FastifyRequest, reply: FastifyReply, { page, cookies = [], sessionHandle }: PageResult): Promise<void> {
+    for (const cookie of cookies) reply.header('Set-Cookie', cookie);
+    await this.renderPage({ request, reply, sessionHandle }, page);
+  }
+
+  private async renderPage(context: FormContext, page: Page): Promise<void> {
+    const { reply } = context;
+    switch (page.kind) {
+      case 'error_page':
+        return this.view(reply, 400, 'error', { message: page.description });
+      case 'csrf_failed':
+        return this.view(reply, 403, 'error', { message: 'The form expired or did not come from this site.' });
+      case 'busy':
+        reply.header('Retry-After', String(page.retryAfterSeconds));
+        return this.view(reply, 503, 'error', { message: 'Too many sign-ins are being checked right now. Please try again in a few seconds.' });
+      case 'signed_out':
+        return this.view(reply, 200, 'signed-out', {});
+      case 'redirect':
+        securePage(reply);
+        return void reply.code(302).header('Location', page.location).send();
+      case 'respond':
+        return this.respond(reply, page);
+      case 'login':
+      case 'login_failed': {
+        const outcome = page.kind === 'login' ? page : page.outcome;
+        const username = page.kind === 'login_failed' ? page.username : (outcome.request.loginHint ?? '');
+        return this.form(context, 'pre-session', [outcome.request.redirectUri], 'login', {
+          clientId: outcome.request.client.clientId,
+          carried: outcome.carried,
+          failed: page.kind === 'login_failed',
+          username,
+        });
+      }
+      case 'consent': {
+        const user = await this.users.findBySubjectId(page.session.subject);
+        return this.form(context, 'session', [page.request.redirectUri], 'consent', {
+          clientName: displayName(page.request.client),
+          clientHost: page.request.client.clientHost,
+          remembered: !page.request.client.consentEveryTime,
+          carried: page.carried,
+          scopes: describeScopes(page.request.scopes),
+          username: user?.username ?? page.session.subject,
+        });
+      }
+      case 'logout_confirmation':
+        return this.form(context, 'session', page.returnTo === undefined ? [] : [page.returnTo], 'logout', { carried: page.carried });
+      default:
+        return this.devicePage(context, page);
+    }
+  }
+
+  /** The verification page's steps (docs/device-authorization.md): the login and consent templates post to the device flow's endpoints. */
+  private async devicePage(context: FormContext, page: DevicePage): Promise<void> {
+    const device = `${this.basePath}/connect/device`;
+    switch (page.kind) {
+      case 'device_login':
+        return this.form(context, 'pre-session', [], 'login', {
+          action: `${device}/login`,
+          clientId: 'your device',
+          carried: { user_code: page.userCode },
+          failed: page.failed,
+          username: page.username,
+        });
+      case 'device_entry': {
+        const { problem } = page;
+        if (problem?.kind === 'throttled') context.reply.header('Retry-After', String(problem.retryAfterSeconds));
+        const retryAfterMinutes = problem?.kind === 'throttled' ? Math.ceil(problem.retryAfterSeconds / 60) : undefined;
+        const username = (await this.users.findBySubjectId(page.subject))?.username ?? page.subject;
+        const status = problem?.kind === 'throttled' ? 429 : 200;
+        return this.form(context, 'session', [], 'device', { userCode: page.userCode, problem: problem?.kind, retryAfterMinutes, username }, status);
+      }
+      case 'device_consent': {
+        const username = (await this.users.findBySubjectId(page.subject))?.username ?? page.subject;
+        return this.form(context, 'session', [], 'consent', {
+          action: `${device}/consent`,
+          clientName: page.clientName,
+          carried: { user_code: page.userCode },
+          scopes: describeScopes(page.scopes),
+          username,
+        });
+      }
+      case 'device_answered':
+        return this.view(context.reply, 200, 'device-answered', { approved: page.approved, clientName: page.clientName });
+    }
+  }
+
+  /** RFC 6749 §4.1.2 (query) or OAuth 2.0 Form Post Response Mode (form_post). */
+  private async respond(reply: FastifyReply, page: Extract<Page, { kind: 'respond' }>): Promise<void> {
+    const { redirectUri, responseMode } = page.target;
+    if (responseMode === 'query') {
+      securePage(reply);
+      return void reply.code(302).header('Location', appendQuery(redirectUri, page.parameters)).send();
+    }
+    const scriptNonce = randomBytes(16).toString('base64url');
+    securePage(reply, { formTargets: [originOf(redirectUri) ?? redirectUri], scriptNonce });
+    await this.send(reply, 200, 'form-post', { action: redirectUri, parameters: page.parameters, scriptNonce });
+  }
+
+  /**
+   * A page with a form, its CSRF token bound to the browser's session or pre-session (a pre-session
+   * is started when the browser has none). Its POST may be answered with a redirect to `formTargets`,
+   * which form-action governs too.
+   */
+  private async form(
+    context: FormContext,
+    kind: CsrfBinding['kind'],
+    formTargets: readonly string[],
+    template: string,
+    data: Record<string, unknown>,
+    status = 200,
+  ): Promise<void> {
+    const { request, reply } = context;
+    let handle = kind === 'session' ? (context.sessionHandle ?? this.cookies.session(request.headers.cookie)) : this.cookies.preSession(request.headers.cookie);
+    if (handle === undefined) {
+      // A session page is only shown for an active session; a pre-session starts here.
+      if (kind === 'session') throw new Error('a session form without a session');
+      handle = generateHandle();
+      reply.header('Set-Cookie', this.cookies.setPreSession(handle));
+    }
+    securePage(reply, { formTargets: formTargets.map((target) => originOf(target) ?? target) });
+    await this.send(reply, status, template, { ...data, csrfToken: this.csrf.tokenFor(kind, handle) });
+  }
+
+  private async view(reply: FastifyReply, status: number, template: string, data: Record<string, unknown>): Promise<void> {
+    securePage(reply);
+    await this.send(reply, status, template, data);
+  }
+
+  private async send(reply: FastifyReply, status: number, template: string, data: Record<string, unknown>): Promise<void> {
+    const html = await reply.viewAsync(template, { ...data, basePath: this.basePath });
+    reply.code(status).header('Content-Type', 'text/html; charset=utf-8').send(html);
+  }
+}
+
+/**
+ * The name users see: a metadata document's `client_name` always with its URL's host (docs/agents.md#consent),
+ * so that no document passes itself off as another application, even in an operator's own template.
+ */
+function displayName(client: Client): string {
+  const name = client.clientName ?? client.clientId;
+  return client.clientHost === undefined ? name : `${name} (${client.clientHost})`;
+}
+
+/** The request and reply of a page, with the session handle this response starts, if any. */
+interface FormContext {
+  readonly request: FastifyRequest;
+  readonly reply: FastifyReply;
+  readonly sessionHandle: string | undefined;
+}

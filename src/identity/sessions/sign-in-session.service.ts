@@ -1,0 +1,52 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import type { ConfigType } from '../../platform/config/config-slice';
+import { tokenLifetimes } from '../../platform/config/config.slices';
+import { generateHandle, hashHandle, isHandle } from '../../protocol/opaque-handle';
+import type { SignInSession } from './sign-in-session';
+import { SignInSessionRepository } from './sign-in-session.repository';
+
+/**
+ * Server-side sign-in sessions (docs/browser-sign-in.md): the browser holds a random handle in a
+ * cookie, the database holds its hash, so any instance can read the session and none can forge one.
+ */
+@Injectable()
+export class SignInSessionService {
+  constructor(
+    private readonly repository: SignInSessionRepository,
+    @Inject(tokenLifetimes.KEY) private readonly lifetimes: ConfigType<typeof tokenLifetimes>,
+  ) {}
+
+  get lifetimeSeconds(): number {
+    return this.lifetimes.signInSessionSeconds;
+  }
+
+  /** Starts a session for a user who just authenticated; returns the cookie's value with it. */
+  async start(subject: string, authenticationMethods: readonly string[]): Promise<{ handle: string; session: SignInSession }> {
+    const handle = generateHandle();
+    const now = Date.now();
+    const session: SignInSession = {
+      sessionId: randomBytes(16).toString('base64url'),
+      subject,
+      authTime: Math.floor(now / 1000),
+      authenticationMethods,
+      expiresAt: new Date(now + this.lifetimeSeconds * 1000),
+    };
+    await this.repository.add({ ...session, handleHash: hashHandle(handle) });
+    return { handle, session };
+  }
+
+  /** The session a cookie value names, if it is still active. */
+  async find(handle: string | undefined): Promise<SignInSession | undefined> {
+    if (handle === undefined || !isHandle(handle)) return undefined;
+    return this.repository.findActive(hashHandle(handle), new Date());
+  }
+
+  async end(handle: string | undefined): Promise<void> {
+    if (handle !== undefined && isHandle(handle)) await this.repository.delete(hashHandle(handle));
+  }
+
+  purge(now = new Date()): Promise<number> {
+    return this.repository.deleteExpiredBefore(now);
+  }
+}

@@ -1,0 +1,60 @@
+import { MemoryCounterStore } from '../../platform/rate-limit/memory-counter-store';
+import { SignInThrottle } from '../../platform/rate-limit/sign-in.throttle';
+import type { User } from '../users/user';
+import { PasswordCheck } from './password-check';
+import { PasswordCheckQueue } from './password-check.queue';
+
+const alice: User = { subjectId: '1', username: 'alice', passwordHash: 'scrypt$…', enabled: true, claims: {}, roles: [] };
+
+/** A directory that knows alice/alice, and a hasher that records what it hashed. */
+function setUp() {
+  const hashed: (string | undefined)[] = [];
+  const checked: string[] = [];
+  const users = {
+    authenticate: async (username: string, password: string) => {
+      checked.push(username);
+      return username === 'alice' && password === 'alice' ? alice : undefined;
+    },
+  };
+  const hasher = {
+    verify: async (password: string, encoded: string | undefined) => {
+      hashed.push(encoded);
+      return false;
+    },
+  };
+  const throttle = new SignInThrottle(new MemoryCounterStore(), {
+    failuresBeforeBackOff: 5,
+    backOffSeconds: 30,
+    maxBackOffSeconds: 900,
+    addressFailures: 50,
+    addressWindowSeconds: 300,
+  });
+  const lanes: boolean[] = [];
+  const queue = new PasswordCheckQueue({ concurrency: 1, queueLength: 4, queueTimeoutMs: 10_000 });
+  const recordingQueue = {
+    run: <T>(check: () => Promise<T>, options: { trustedDevice: boolean }) => {
+      lanes.push(options.trustedDevice);
+      return queue.run(check, options);
+    },
+  };
+  return { check: new PasswordCheck(users, hasher, throttle, recordingQueue), hashed, checked, lanes };
+}
+
+describe('PasswordCheck', () => {
+  it('refuses during back-off without asking the directory, after hashing a decoy in the queue', async () => {
+    const { check, hashed, checked, lanes } = setUp();
+    for (let i = 0; i < 5; i++)
+      await expect(check.check({ username: 'alice', password: 'x', address: '192.0.2.1' })).resolves.toEqual({ refusal: 'invalid_credentials' });
+    await expect(check.check({ username: 'alice', password: 'alice', address: '192.0.2.1' })).resolves.toEqual({ refusal: 'back_off' });
+    expect(checked).toHaveLength(5);
+    expect(hashed).toEqual([undefined]);
+    expect(lanes).toEqual(Array(6).fill(false));
+  });
+
+  it("signs in a device-cookie holder in its own lane whatever its address's back-off", async () => {
+    const { check, lanes } = setUp();
+    for (let i = 0; i < 5; i++) await check.check({ username: 'alice', password: 'x', address: '192.0.2.1' });
+    await expect(check.check({ username: 'alice', password: 'alice', address: '192.0.2.1', deviceId: 'device-a' })).resolves.toEqual({ user: alice });
+    expect(lanes.at(-1)).toBe(true);
+  });
+});

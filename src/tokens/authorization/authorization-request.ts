@@ -1,0 +1,161 @@
+import type { Client } from '../../identity/clients/client';
+import { OAuthError } from '../../protocol/oauth-error';
+import { resolveRequestedScopes } from '../../protocol/scope';
+import { readResourceIndicators, type ResourceLookup, resolveResourceIndicators, scopesForResources } from '../../identity/resources/resource-indicators';
+import type { AuthorizationInput, AuthorizationParameters } from './authorization-parameters';
+
+export type ResponseMode = 'query' | 'form_post';
+export type Prompt = 'none' | 'login' | 'consent';
+
+/** Where the authorization response (or error) goes, once the client and redirect URI are trusted. */
+export interface ResponseTarget {
+  readonly redirectUri: string;
+  readonly responseMode: ResponseMode;
+  readonly state?: string;
+}
+
+/** A validated authorization request (OpenID Connect Core §3.1.2.1, RFC 7636). */
+export interface AuthorizationRequest extends ResponseTarget {
+  /** False when the client's only registered redirect URI was used without being named. */
+  readonly redirectUriSent: boolean;
+  readonly client: Client;
+  readonly scopes: readonly string[];
+  /** RFC 8707: the resource URIs the code's tokens are for; empty when none was requested. */
+  readonly resources: readonly string[];
+  readonly codeChallenge: string;
+  readonly nonce?: string;
+  readonly prompts: ReadonlySet<Prompt>;
+  /** Seconds. */
+  readonly maxAge?: number;
+  readonly loginHint?: string;
+  /** RFC 9126: the pushed request it came from, used up when a code is issued. */
+  readonly requestUri?: string;
+}
+
+/** The parameters this endpoint reads (`AuthorizationParameters`); others are ignored (and not carried through the pages). */
+export const AUTHORIZATION_PARAMETERS = [
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'response_mode',
+  'scope',
+  'state',
+  'nonce',
+  'code_challenge',
+  'code_challenge_method',
+  'prompt',
+  'max_age',
+  'login_hint',
+  'request',
+  'request_uri',
+  'resource',
+] as const satisfies readonly (keyof AuthorizationParameters)[];
+
+const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+const PROMPTS: ReadonlySet<string> = new Set(['none', 'login', 'consent']);
+
+/** A request that cannot be answered at the client's redirect URI: shown on an error page (RFC 6749 §4.1.2.1). */
+export class UntrustedRedirectError extends Error {}
+
+function trusted<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw new UntrustedRedirectError(error instanceof OAuthError ? error.description : 'invalid request');
+  }
+}
+
+/** The client's redirect URI for this request: exactly a registered one (RFC 9700 §4.1.1). */
+export function resolveRedirectUri(parameters: AuthorizationInput, client: Client): string {
+  const requested = trusted(() => parameters.valid('redirect_uri'));
+  if (requested === undefined) {
+    if (client.redirectUris.length === 1) return client.redirectUris[0];
+    throw new UntrustedRedirectError('redirect_uri is required');
+  }
+  if (!client.redirectUris.includes(requested)) throw new UntrustedRedirectError('redirect_uri is not registered for this client');
+  return requested;
+}
+
+export function readClientId(parameters: AuthorizationInput): string {
+  const clientId = trusted(() => parameters.valid('client_id'));
+  if (clientId === undefined) throw new UntrustedRedirectError('client_id is required');
+  return clientId;
+}
+
+/**
+ * Where errors go once client and redirect URI are known: `state` as sent (left out when repeated),
+ * `response_mode` as asked when it is valid.
+ */
+export function responseTarget(parameters: AuthorizationInput, redirectUri: string): ResponseTarget {
+  const mode = parameters.accepted('response_mode');
+  return { redirectUri, responseMode: mode === 'form_post' ? 'form_post' : 'query', state: parameters.accepted('state') };
+}
+
+/** RFC 6749 §3.1: the first parameter the request repeats, before anything else. */
+export function refuseRepeatedParameters(parameters: AuthorizationInput): void {
+  const repeated = parameters.repeated.find((name) => (AUTHORIZATION_PARAMETERS as readonly string[]).includes(name));
+  if (repeated !== undefined) throw OAuthError.invalidRequest(`parameter ${repeated} must not be repeated`);
+}
+
+/** Validates everything but the client and redirect URI; errors are answered at the redirect URI. */
+export function validateAuthorizationRequest(
+  parameters: AuthorizationInput,
+  client: Client,
+  target: ResponseTarget,
+  catalog: ResourceLookup,
+): AuthorizationRequest {
+  refuseRepeatedParameters(parameters);
+  // A state too long to return exactly as sent is refused, not dropped; the error carries no state.
+  parameters.valid('state');
+  // OpenID Connect Core §6: request objects are not supported (advertised in discovery).
+  if (parameters.valid('request') !== undefined) throw OAuthError.requestNotSupported('request objects are not supported');
+  if (parameters.valid('request_uri') !== undefined) throw OAuthError.requestUriNotSupported('request_uri is not supported');
+  const mode = parameters.valid('response_mode');
+  if (mode !== undefined && mode !== 'query' && mode !== 'form_post') throw OAuthError.invalidRequest('response_mode must be query or form_post');
+  const responseType = parameters.valid('response_type');
+  if (responseType === undefined) throw OAuthError.invalidRequest('response_type is required');
+  if (responseType !== 'code') throw OAuthError.unsupportedResponseType('only response_type code is supported');
+  if (!client.allowedGrantTypes.includes('authorization_code')) throw OAuthError.unauthorizedClient('the client may not use the authorization code flow');
+  const codeChallenge = readCodeChallenge(parameters);
+  // RFC 8707: the resources before the scope, so that invalid_target wins over invalid_scope.
+  const targets = resolveResourceIndicators(readResourceIndicators(parameters.listed('resource')), catalog, client.allowedScopes);
+  const requested = resolveRequestedScopes(parameters.valid('scope'), client.allowedScopes, (scope) => catalog.isKnownScope(scope));
+  const scopes = scopesForResources(requested, targets, catalog);
+  return {
+    ...target,
+    redirectUriSent: parameters.valid('redirect_uri') !== undefined,
+    client,
+    scopes,
+    resources: targets.map((api) => api.uri ?? ''),
+    codeChallenge,
+    nonce: parameters.valid('nonce'),
+    prompts: readPrompts(parameters.valid('prompt')),
+    maxAge: readMaxAge(parameters.valid('max_age')),
+    loginHint: parameters.valid('login_hint'),
+  };
+}
+
+/** RFC 7636 §4.3, RFC 9700 §2.1.1: PKCE with S256 from every client; `plain` is refused. */
+function readCodeChallenge(parameters: AuthorizationInput): string {
+  const challenge = parameters.valid('code_challenge');
+  if (challenge === undefined) throw OAuthError.invalidRequest('code_challenge is required (PKCE)');
+  if (parameters.valid('code_challenge_method') !== 'S256') throw OAuthError.invalidRequest('code_challenge_method must be S256');
+  if (!S256_CHALLENGE.test(challenge)) throw OAuthError.invalidRequest('code_challenge is not a base64url SHA-256 digest');
+  return challenge;
+}
+
+/** OpenID Connect Core §3.1.2.1: space-separated; `none` stands alone. */
+function readPrompts(value: string | undefined): ReadonlySet<Prompt> {
+  if (value === undefined) return new Set();
+  const prompts = value.split(' ').filter((prompt) => prompt.length > 0);
+  const unknown = prompts.find((prompt) => !PROMPTS.has(prompt));
+  if (unknown !== undefined) throw OAuthError.invalidRequest(`prompt ${unknown.slice(0, 32)} is not supported`);
+  if (prompts.includes('none') && prompts.length > 1) throw OAuthError.invalidRequest('prompt none must not be combined with other values');
+  return new Set(prompts as Prompt[]);
+}
+
+function readMaxAge(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,9}$/.test(value)) throw OAuthError.invalidRequest('max_age must be a non-negative integer');
+  return Number(value);
+}

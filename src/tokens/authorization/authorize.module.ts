@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { ClientsModule } from '../../identity/clients/clients.module';
+import { DeviceAuthorizationModule } from '../device-authorization/device-authorization.module';
+import { ResourcesModule } from '../../identity/resources/resources.module';
+import { SessionsModule } from '../../identity/sessions/sessions.module';
+import { UsersModule } from '../../identity/users/users.module';
+import { AuthorizationCodeRepository } from './authorization-code.repository';
+import { AuthorizationCodeService } from './authorization-code.service';
+import { AuthorizeService } from './authorize.service';
+import { ConsentRepository } from './consent.repository';
+import { ExpiredSignInStatePurger } from './expired-sign-in-state.purger';
+import { TypeOrmAuthorizationCodeRepository } from './persistence/typeorm-authorization-code.repository';
+import { TypeOrmConsentRepository } from './persistence/typeorm-consent.repository';
+import { TypeOrmPushedAuthorizationRequestRepository } from './persistence/typeorm-pushed-authorization-request.repository';
+import { PushedAuthorizationRequestRepository } from './pushed-authorization-request.repository';
+import { PushedAuthorizationService } from './pushed-authorization.service';
+
+/** The authorization endpoint's protocol side: request validation, pushed requests, decisions, codes, consents. */
+@Module({
+  imports: [ClientsModule, ResourcesModule, UsersModule, SessionsModule, DeviceAuthorizationModule],
+  providers: [
+    { provide: AuthorizationCodeRepository, useClass: TypeOrmAuthorizationCodeRepository },
+    { provide: ConsentRepository, useClass: TypeOrmConsentRepository },
+    { provide: PushedAuthorizationRequestRepository, useClass: TypeOrmPushedAuthorizationRequestRepository },
+    AuthorizationCodeService,
+    PushedAuthorizationService,
+    AuthorizeService,
+    ExpiredSignInStatePurger,
+  ],
+  exports: [AuthorizationCodeService, AuthorizeService, PushedAuthorizationService, ConsentRepository],
+})
+export class AuthorizeModule {}

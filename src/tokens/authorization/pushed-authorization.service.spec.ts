@@ -1,0 +1,119 @@
+import type { Client } from '../../identity/clients/client';
+import type { ResourceStore } from '../../identity/resources/resource.store';
+import { OAuthError } from '../../protocol/oauth-error';
+import type { PushedParameters } from './pushed-authorization-request';
+import { PushedAuthorizationRequestRepository, type StoredPushedRequest } from './pushed-authorization-request.repository';
+import { PushedAuthorizationService } from './pushed-authorization.service';
+
+interface Row extends StoredPushedRequest {
+  claimed: boolean;
+}
+
+/** Keeps rows in memory, with the repository's conditions. */
+class FakeRepository extends PushedAuthorizationRequestRepository {
+  readonly rows = new Map<string, Row>();
+  full = false;
+  async add(request: StoredPushedRequest): Promise<boolean> {
+    if (this.full) return false;
+    this.rows.set(request.requestUriHash, { ...request, claimed: false });
+    return true;
+  }
+  async claim(hash: string, clientId: string, now: Date, until: Date): Promise<PushedParameters | undefined> {
+    const row = this.live(hash, clientId, now);
+    if (!row || row.claimed) return undefined;
+    this.rows.set(hash, { ...row, claimed: true, expiresAt: until });
+    return row.parameters;
+  }
+  async findClaimed(hash: string, clientId: string, now: Date): Promise<PushedParameters | undefined> {
+    const row = this.live(hash, clientId, now);
+    return row?.claimed ? row.parameters : undefined;
+  }
+  async replaceParameters(hash: string, parameters: PushedParameters): Promise<void> {
+    const row = this.rows.get(hash);
+    if (row) this.rows.set(hash, { ...row, parameters });
+  }
+  async consume(hash: string, clientId: string, now: Date): Promise<boolean> {
+    return this.live(hash, clientId, now)?.claimed === true && this.rows.delete(hash);
+  }
+  async deleteExpiredBefore(): Promise<number> {
+    return 0;
+  }
+  private live(hash: string, clientId: string, now: Date): Row | undefined {
+    const row = this.rows.get(hash);
+    return row && row.clientId === clientId && row.expiresAt > now ? row : undefined;
+  }
+}
+
+const webapp = {
+  clientId: 'webapp',
+  enabled: true,
+  allowedGrantTypes: ['authorization_code'],
+  allowedScopes: ['openid'],
+  redirectUris: ['https://web.example/cb'],
+} as unknown as Client;
+const request = { response_type: 'code', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', scope: 'openid' };
+const resources = { catalog: { isKnownScope: () => true, isIdentityScope: () => false, apiResourceByUri: () => undefined } } as unknown as ResourceStore;
+const t0 = new Date('2026-01-01T00:00:00Z');
+const later = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
+
+async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
+  return promise.then(
+    () => undefined,
+    (error: unknown) => (error instanceof OAuthError ? error.code : 'not an OAuthError'),
+  );
+}
+
+describe('PushedAuthorizationService', () => {
+  let repository: FakeRepository;
+  let service: PushedAuthorizationService;
+  beforeEach(() => {
+    repository = new FakeRepository();
+    service = new PushedAuthorizationService(repository, resources);
+  });
+
+  describe('push', () => {
+    it('refuses with a 429 when the client holds too many pending requests', async () => {
+      repository.full = true;
+      const error = await service.push(request, webapp, t0).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(OAuthError);
+      expect((error as OAuthError).status).toBe(429);
+    });
+
+    it('answers a request_uri of 256 random bits that lives 60 seconds, storing only its hash', async () => {
+      const response = await service.push(request, webapp, t0);
+      expect(response).toEqual({ request_uri: expect.stringMatching(/^urn:ietf:params:oauth:request_uri:[A-Za-z0-9_-]{43}$/), expires_in: 60 });
+      const [[hash, row]] = [...repository.rows];
+      expect(response.request_uri).not.toContain(hash);
+      expect(row.expiresAt).toEqual(later(60));
+    });
+  });
+
+  describe('redeem', () => {
+    it('refuses a malformed, unknown, expired or other client’s request_uri', async () => {
+      const { request_uri: uri } = await service.push(request, webapp, t0);
+      expect(await codeOf(service.redeem('urn:ietf:params:oauth:request_uri:short', 'webapp', false, t0))).toBe('invalid_request_uri');
+      expect(await codeOf(service.redeem(`urn:ietf:params:oauth:request_uri:${'A'.repeat(43)}`, 'webapp', false, t0))).toBe('invalid_request_uri');
+      expect(await codeOf(service.redeem(uri, 'spa', false, t0))).toBe('invalid_request_uri');
+      expect(await codeOf(service.redeem(uri, 'webapp', false, later(61)))).toBe('invalid_request_uri');
+    });
+
+    it('is used once at the endpoint, then only from the pages, until consumed', async () => {
+      const { request_uri: uri } = await service.push(request, webapp, t0);
+      expect(await codeOf(service.redeem(uri, 'webapp', true, t0))).toBe('invalid_request_uri');
+      expect((await service.redeem(uri, 'webapp', false, later(30))).valid('scope')).toBe('openid');
+      expect(await codeOf(service.redeem(uri, 'webapp', false, later(31)))).toBe('invalid_request_uri');
+      // The sign-in may take longer than the first 60 seconds.
+      expect((await service.redeem(uri, 'webapp', true, later(600))).valid('client_id')).toBe('webapp');
+      expect(await service.consume(uri, 'webapp', later(601))).toBe(true);
+      expect(await service.consume(uri, 'webapp', later(601))).toBe(false);
+      expect(await codeOf(service.redeem(uri, 'webapp', true, later(602)))).toBe('invalid_request_uri');
+    });
+
+    it('reads what the pages kept', async () => {
+      const { request_uri: uri } = await service.push({ ...request, prompt: 'login' }, webapp, t0);
+      await service.redeem(uri, 'webapp', false, t0);
+      await service.keep(uri, { ...request, client_id: 'webapp' });
+      expect((await service.redeem(uri, 'webapp', true, t0)).valid('prompt')).toBeUndefined();
+    });
+  });
+});

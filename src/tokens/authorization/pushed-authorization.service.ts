@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import type { Client } from '../../identity/clients/client';
+import type { FormBody } from '../../protocol/form';
+import { inspectParameters } from '../../protocol/inspected-parameters';
+import { OAuthError } from '../../protocol/oauth-error';
+import { generateHandle, hashHandle, isHandle } from '../../protocol/opaque-handle';
+import { ResourceStore } from '../../identity/resources/resource.store';
+import { AuthorizationParameters, type AuthorizationInput } from './authorization-parameters';
+import {
+  MAX_PENDING_PUSHED_REQUESTS_PER_CLIENT,
+  PUSHED_REQUEST_INTERACTION_SECONDS,
+  PUSHED_REQUEST_LIFETIME_SECONDS,
+  REQUEST_URI_PREFIX,
+  validatePushedRequest,
+  type PushedAuthorizationResponse,
+  type PushedParameters,
+} from './pushed-authorization-request';
+import { PushedAuthorizationRequestRepository } from './pushed-authorization-request.repository';
+
+/**
+ * Pushed authorization requests (RFC 9126, docs/browser-sign-in.md#pushed-authorization-requests--post-connectpar):
+ * stored when pushed, used once at the authorization endpoint, used up when a code is issued.
+ */
+@Injectable()
+export class PushedAuthorizationService {
+  constructor(
+    private readonly repository: PushedAuthorizationRequestRepository,
+    private readonly resources: ResourceStore,
+  ) {}
+
+  /** RFC 9126 §2: validates and stores the request; its `request_uri` has 256 random bits, only their hash is stored. */
+  async push(body: FormBody, client: Client, now = new Date()): Promise<PushedAuthorizationResponse> {
+    const parameters = validatePushedRequest(inspectParameters(AuthorizationParameters, body), client, this.resources.catalog);
+    const handle = generateHandle();
+    const stored = await this.repository.add(
+      {
+        requestUriHash: hashHandle(handle),
+        clientId: client.clientId,
+        parameters,
+        expiresAt: new Date(now.getTime() + PUSHED_REQUEST_LIFETIME_SECONDS * 1000),
+      },
+      MAX_PENDING_PUSHED_REQUESTS_PER_CLIENT,
+      now,
+    );
+    if (!stored) throw new OAuthError('invalid_request', 'too many pushed requests are pending for this client', { status: 429, retryAfterSeconds: 60 });
+    return { request_uri: `${REQUEST_URI_PREFIX}${handle}`, expires_in: PUSHED_REQUEST_LIFETIME_SECONDS };
+  }
+
+  /**
+   * The pushed request a `request_uri` names, for the client it was pushed by: at the authorization
+   * endpoint only once (`resumed` false), then from the login and consent pages until a code is
+   * issued. Anything else is `invalid_request_uri` (RFC 9126 §4).
+   */
+  async redeem(requestUri: string, clientId: string, resumed: boolean, now = new Date()): Promise<AuthorizationInput> {
+    const hash = requestUriHash(requestUri);
+    const until = new Date(now.getTime() + PUSHED_REQUEST_INTERACTION_SECONDS * 1000);
+    const parameters =
+      hash === undefined
+        ? undefined
+        : resumed
+          ? await this.repository.findClaimed(hash, clientId, now)
+          : await this.repository.claim(hash, clientId, now, until);
+    if (parameters === undefined) throw OAuthError.invalidRequestUri('the request_uri is unknown, expired or used');
+    return inspectParameters(AuthorizationParameters, parameters);
+  }
+
+  /** What the request has become through the pages (prompt=login satisfied by a sign-in). */
+  async keep(requestUri: string, parameters: PushedParameters): Promise<void> {
+    const hash = requestUriHash(requestUri);
+    if (hash !== undefined) await this.repository.replaceParameters(hash, parameters);
+  }
+
+  /** Uses the request up as a code is issued: true for exactly one caller. */
+  async consume(requestUri: string, clientId: string, now = new Date()): Promise<boolean> {
+    const hash = requestUriHash(requestUri);
+    return hash !== undefined && (await this.repository.consume(hash, clientId, now));
+  }
+
+  purge(now = new Date()): Promise<number> {
+    return this.repository.deleteExpiredBefore(now);
+  }
+}
+
+function requestUriHash(requestUri: string): string | undefined {
+  const handle = requestUri.slice(REQUEST_URI_PREFIX.length);
+  return requestUri.startsWith(REQUEST_URI_PREFIX) && isHandle(handle) ? hashHandle(handle) : undefined;
+}

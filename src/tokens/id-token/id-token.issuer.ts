@@ -1,0 +1,52 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { JwtService } from '@nestjs/jwt';
+import { signJws } from '../access-token/jws';
+import type { ConfigType } from '../../platform/config/config-slice';
+import { issuerConfig, tokenLifetimes } from '../../platform/config/config.slices';
+import { SigningKeyStore } from '../keys/signing-key.store';
+import { accessTokenHash } from './at-hash';
+
+export interface IdTokenRequest {
+  readonly clientId: string;
+  readonly subject: string;
+  /** Epoch seconds. */
+  readonly authTime: number;
+  readonly authenticationMethods: readonly string[];
+  readonly sessionId?: string;
+  readonly nonce?: string;
+  /** The access token issued with it, for `at_hash`. */
+  readonly accessToken: string;
+}
+
+/**
+ * ID tokens (OpenID Connect Core §2, §3.1.3.6), signed with the access tokens' keys but typed `JWT`
+ * so that no resource server mistakes one for an access token. Profile claims stay at UserInfo.
+ */
+@Injectable()
+export class IdTokenIssuer {
+  constructor(
+    private readonly jwt: JwtService,
+    private readonly keys: SigningKeyStore,
+    @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
+    @Inject(tokenLifetimes.KEY) private readonly lifetimes: ConfigType<typeof tokenLifetimes>,
+  ) {}
+
+  issue(request: IdTokenRequest): Promise<string> {
+    const key = this.keys.signingKey();
+    const now = Math.floor(Date.now() / 1000);
+    const claims: Record<string, unknown> = {
+      iss: this.config.issuer,
+      sub: request.subject,
+      aud: request.clientId,
+      azp: request.clientId,
+      exp: now + this.lifetimes.idTokenSeconds,
+      iat: now,
+      auth_time: request.authTime,
+      amr: request.authenticationMethods,
+      at_hash: accessTokenHash(request.accessToken, key.algorithm),
+    };
+    if (request.sessionId !== undefined) claims.sid = request.sessionId;
+    if (request.nonce !== undefined) claims.nonce = request.nonce;
+    return signJws(this.jwt, claims, key, 'JWT');
+  }
+}
