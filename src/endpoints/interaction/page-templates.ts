@@ -13,8 +13,10 @@ import { viewsDirectory } from './views-directory';
 @Injectable()
 export class PageTemplates {
   constructor(host: HttpAdapterHost, @Inject(interactionViews.KEY) views: ConfigType<typeof interactionViews>) {
+    const fastify = host.httpAdapter?.getInstance<FastifyInstance>();
+    // An application context (an operator command) serves no pages; `FastifySetup` refuses another HTTP adapter.
+    if (typeof fastify?.register !== 'function') return;
     const templates = viewsDirectory(views.viewsDir);
-    const fastify = host.httpAdapter.getInstance<FastifyInstance>();
     void fastify.register(import('@fastify/view'), { engine: { eta: new Eta({ views: templates }) }, templates, production: true });
   }
 }
