@@ -1,17 +1,39 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { AppOptions } from './app.module';
+import type { Type } from '@nestjs/common';
+import type { Logger as PinoLogger } from 'pino';
 import type { AppConfig } from './platform/config/app.config';
 import { BootDataSources } from './platform/database/boot-data-sources';
 import { loadExtensions } from './grants/extension-loader';
 import { handleClientError } from './platform/http/client-error-handler';
 import { ProbeAwareLogController } from './platform/logging/probe-log-controller';
 import { requestChildLoggerFactory } from './platform/logging/request-logger';
+import type { AuditSink } from './platform/audit/audit-event';
 import { PinoAuditSink } from './platform/audit/pino-audit.sink';
 import { NestPinoLogger } from './platform/logging/nest-pino.logger';
 import { createRootLogger } from './platform/logging/root-logger';
 import { MAX_BODY_BYTES } from './protocol/form';
+import type { TollgateMigration } from './platform/database/database.config';
+import type { GrantModule } from './grants/grant-modules';
+import type { GrantRegistration } from './grants/grants.module';
+import type { UserDirectory } from './identity/users/user-directory';
 import { TollgateModule } from './tollgate.module';
+
+export interface AppOptions {
+  /** Grants served besides the built-in ones (tests, embedding applications), with the modules they need. */
+  readonly extraGrants?: GrantRegistration;
+  /** Nest modules that provide and export grant validators: an application's own modules, container extensions (docs/extending.md). */
+  readonly grantModules?: readonly GrantModule[];
+  /** Where audit events go; through `logger` by default. */
+  readonly auditSink?: AuditSink;
+  /** The pino logger every log record goes through; JSON lines on stdout at LOG_LEVEL by default. */
+  readonly logger?: PinoLogger;
+  /** The users to sign in, instead of Tollgate's own table (docs/users.md). */
+  readonly userDirectory?: Type<UserDirectory>;
+  /** The application's migrations (e.g. its clients, from `tollgate client:migration`), applied with Tollgate's. */
+  readonly migrations?: readonly TollgateMigration[];
+}
+
 // Node enforces the header and request timeouts only when it checks its connections (every 30 s by
 // default, so a 10 s limit held up to 40 s): checking every second keeps them within a second.
 const CONNECTIONS_CHECKING_INTERVAL_MS = 1_000;
@@ -57,7 +79,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     await dataSources.abandon();
     throw error;
   });
-  // Tollgate's Fastify hooks and error filter come with the module (http/fastify-setup.ts, app.module.ts).
+  // Tollgate's Fastify hooks and error filter come with the module (fastify-setup.ts, tollgate.module.ts).
   const fastify = app.getHttpAdapter().getInstance();
   try {
     await app.init();

@@ -1,11 +1,9 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { Eta } from 'eta';
 import { RedirectOrigins } from './identity/clients/redirect-origins';
 import { APP_CONFIG, type AppConfig } from './platform/config/app.config';
 import { GrantValidatorRegistry } from './grants/grant-validator.registry';
-import { viewsDirectory } from './endpoints/interaction/views-directory';
 import { TollgateMetrics } from './platform/metrics/metrics';
 import { recordRequestMetrics } from './platform/metrics/request-metrics.hook';
 import { limitConcurrentRequests } from './platform/http/concurrency-limit';
@@ -41,9 +39,6 @@ export class FastifySetup implements OnApplicationBootstrap {
     allowRedirectOrigins(fastify, (origin) => redirectOrigins.has(origin));
     // Grant validators are registered at boot and never change.
     recordRequestMetrics(fastify, metrics, new Set(grants.grantTypes()));
-    // The sign-in pages' templates (docs/browser-sign-in.md); Eta escapes every <%= %> output.
-    const templates = viewsDirectory(config.browserSignIn.viewsDir);
-    void fastify.register(import('@fastify/view'), { engine: { eta: new Eta({ views: templates }) }, templates, production: true });
     this.addMethodRefusals = refuseOtherMethods(fastify, config.issuer);
   }
 

@@ -3,7 +3,7 @@ import 'reflect-metadata';
 
 export { TollgateModule, type TollgateExtensions, type TollgateModuleAsyncOptions, type TollgateModuleOptions } from './tollgate.module';
 export { createApp } from './app.factory';
-export type { AppOptions } from './app.module';
+export type { AppOptions } from './app.factory';
 export * from './grants/grant-validator';
 export type { GrantParametersClass, ParameterConstraintContext } from './protocol/grant-parameters';
 export type { GrantModule } from './grants/grant-modules';

@@ -1,13 +1,35 @@
 import { DynamicModule, Module, type Type } from '@nestjs/common';
-import { AppModule } from './app.module';
+import { APP_FILTER, HttpAdapterHost } from '@nestjs/core';
 import type { AuditSink } from './platform/audit/audit-event';
-import type { AppConfig } from './platform/config/app.config';
-import type { AsyncConfigSource } from './platform/config/config.module';
+import { auditSinkOption } from './platform/audit/audit-sink.option';
+import { ClientRegistrationModule } from './endpoints/client-registration/client-registration.module';
+import { ClientsModule } from './identity/clients/clients.module';
+import { APP_CONFIG, type AppConfig } from './platform/config/app.config';
+import { ConfigModule, type AsyncConfigSource } from './platform/config/config.module';
 import type { BootDataSources } from './platform/database/boot-data-sources';
+import { DatabaseMonitoringModule } from './platform/database/database-monitoring.module';
+import { DatabaseOutageMonitor } from './platform/database/database-outage.monitor';
 import type { TollgateMigration } from './platform/database/database.config';
-import type { GrantRegistration } from './grants/grants.module';
+import { DatabaseModule } from './platform/database/database.module';
+import { DeviceAuthorizationEndpointModule } from './endpoints/device-authorization/device-authorization-endpoint.module';
+import { DiscoveryModule } from './endpoints/discovery/discovery.module';
+import { seedDemoData } from './demo/demo-data.seeder';
+import { BUILT_IN_GRANTS } from './grants/built-in-grants';
 import type { GrantModule } from './grants/grant-modules';
+import { GrantsModule, type GrantRegistration } from './grants/grants.module';
+import { HealthModule } from './endpoints/health/health.module';
+import { FastifySetup } from './fastify-setup';
+import { OAuthExceptionFilter } from './platform/http/oauth-exception.filter';
+import { InteractionModule } from './endpoints/interaction/interaction.module';
+import { IntrospectionModule } from './endpoints/introspection/introspection.module';
+import { MetricsModule } from './platform/metrics/metrics.module';
+import { PushedAuthorizationModule } from './endpoints/pushed-authorization/pushed-authorization.module';
+import { RevocationModule } from './endpoints/revocation/revocation.module';
+import { TokenModule } from './endpoints/token/token.module';
+import { TrustedIssuersModule } from './identity/trusted-issuers/trusted-issuers.module';
+import { UserInfoModule } from './endpoints/userinfo/userinfo.module';
 import type { UserDirectory } from './identity/users/user-directory';
+import { userDirectoryOption } from './identity/users/user-directory.option';
 
 /** What an application gives Tollgate besides its configuration (docs/extending.md). */
 export interface TollgateExtensions {
@@ -28,24 +50,69 @@ export interface TollgateModuleOptions extends TollgateExtensions {
 
 interface StandaloneOptions {
   readonly dataSources?: BootDataSources;
+  /** Grants served besides the built-in ones (tests), with the modules they need. */
   readonly extraGrants?: GrantRegistration;
 }
 
 export type TollgateModuleAsyncOptions = TollgateExtensions & AsyncConfigSource;
 
 /**
- * Tollgate as a Nest module: an application on a `FastifyAdapter` imports it and serves Tollgate's
- * endpoints beside its own; `createApp` is this module in an application of its own.
+ * Tollgate as a Nest module, the whole service: an application on a `FastifyAdapter` imports it and
+ * serves Tollgate's endpoints beside its own; `createApp` is this module in an application of its own.
  */
 @Module({})
 export class TollgateModule {
   /** `standalone` is what `createApp` and the tests add (the boot's data sources, test grants); not for applications. */
-  static forRoot({ config, grants, ...options }: TollgateModuleOptions, standalone: StandaloneOptions = {}): DynamicModule {
-    const { dataSources, ...appOptions } = standalone;
-    return { module: TollgateModule, imports: [AppModule.forRoot(config, { ...appOptions, ...options, grantModules: grants }, dataSources)] };
+  static forRoot({ config, ...extensions }: TollgateModuleOptions, standalone: StandaloneOptions = {}): DynamicModule {
+    return compose(ConfigModule.forRoot(config, embeddingOptions(extensions)), extensions, standalone);
   }
 
   static forRootAsync({ grants, userDirectory, auditSink, migrations, ...config }: TollgateModuleAsyncOptions): DynamicModule {
-    return { module: TollgateModule, imports: [AppModule.forRootAsync(config, { userDirectory, auditSink, migrations, grantModules: grants })] };
+    const extensions = { grants, userDirectory, auditSink, migrations };
+    return compose(ConfigModule.forRootAsync(config, embeddingOptions(extensions)), extensions);
   }
+}
+
+function compose(config: DynamicModule, extensions: TollgateExtensions, { dataSources, extraGrants }: StandaloneOptions = {}): DynamicModule {
+  const grants = GrantsModule.register({
+    validators: [...BUILT_IN_GRANTS.validators, ...(extraGrants?.validators ?? [])],
+    imports: [...(BUILT_IN_GRANTS.imports ?? []), ...(extraGrants?.imports ?? [])],
+    modules: extensions.grants,
+  });
+  return {
+    module: TollgateModule,
+    imports: [
+      config,
+      DatabaseModule.forRoot(dataSources, extensions.migrations, seedDemoData),
+      grants,
+      TokenModule.register(grants),
+      DiscoveryModule.register(grants),
+      ClientsModule,
+      DatabaseMonitoringModule,
+      InteractionModule,
+      PushedAuthorizationModule,
+      ClientRegistrationModule,
+      DeviceAuthorizationEndpointModule,
+      UserInfoModule,
+      IntrospectionModule,
+      RevocationModule,
+      HealthModule,
+      MetricsModule,
+      TrustedIssuersModule,
+    ],
+    providers: [
+      FastifySetup,
+      // Global, as Nest hands the framework's own errors (unknown path, oversized body) to global filters only.
+      {
+        provide: APP_FILTER,
+        inject: [APP_CONFIG, HttpAdapterHost, DatabaseOutageMonitor],
+        useFactory: (appConfig: AppConfig, host: HttpAdapterHost, outages: DatabaseOutageMonitor) =>
+          new OAuthExceptionFilter(appConfig.issuer, host.httpAdapter, outages),
+      },
+    ],
+  };
+}
+
+function embeddingOptions({ userDirectory, auditSink }: TollgateExtensions) {
+  return [...userDirectoryOption(userDirectory), ...auditSinkOption(auditSink)];
 }

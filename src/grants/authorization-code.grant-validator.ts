@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { AuditSink } from '../platform/audit/audit-event';
-import { AccessTokenDenyList } from '../tokens/access-token/access-token-deny-list';
 import type { AuthorizationCode, IssuedFromCode } from '../tokens/authorization/authorization-code';
 import { AuthorizationCodeService, isCodeVerifier, verifiesChallenge } from '../tokens/authorization/authorization-code.service';
 import { MAX_PARAMETER_LENGTH } from '../protocol/form';
@@ -45,7 +44,6 @@ export class AuthorizationCodeGrantValidator implements GrantValidator<Authoriza
   constructor(
     private readonly codes: AuthorizationCodeService,
     private readonly users: UserDirectory,
-    private readonly denyList: AccessTokenDenyList,
     private readonly refreshTokens: RefreshTokenService,
     private readonly audit: AuditSink,
   ) {}
@@ -71,20 +69,10 @@ export class AuthorizationCodeGrantValidator implements GrantValidator<Authoriza
   }
 
   private async revokeReplayed(code: AuthorizationCode, issued: IssuedFromCode | undefined): Promise<never> {
-    if (issued) await revokeIssuedFromCode(issued, this.denyList, this.refreshTokens);
+    if (issued) await this.refreshTokens.revokeIssuedFromCode(issued);
     this.audit.emit({ name: 'authorization_code.reuse_detected', clientId: code.clientId, subject: code.subject });
     throw OAuthError.invalidGrant('the authorization code has already been used');
   }
-}
-
-/** RFC 6749 §4.1.2: what a code that came back was exchanged for is revoked, its refresh-token family included. */
-export async function revokeIssuedFromCode(
-  issued: IssuedFromCode,
-  denyList: Pick<AccessTokenDenyList, 'revoke'>,
-  refreshTokens: Pick<RefreshTokenService, 'revokeFamilyIssuedWith'>,
-): Promise<void> {
-  await denyList.revoke([{ jwtId: issued.jwtId, expiresAt: Math.floor(issued.expiresAt.getTime() / 1000) }]);
-  await refreshTokens.revokeFamilyIssuedWith(issued.jwtId);
 }
 
 /**

@@ -33,7 +33,7 @@ export class BearerTokenForm {
   access_token?: string;
 }
 
-const MALFORMED: ParameterRefusal = { error: 'invalid_request', options: { challenge: 'Bearer' } };
+const MALFORMED: ParameterRefusal = { error: 'invalid_request' };
 
 /**
  * Finds the access token of a protected-resource request: in `Authorization: Bearer` (RFC 6750 §2.1,
@@ -101,5 +101,5 @@ function mediaType(contentType: string | undefined): string {
 }
 
 function malformed(description: string): OAuthError {
-  return OAuthError.invalidRequest(description, { challenge: 'Bearer' });
+  return OAuthError.invalidRequest(description);
 }

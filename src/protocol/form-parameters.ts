@@ -1,6 +1,6 @@
 import { getMetadataStorage, validateSync, type ValidationError } from 'class-validator';
 import { MAX_PARAMETER_LENGTH, pickParameters, type FormBody, type RequestParameters } from './form';
-import { OAuthError, type OAuthErrorCode, type OAuthErrorOptions } from './oauth-error';
+import { OAuthError, type OAuthErrorCode } from './oauth-error';
 
 /**
  * A parameter DTO: a class whose members carry class-validator decorators. Its values are strings
@@ -23,10 +23,9 @@ export interface ParameterConstraintContext {
   readonly error: OAuthErrorCode;
 }
 
-/** How a refused DTO is answered: its error code, and options (a Bearer challenge) for every refusal. */
+/** How a refused DTO is answered: its error code, unless a constraint names its own. */
 export interface ParameterRefusal {
   readonly error: OAuthErrorCode;
-  readonly options?: Pick<OAuthErrorOptions, 'challenge'>;
 }
 
 /**
@@ -68,14 +67,14 @@ export class ParameterSchema {
  * message as the description.
  */
 export function readParameters<P extends object>(dto: ParametersClass<P>, body: FormBody, refusal: ParameterRefusal): P {
-  return validateParameters(dto, pickDeclaredParameters(dto, body, refusal), refusal);
+  return validateParameters(dto, pickDeclaredParameters(dto, body), refusal);
 }
 
 /** The parameters the DTO declares, as sent: a repeated or overlong one refused as `invalid_request` (`pickParameters`). */
-export function pickDeclaredParameters(dto: ParametersClass<object>, body: FormBody, refusal: ParameterRefusal): RequestParameters {
+export function pickDeclaredParameters(dto: ParametersClass<object>, body: FormBody): RequestParameters {
   const schema = ParameterSchema.of(dto);
   // A DTO that declares no parameter (client_credentials) has nothing to pick or check.
-  return schema.names.size === 0 ? NONE : pickRefusing(body, schema, refusal);
+  return schema.names.size === 0 ? NONE : pickParameters(body, schema.names, schema.repeatable, schema.longer);
 }
 
 /** The DTO holding parameters picked by `pickDeclaredParameters`, validated. */
@@ -89,17 +88,8 @@ export function validateParameters<P extends object>(dto: ParametersClass<P>, pi
 
 const NONE: RequestParameters = Object.freeze({});
 
-function pickRefusing(body: FormBody, schema: ParameterSchema, refusal: ParameterRefusal) {
-  try {
-    return pickParameters(body, schema.names, schema.repeatable, schema.longer);
-  } catch (error) {
-    if (!(error instanceof OAuthError) || !refusal.options) throw error;
-    throw new OAuthError(error.code, error.description, { ...error.options, ...refusal.options });
-  }
-}
-
 function parameterError(failure: ValidationError, refusal: ParameterRefusal): OAuthError {
   const [constraint, message] = Object.entries(failure.constraints ?? {})[0] ?? ['', `parameter ${failure.property} is invalid`];
   const context = failure.contexts?.[constraint] as ParameterConstraintContext | undefined;
-  return new OAuthError(context?.error ?? refusal.error, message, refusal.options);
+  return new OAuthError(context?.error ?? refusal.error, message);
 }

@@ -30,7 +30,11 @@ export type OAuthErrorCode =
   | 'use_dpop_nonce'
   | 'server_error';
 
-/** How the 401 challenge is written (RFC 7617 for Basic, RFC 6750 §3 for Bearer, RFC 9449 §7.1 for DPoP). */
+/**
+ * How the 401 challenge is written (RFC 7617 for Basic, RFC 6750 §3 for Bearer, RFC 9449 §7.1 for DPoP).
+ * Tollgate names Basic after Basic client authentication and DPoP under the DPoP scheme; a protected
+ * resource's Bearer challenge is its route's (`OAuthRoute`), not the error's.
+ */
 export type AuthChallenge = 'Basic' | 'Bearer' | 'DPoP';
 
 export interface OAuthErrorOptions {
@@ -94,10 +98,10 @@ export class OAuthError extends Error {
     return new OAuthError('invalid_token', description, options);
   }
   static missingBearerToken(): OAuthError {
-    return new OAuthError('invalid_token', 'No access token was presented', { challenge: 'Bearer', bareChallenge: true });
+    return new OAuthError('invalid_token', 'No access token was presented', { bareChallenge: true });
   }
   static insufficientScope(description: string, scope: string): OAuthError {
-    return new OAuthError('insufficient_scope', description, { scope, challenge: 'Bearer' });
+    return new OAuthError('insufficient_scope', description, { scope });
   }
   static unsupportedResponseType(description: string): OAuthError {
     return new OAuthError('unsupported_response_type', description);

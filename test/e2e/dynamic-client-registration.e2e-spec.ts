@@ -179,7 +179,10 @@ describe('dynamic client registration, open', () => {
   });
 
   it('refuses bad metadata with invalid_client_metadata, never a 500', async () => {
-    expectError(await register(server.url, { redirect_uris: [CALLBACK], token_endpoint_auth_method: 'client_secret_post' }), 400, 'invalid_client_metadata');
+    const refused = await register(server.url, { redirect_uris: [CALLBACK], token_endpoint_auth_method: 'client_secret_post' });
+    expectError(refused, 400, 'invalid_client_metadata');
+    // The route's Bearer challenge is for token errors (RFC 6750 §3.1), not for the metadata.
+    expect(refused.headers.get('www-authenticate')).toBeNull();
     expectError(
       await register(server.url, { redirect_uris: [CALLBACK], token_endpoint_auth_method: 'private_key_jwt', jwks_uri: 'https://agent.example/jwks' }),
       400,

@@ -2,8 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { serveSessionsInTurn } from '../../src/platform/database/pglite-session-queue';
-import { createApp } from '../../src/app.factory';
-import type { AppOptions } from '../../src/app.module';
+import { createApp, type AppOptions } from '../../src/app.factory';
 import { loadConfig, type AppConfig } from '../../src/platform/config/app.config';
 
 export const ISSUER = 'http://tollgate.test';

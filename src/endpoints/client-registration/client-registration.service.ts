@@ -103,7 +103,7 @@ export class ClientRegistrationService {
     if (token === undefined) throw OAuthError.missingBearerToken();
     const stored = clientId.length <= 200 ? await this.clients.find(clientId) : undefined;
     if (!stored || !tokenMatches(token, stored.registrationAccessTokenHash)) {
-      throw OAuthError.invalidToken('the registration access token is not valid for this client', { challenge: 'Bearer' });
+      throw OAuthError.invalidToken('the registration access token is not valid for this client');
     }
     return { stored, token };
   }
@@ -111,7 +111,7 @@ export class ClientRegistrationService {
   private async requireInitialAccessToken(authorization: string | undefined): Promise<void> {
     const token = bearerTokenFromHeader(authorization);
     if (token === undefined) throw OAuthError.missingBearerToken();
-    if (!(await this.initialTokens.isValid(hashToken(token)))) throw OAuthError.invalidToken('the initial access token is not valid', { challenge: 'Bearer' });
+    if (!(await this.initialTokens.isValid(hashToken(token)))) throw OAuthError.invalidToken('the initial access token is not valid');
   }
 
   private requireEnabled(): void {

@@ -16,6 +16,7 @@ import { EndSessionService } from './end-session.service';
 import { InteractionController } from './interaction.controller';
 import { InteractionService } from './interaction.service';
 import { PageRenderer } from './page.renderer';
+import { PageTemplates } from './page-templates';
 import { PasswordSignIn } from './password-sign-in';
 import { StylesheetSource } from './stylesheet.source';
 
@@ -34,6 +35,6 @@ import { StylesheetSource } from './stylesheet.source';
     RateLimitModule,
   ],
   controllers: [InteractionController, DeviceVerificationController],
-  providers: [InteractionService, DeviceVerificationService, EndSessionService, CsrfTokens, PageRenderer, PasswordSignIn, StylesheetSource],
+  providers: [PageTemplates, InteractionService, DeviceVerificationService, EndSessionService, CsrfTokens, PageRenderer, PasswordSignIn, StylesheetSource],
 })
 export class InteractionModule {}

@@ -47,7 +47,7 @@ export function readTokenRequest<P extends object>(
     : [];
   const scopes = resolveRequestedScopes(singleParameter(body, 'scope'), client.allowedScopes, (scope) => catalog.isKnownScope(scope));
   const refusal = { error: validator.parameterError ?? 'invalid_request' } as const;
-  const rawParameters = pickDeclaredParameters(validator.parameters, body, refusal);
+  const rawParameters = pickDeclaredParameters(validator.parameters, body);
   return { grantType, scopes, resourceIndicators, parameters: validateParameters(validator.parameters, rawParameters, refusal), rawParameters };
 }
 

@@ -62,11 +62,10 @@ function generator({ codeStillUnused = true, refreshToken = undefined as string 
     },
     {
       issueFor: async (grant, _: Client, _accessToken, rotated) => (calls.refreshTokens.push({ grant, rotated }), refreshToken),
-      revokeFamilyIssuedWith: async (jwtId) => void calls.revoked.push(`family of ${jwtId}`),
+      revokeIssuedFromCode: async ({ jwtId }) => void calls.revoked.push(jwtId, `family of ${jwtId}`),
     },
     { issue: async (request) => (calls.idTokens.push(request), 'idt') },
     { recordIssued: async (bound, { jwtId }) => (calls.codes.push(`${bound.codeHash} → ${jwtId}`), codeStillUnused) },
-    { revoke: async (tokens) => void calls.revoked.push(...tokens.map(({ jwtId }) => jwtId)) },
     audit,
   );
   const generate = (result: IssuingResult, grantType: string, to = client) => instance.generate(result, grantType, to);

@@ -1,12 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ActorClaim } from '../../tokens/access-token/access-token';
-import { AccessTokenDenyList } from '../../tokens/access-token/access-token-deny-list';
 import { AccessTokenIssuer, type IssuedAccessToken } from '../../tokens/access-token/access-token.issuer';
 import { AuditSink } from '../../platform/audit/audit-event';
 import { AuthorizationCodeService } from '../../tokens/authorization/authorization-code.service';
 import type { Client } from '../../identity/clients/client';
 import type { DpopConfirmation } from '../../tokens/dpop/dpop-proof';
-import { revokeIssuedFromCode } from '../../grants/authorization-code.grant-validator';
 import type { CodeRedemption, DeviceCodeRedemption, GrantSuccess, RefreshRotation, SelfIssuedResult } from '../../grants/grant-validator';
 import { IdTokenIssuer } from '../../tokens/id-token/id-token.issuer';
 import { OPENID } from '../../protocol/scope';
@@ -58,10 +56,9 @@ export type SenderBinding = DpopConfirmation | undefined;
 export class TokenResponseGenerator {
   constructor(
     @Inject(AccessTokenIssuer) private readonly issuer: Pick<AccessTokenIssuer, 'issue'>,
-    @Inject(RefreshTokenService) private readonly refreshTokens: Pick<RefreshTokenService, 'issueFor' | 'revokeFamilyIssuedWith'>,
+    @Inject(RefreshTokenService) private readonly refreshTokens: Pick<RefreshTokenService, 'issueFor' | 'revokeIssuedFromCode'>,
     @Inject(IdTokenIssuer) private readonly idTokens: Pick<IdTokenIssuer, 'issue'>,
     @Inject(AuthorizationCodeService) private readonly codes: Pick<AuthorizationCodeService, 'recordIssued'>,
-    @Inject(AccessTokenDenyList) private readonly denyList: Pick<AccessTokenDenyList, 'revoke'>,
     private readonly audit: AuditSink,
   ) {}
 
@@ -185,7 +182,7 @@ export class TokenResponseGenerator {
   /** Records what the code issued; if the code came back meanwhile, revokes it at once. */
   private async bindToCode(code: CodeRedemption['code'], accessToken: IssuedAccessToken): Promise<void> {
     const issued = { jwtId: accessToken.jwtId, expiresAt: new Date(Date.now() + accessToken.expiresIn * 1000) };
-    if (!(await this.codes.recordIssued(code, issued))) await revokeIssuedFromCode(issued, this.denyList, this.refreshTokens);
+    if (!(await this.codes.recordIssued(code, issued))) await this.refreshTokens.revokeIssuedFromCode(issued);
   }
 
   private selfIssued(result: SelfIssuedResult, grantType: string, client: Client): TokenResponse {

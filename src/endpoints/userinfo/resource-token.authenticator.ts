@@ -13,7 +13,8 @@ export interface ResourceRequest extends BearerTokenCarrier {
 /**
  * Authenticates a request to a resource of this service (docs/endpoints.md#userinfo): a `Bearer`
  * token (RFC 6750) that is not DPoP-bound, or a bound token under the `DPoP` scheme with a proof of
- * its key for this request and token (RFC 9449 §7). Rejections carry the scheme's challenge.
+ * its key for this request and token (RFC 9449 §7). Rejections under the DPoP scheme carry its
+ * challenge; the Bearer challenge is the route's (`OAuthRoute`).
  */
 @Injectable()
 export class ResourceTokenAuthenticator {
@@ -44,11 +45,11 @@ export class ResourceTokenAuthenticator {
   }
 }
 
-/** RFC 6750 §3, RFC 9449 §7.1: a rejection at a resource is a 401 (403 for scope) with the scheme's challenge. */
+/** RFC 9449 §7.1: a rejection under the DPoP scheme is a 401 (403 for scope) with the DPoP challenge. */
 function challenged(error: OAuthError, scheme: PresentedAccessToken['scheme']): OAuthError {
+  if (scheme === 'Bearer') return error;
   const status = error.code === 'invalid_dpop_proof' || error.code === 'use_dpop_nonce' ? 401 : error.status;
-  const algs = scheme === 'DPoP' ? DPOP_ALGS : undefined;
-  return new OAuthError(error.code, error.description, { ...error.options, status, challenge: scheme, algs, cause: error });
+  return new OAuthError(error.code, error.description, { ...error.options, status, challenge: 'DPoP', algs: DPOP_ALGS, cause: error });
 }
 
 function withChallenge(scheme: PresentedAccessToken['scheme']): (error: unknown) => never {

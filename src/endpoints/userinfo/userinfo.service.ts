@@ -40,9 +40,9 @@ export class UserInfoService {
 
   private async activeUserOf(token: ValidatedAccessToken): Promise<User> {
     // A client-credentials token has no `sub`: it represents no user whose claims could be returned.
-    if (token.subject === undefined) throw invalidToken('the access token does not represent a user');
+    if (token.subject === undefined) throw OAuthError.invalidToken('the access token does not represent a user');
     const user = await this.users.findBySubjectId(token.subject);
-    if (!user || !user.enabled) throw invalidToken('the user of the access token is unknown or disabled');
+    if (!user || !user.enabled) throw OAuthError.invalidToken('the user of the access token is unknown or disabled');
     return user;
   }
 }
@@ -50,8 +50,4 @@ export class UserInfoService {
 function requireOpenIdScope(token: ValidatedAccessToken): void {
   // OIDC Core §5.3.1: the UserInfo endpoint serves only tokens granted the `openid` scope.
   if (!token.scopes.includes(OPENID)) throw OAuthError.insufficientScope('the access token lacks the openid scope', OPENID);
-}
-
-function invalidToken(description: string): OAuthError {
-  return OAuthError.invalidToken(description, { challenge: 'Bearer' });
 }

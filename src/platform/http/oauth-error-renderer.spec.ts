@@ -2,6 +2,7 @@ import { BadRequestException, NotFoundException } from '@nestjs/common';
 import { errorCodes } from 'fastify';
 import { OAuthError } from '../../protocol/oauth-error';
 import { renderOAuthError, toOAuthError, type ErrorReply } from './oauth-error-renderer';
+import type { OAuthRouteOptions } from './oauth-route';
 
 const oauth = (code: string, status: number, description: string) => expect.objectContaining({ code, status, description });
 
@@ -49,7 +50,7 @@ describe('toOAuthError', () => {
 });
 
 describe('renderOAuthError', () => {
-  function render(error: OAuthError) {
+  function render(error: OAuthError, route?: OAuthRouteOptions) {
     const sent = { status: 0, headers: {} as Record<string, string>, body: undefined as unknown };
     const reply: ErrorReply = {
       status: (code: number) => ((sent.status = code), reply),
@@ -57,7 +58,7 @@ describe('renderOAuthError', () => {
       type: (value: string) => ((sent.headers['content-type'] = value), reply),
       send: (payload: string) => ((sent.body = JSON.parse(payload)), reply),
     };
-    renderOAuthError(reply, error, 'http://localhost:5000');
+    renderOAuthError(reply, error, 'http://localhost:5000', route);
     return sent;
   }
 
@@ -82,21 +83,45 @@ describe('renderOAuthError', () => {
     });
   });
 
-  it('adds a bare Bearer challenge when no token was presented (RFC 6750 §3.1)', () => {
-    const sent = render(OAuthError.missingBearerToken());
+  const resource: OAuthRouteOptions = { challenge: 'Bearer' };
+
+  it('adds a bare Bearer challenge when no token was presented on a Bearer route (RFC 6750 §3.1)', () => {
+    const sent = render(OAuthError.missingBearerToken(), resource);
     expect([sent.status, sent.headers['www-authenticate']]).toEqual([401, 'Bearer realm="http://localhost:5000"']);
   });
 
-  it('adds a Bearer challenge with error, description and scope', () => {
-    const sent = render(OAuthError.insufficientScope('needs openid', 'openid'));
+  it('adds a Bearer challenge with error, description and scope on a Bearer route', () => {
+    const sent = render(OAuthError.insufficientScope('needs openid', 'openid'), resource);
     expect([sent.status, sent.headers['www-authenticate']]).toEqual([
       403,
       'Bearer realm="http://localhost:5000", error="insufficient_scope", error_description="needs openid", scope="openid"',
     ]);
   });
 
+  it('adds a Bearer challenge to a malformed request on a Bearer route', () => {
+    expect(render(OAuthError.invalidRequest('the Authorization header is malformed'), resource).headers['www-authenticate']).toBe(
+      'Bearer realm="http://localhost:5000", error="invalid_request", error_description="the Authorization header is malformed"',
+    );
+  });
+
+  it.each([
+    ['a token error on a route that declares no challenge', OAuthError.missingBearerToken(), {}],
+    ['an error RFC 6750 §3.1 does not name on a Bearer route', OAuthError.invalidClientMetadata('redirect_uris is required'), resource],
+    ['an unavailable service on a Bearer route', OAuthError.temporarilyUnavailable(), resource],
+    ['a 404 on a Bearer route', OAuthError.invalidRequest('Not found', { status: 404 }), resource],
+  ])('adds no Bearer challenge to %s', (_, error, route) => {
+    expect(render(error, route).headers['www-authenticate']).toBeUndefined();
+  });
+
+  it("keeps the error's DPoP challenge on a Bearer route (RFC 9449 §7.1)", () => {
+    const sent = render(OAuthError.invalidToken('the access token is not DPoP-bound', { challenge: 'DPoP', algs: 'ES256' }), resource);
+    expect(sent.headers['www-authenticate']).toBe(
+      'DPoP realm="http://localhost:5000", error="invalid_token", error_description="the access token is not DPoP-bound", algs="ES256"',
+    );
+  });
+
   it('keeps error_description to the characters RFC 6749 §5.2 allows and 256 of them, in body and challenge alike', () => {
-    const sent = render(OAuthError.invalidToken(`grant_type "a\\b\u0000\u00e9\n${'x'.repeat(300)}`, { challenge: 'Bearer' }));
+    const sent = render(OAuthError.invalidToken(`grant_type "a\\b\u0000\u00e9\n${'x'.repeat(300)}`), resource);
     const description = `grant_type ab${'x'.repeat(256 - 'grant_type "a\\b\u0000\u00e9\n'.length)}`;
     expect(sent.body).toEqual({ error: 'invalid_token', error_description: description });
     expect(sent.headers['www-authenticate']).toBe(`Bearer realm="http://localhost:5000", error="invalid_token", error_description="${description}"`);

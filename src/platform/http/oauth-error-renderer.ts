@@ -48,17 +48,22 @@ function describable(description: string): string {
   return description.slice(0, MAX_DESCRIPTION_LENGTH).replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, '');
 }
 
-/** RFC 6750 §3.1: the errors a protected resource answers with a Bearer challenge. */
+/** RFC 6750 §3.1: the errors a protected resource answers with a Bearer challenge, and their statuses. */
+const BEARER_ERRORS: ReadonlySet<string> = new Set(['invalid_request', 'invalid_token', 'insufficient_scope']);
 const BEARER_STATUSES: ReadonlySet<number> = new Set([400, 401, 403]);
 
+function bearerChallenged(error: OAuthError, route: OAuthRouteOptions): boolean {
+  return route.challenge === 'Bearer' && BEARER_ERRORS.has(error.code) && BEARER_STATUSES.has(error.status);
+}
+
 /**
- * The challenge: Basic after Basic client authentication (the error says so), Bearer for the errors
- * of a protected resource (its route says so, `OAuthRoute`) unless the error names DPoP (RFC 9449 §7.1),
- * bare when no token was presented.
+ * The challenge: Basic after Basic client authentication and DPoP under the DPoP scheme (RFC 9449
+ * §7.1; the error says so), else Bearer for the RFC 6750 §3.1 errors of a route that declares it
+ * (`OAuthRoute`, the only place that decides it); bare when no token was presented.
  */
 function challengeHeader(error: OAuthError, description: string | undefined, realm: string, route: OAuthRouteOptions): string | undefined {
   const { scope, algs } = error.options;
-  const challenge = error.options.challenge ?? (route.challenge === 'Bearer' && BEARER_STATUSES.has(error.status) ? 'Bearer' : undefined);
+  const challenge = error.options.challenge ?? (bearerChallenged(error, route) ? 'Bearer' : undefined);
   if (challenge === 'Basic') return `Basic realm="${quote(realm)}"`;
   if (challenge !== 'Bearer' && challenge !== 'DPoP') return undefined;
   const parts = [`realm="${quote(realm)}"`];

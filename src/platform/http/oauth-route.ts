@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 
 /** What a route tells the one error renderer and Fastify setup, kept in its Fastify route config. */
 export interface OAuthRouteOptions {
-  /** RFC 6750 §3: a protected resource; its 400, 401 and 403 errors carry a Bearer challenge. */
+  /** RFC 6750 §3: a protected resource; its invalid_request, invalid_token and insufficient_scope errors carry a Bearer challenge. */
   readonly challenge?: 'Bearer';
   /** RFC 9110 §15.5.6: the other methods on the route's path get 405 with `Allow` and this description. */
   readonly otherMethods?: string;

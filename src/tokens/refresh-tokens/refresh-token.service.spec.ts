@@ -209,6 +209,16 @@ describe('RefreshTokenService', () => {
     });
   });
 
+  describe('revokeIssuedFromCode', () => {
+    it('denies the access token a replayed code was exchanged for, and revokes the family issued with it', async () => {
+      const { service, denied } = setup();
+      const handle = (await service.issueFor(passwordGrant, frontend, { ...accessToken, jwtId: 'jti-code' }))!;
+      await service.revokeIssuedFromCode({ jwtId: 'jti-code', expiresAt: new Date(2_000_000_000_000) });
+      expect((await service.find(handle))?.revokedAt).toBeInstanceOf(Date);
+      expect(denied).toEqual([{ jwtId: 'jti-code', expiresAt: 2_000_000_000 }, expect.objectContaining({ jwtId: 'jti-code' })]);
+    });
+  });
+
   describe('revokeFamilyIssuedWith', () => {
     it('revokes the family of the refresh token issued with an access token, and nothing when there is none', async () => {
       const { service, denied } = setup();

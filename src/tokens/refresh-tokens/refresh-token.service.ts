@@ -94,6 +94,15 @@ export class RefreshTokenService {
     return handle;
   }
 
+  /**
+   * RFC 6749 §4.1.2: a code came back, so the access token it was exchanged for is denied, and the
+   * family of the refresh token issued with it revoked.
+   */
+  async revokeIssuedFromCode(accessToken: { readonly jwtId: string; readonly expiresAt: Date }): Promise<void> {
+    await this.denyList.revoke([{ jwtId: accessToken.jwtId, expiresAt: Math.floor(accessToken.expiresAt.getTime() / 1000) }]);
+    await this.revokeFamilyIssuedWith(accessToken.jwtId);
+  }
+
   /** Revokes the family of the refresh token issued with this access token, and the access tokens of that family. */
   async revokeFamilyIssuedWith(accessTokenJwtId: string): Promise<void> {
     const familyId = await this.repository.findFamilyIdByAccessToken(accessTokenJwtId);
