@@ -1,12 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { RegisteredClientRecord } from '../client-registration';
-import {
-  InitialAccessTokenRepository,
-  RegisteredClientRepository,
-  type InitialAccessTokenInfo,
-  type StoredRegistration,
-} from '../registered-client.repository';
+import { RegisteredClientRepository, type StoredRegistration } from '../registered-client.repository';
 
 @Injectable()
 export class TypeOrmRegisteredClientRepository extends RegisteredClientRepository {
@@ -74,49 +69,4 @@ function settings(record: RegisteredClientRecord): unknown[] {
     record.jwks === undefined ? null : JSON.stringify(record.jwks),
     JSON.stringify(record.registration),
   ];
-}
-
-@Injectable()
-export class TypeOrmInitialAccessTokenRepository extends InitialAccessTokenRepository {
-  constructor(private readonly dataSource: DataSource) {
-    super();
-  }
-
-  async isValid(tokenHash: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
-      'SELECT 1 FROM registration_tokens WHERE token_hash = $1 AND (expires_at IS NULL OR expires_at > now())',
-      [tokenHash],
-    );
-    return rows.length > 0;
-  }
-
-  async create(tokenHash: string, description: string | undefined, expiresAt: Date | undefined): Promise<InitialAccessTokenInfo> {
-    const rows: TokenRow[] = await this.dataSource.query(
-      'INSERT INTO registration_tokens (token_hash, description, expires_at) VALUES ($1, $2, $3) RETURNING id, description, created_at, expires_at',
-      [tokenHash, description ?? null, expiresAt ?? null],
-    );
-    return toInfo(rows[0]);
-  }
-
-  async list(): Promise<InitialAccessTokenInfo[]> {
-    const rows: TokenRow[] = await this.dataSource.query('SELECT id, description, created_at, expires_at FROM registration_tokens ORDER BY created_at');
-    return rows.map(toInfo);
-  }
-
-  async revoke(id: string): Promise<boolean> {
-    if (!/^[0-9a-f-]{36}$/i.test(id)) return false;
-    const [, affected] = (await this.dataSource.query('DELETE FROM registration_tokens WHERE id = $1', [id])) as [unknown, number];
-    return affected > 0;
-  }
-}
-
-interface TokenRow {
-  readonly id: string;
-  readonly description: string | null;
-  readonly created_at: Date;
-  readonly expires_at: Date | null;
-}
-
-function toInfo(row: TokenRow): InitialAccessTokenInfo {
-  return { id: row.id, description: row.description, createdAt: row.created_at, expiresAt: row.expires_at };
 }
