@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import { UnusedClientPurger } from '../../src/endpoints/client-registration/unused-client.purger';
 import { Browser, locationParameters, pkce } from '../support/browser';
@@ -169,6 +170,24 @@ describe('dynamic client registration, open', () => {
       code_verifier: 'v'.repeat(43),
     });
     expectError(token, 401, 'invalid_client');
+  });
+
+  it('stores the JWK Set of a private_key_jwt client, and replaces it on update', async () => {
+    const jwks = () => ({ keys: [{ ...generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' }), kid: 'agent-key' }] });
+    const first = jwks();
+    const { status, body } = await register(server.url, { redirect_uris: [CALLBACK], token_endpoint_auth_method: 'private_key_jwt', jwks: first });
+    expect(status).toBe(201);
+    const stored = () => sql<{ jwks: unknown }>('SELECT jwks FROM clients WHERE client_id = $1', [body.client_id]);
+    expect(await stored()).toEqual([{ jwks: first }]);
+
+    const second = jwks();
+    const updated = await request(`${server.url}/connect/register/${body.client_id}`, {
+      method: 'PUT',
+      body: JSON.stringify({ client_id: body.client_id, redirect_uris: [CALLBACK], token_endpoint_auth_method: 'private_key_jwt', jwks: second }),
+      headers: { authorization: `Bearer ${body.registration_access_token}`, 'content-type': 'application/json' },
+    });
+    expect(updated.status).toBe(200);
+    expect(await stored()).toEqual([{ jwks: second }]);
   });
 
   it('refuses bad redirect URIs with invalid_redirect_uri', async () => {
