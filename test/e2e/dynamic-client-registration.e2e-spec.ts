@@ -217,6 +217,22 @@ describe('dynamic client registration, open', () => {
     expect(broken.status).toBe(400);
   });
 
+  it('marks a registered client used when it is looked up and its mark is over an hour old', async () => {
+    const { body } = await register(server.url, { redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none' });
+    await sql("UPDATE clients SET last_used_at = now() - interval '2 hours' WHERE client_id = $1", [body.client_id]);
+    const token = await postForm(`${server.url}/connect/token`, {
+      grant_type: 'authorization_code',
+      client_id: body.client_id,
+      code: 'x',
+      code_verifier: 'v'.repeat(43),
+    });
+    expectError(token, 400, 'invalid_grant');
+    const [row] = await sql<{ recent: boolean }>("SELECT last_used_at > now() - interval '1 minute' AS recent FROM clients WHERE client_id = $1", [
+      body.client_id,
+    ]);
+    expect(row.recent).toBe(true);
+  });
+
   it('removes a registered client unused for DYNAMIC_CLIENT_EXPIRY_DAYS', async () => {
     const used = await register(server.url, { redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none' });
     const unused = await register(server.url, { redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none' });
