@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import { UnusedClientPurger } from '../../src/endpoints/client-registration/unused-client.purger';
 import { Browser, locationParameters, pkce } from '../support/browser';
@@ -171,6 +172,24 @@ describe('dynamic client registration, open', () => {
     expectError(token, 401, 'invalid_client');
   });
 
+  it('stores the JWK Set of a private_key_jwt client, and replaces it on update', async () => {
+    const jwks = () => ({ keys: [{ ...generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' }), kid: 'agent-key' }] });
+    const first = jwks();
+    const { status, body } = await register(server.url, { redirect_uris: [CALLBACK], token_endpoint_auth_method: 'private_key_jwt', jwks: first });
+    expect(status).toBe(201);
+    const stored = () => sql<{ jwks: unknown }>('SELECT jwks FROM clients WHERE client_id = $1', [body.client_id]);
+    expect(await stored()).toEqual([{ jwks: first }]);
+
+    const second = jwks();
+    const updated = await request(`${server.url}/connect/register/${body.client_id}`, {
+      method: 'PUT',
+      body: JSON.stringify({ client_id: body.client_id, redirect_uris: [CALLBACK], token_endpoint_auth_method: 'private_key_jwt', jwks: second }),
+      headers: { authorization: `Bearer ${body.registration_access_token}`, 'content-type': 'application/json' },
+    });
+    expect(updated.status).toBe(200);
+    expect(await stored()).toEqual([{ jwks: second }]);
+  });
+
   it('refuses bad redirect URIs with invalid_redirect_uri', async () => {
     expectError(await register(server.url, { client_name: 'x' }), 400, 'invalid_redirect_uri');
     expectError(await register(server.url, { redirect_uris: ['http://agent.example/cb'] }), 400, 'invalid_redirect_uri');
@@ -199,6 +218,22 @@ describe('dynamic client registration, open', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(broken.status).toBe(400);
+  });
+
+  it('marks a registered client used when it is looked up and its mark is over an hour old', async () => {
+    const { body } = await register(server.url, { redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none' });
+    await sql("UPDATE clients SET last_used_at = now() - interval '2 hours' WHERE client_id = $1", [body.client_id]);
+    const token = await postForm(`${server.url}/connect/token`, {
+      grant_type: 'authorization_code',
+      client_id: body.client_id,
+      code: 'x',
+      code_verifier: 'v'.repeat(43),
+    });
+    expectError(token, 400, 'invalid_grant');
+    const [row] = await sql<{ recent: boolean }>("SELECT last_used_at > now() - interval '1 minute' AS recent FROM clients WHERE client_id = $1", [
+      body.client_id,
+    ]);
+    expect(row.recent).toBe(true);
   });
 
   it('removes a registered client unused for DYNAMIC_CLIENT_EXPIRY_DAYS', async () => {

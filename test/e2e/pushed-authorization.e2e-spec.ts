@@ -1,5 +1,6 @@
 import * as oidc from 'openid-client';
 import { DataSource } from 'typeorm';
+import { PushedAuthorizationRequestEntity } from '../../src/tokens/authorization/persistence/pushed-authorization-request.entity';
 import { TypeOrmPushedAuthorizationRequestRepository } from '../../src/tokens/authorization/persistence/typeorm-pushed-authorization-request.repository';
 import { hashClientSecret } from '../../src/identity/clients/client-secret.verifier';
 import { hashHandle } from '../../src/protocol/opaque-handle';
@@ -256,7 +257,7 @@ describe('pushed authorization requests', () => {
 
   describe('storage', () => {
     it("holds at most the limit of one client's requests, expired ones making room", async () => {
-      const repository = new TypeOrmPushedAuthorizationRequestRepository(server.app.get(DataSource));
+      const repository = new TypeOrmPushedAuthorizationRequestRepository(server.app.get(DataSource).getRepository(PushedAuthorizationRequestEntity));
       await sql(`DELETE FROM pushed_authorization_requests WHERE client_id = 'par-only'`);
       const now = new Date();
       const row = (name: string, expiresAt = new Date(now.getTime() + 60_000)) => ({

@@ -30,7 +30,11 @@ const USERS = 'SELECT subject_id, username, enabled, roles, claims, updated_at F
 
 type Row = Record<string, unknown>;
 
-/** Inventory by SQL on the service's data source: one query per answer, read-only. */
+/**
+ * Inventory by SQL on the service's data source: one query per answer, read-only. Raw SQL on purpose:
+ * a report that joins and aggregates the tables of several modules (array subqueries, jsonb) in one
+ * statement each, which neither those modules' entity repositories nor TypeORM's find options express.
+ */
 @Injectable()
 export class SqlInventory extends Inventory {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {

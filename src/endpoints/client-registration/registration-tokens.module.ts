@@ -1,9 +1,12 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmInitialAccessTokenRepository } from './persistence/typeorm-registered-client.repository';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { RegistrationTokenEntity } from './persistence/registration-token.entity';
+import { TypeOrmInitialAccessTokenRepository } from './persistence/typeorm-initial-access-token.repository';
 import { InitialAccessTokenRepository } from './registered-client.repository';
 
-/** The initial access tokens alone, for the operator command (cli/registration-tokens.cli.ts). */
+/** The initial access tokens (RFC 7591 §3): the registration endpoint's and the operator command's (cli/registration-tokens.cli.ts). */
 @Module({
+  imports: [TypeOrmModule.forFeature([RegistrationTokenEntity])],
   providers: [{ provide: InitialAccessTokenRepository, useClass: TypeOrmInitialAccessTokenRepository }],
   exports: [InitialAccessTokenRepository],
 })

@@ -1,4 +1,5 @@
 import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../../platform/audit/audit.module';
 import type { ConfigType } from '../../platform/config/config-slice';
 import { throttlingConfig } from '../../platform/config/config.slices';
@@ -13,6 +14,7 @@ import { ClientAuthGuard } from './client-auth.guard';
 import { ClientAuthenticator } from './client-authenticator';
 import { ClientSecretBasicMethod, ClientSecretPostMethod } from './client-secret.methods';
 import { NoneMethod } from './none.method';
+import { ClientAssertionJtiEntity } from './persistence/client-assertion-jti.entity';
 import { PostgresAssertionReplayGuard } from './persistence/postgres-assertion-replay.guard';
 import { PrivateKeyJwtMethod } from './private-key-jwt.method';
 import { RedisAssertionIdCache } from './redis-assertion-id.cache';
@@ -25,7 +27,7 @@ const METHODS = [ClientSecretBasicMethod, ClientSecretPostMethod, PrivateKeyJwtM
  * Guards are built in the module of the controller that uses them, so the guard's own dependencies are exported too.
  */
 @Module({
-  imports: [ClientsModule, TrustedIssuersModule, MetricsModule, AuditModule, RateLimitModule],
+  imports: [TypeOrmModule.forFeature([ClientAssertionJtiEntity]), ClientsModule, TrustedIssuersModule, MetricsModule, AuditModule, RateLimitModule],
   providers: [
     ...METHODS,
     { provide: CLIENT_AUTH_METHODS, useFactory: (...methods: unknown[]) => methods, inject: METHODS },

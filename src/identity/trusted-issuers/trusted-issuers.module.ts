@@ -5,6 +5,7 @@ import { jwkSetsConfig } from '../../platform/config/config.slices';
 import { ForeignJwtVerifier } from './foreign-jwt.verifier';
 import { JwkSetFetcher } from './jwk-set.fetcher';
 import { JwkSetResolver } from './jwk-set.resolver';
+import { ClientSubjectIssuerEntity } from './persistence/client-subject-issuer.entity';
 import { TrustedIssuerEntity } from './persistence/trusted-issuer.entity';
 import { TypeOrmTrustedIssuerRepository } from './persistence/typeorm-trusted-issuer.repository';
 import { DEFAULT_JWK_SET_CACHE_POLICY, JWK_SET_CACHE_POLICY, RemoteJwkSetCache } from './remote-jwk-set.cache';
@@ -13,7 +14,7 @@ import { TrustedIssuerStore } from './trusted-issuer.store';
 
 /** Trusted issuers and the keys of every foreign JWT (docs/trusted-issuers.md). Import it where JWTs of others are verified. */
 @Module({
-  imports: [TypeOrmModule.forFeature([TrustedIssuerEntity])],
+  imports: [TypeOrmModule.forFeature([TrustedIssuerEntity, ClientSubjectIssuerEntity])],
   providers: [
     { provide: TrustedIssuerRepository, useClass: TypeOrmTrustedIssuerRepository },
     TrustedIssuerStore,

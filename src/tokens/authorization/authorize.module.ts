@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { ClientsModule } from '../../identity/clients/clients.module';
 import { DeviceAuthorizationModule } from '../device-authorization/device-authorization.module';
 import { ResourcesModule } from '../../identity/resources/resources.module';
@@ -9,6 +10,9 @@ import { AuthorizationCodeService } from './authorization-code.service';
 import { AuthorizeService } from './authorize.service';
 import { ConsentRepository } from './consent.repository';
 import { ExpiredSignInStatePurger } from './expired-sign-in-state.purger';
+import { AuthorizationCodeEntity } from './persistence/authorization-code.entity';
+import { ConsentEntity } from './persistence/consent.entity';
+import { PushedAuthorizationRequestEntity } from './persistence/pushed-authorization-request.entity';
 import { TypeOrmAuthorizationCodeRepository } from './persistence/typeorm-authorization-code.repository';
 import { TypeOrmConsentRepository } from './persistence/typeorm-consent.repository';
 import { TypeOrmPushedAuthorizationRequestRepository } from './persistence/typeorm-pushed-authorization-request.repository';
@@ -17,7 +21,14 @@ import { PushedAuthorizationService } from './pushed-authorization.service';
 
 /** The authorization endpoint's protocol side: request validation, pushed requests, decisions, codes, consents. */
 @Module({
-  imports: [ClientsModule, ResourcesModule, UsersModule, SessionsModule, DeviceAuthorizationModule],
+  imports: [
+    TypeOrmModule.forFeature([AuthorizationCodeEntity, ConsentEntity, PushedAuthorizationRequestEntity]),
+    ClientsModule,
+    ResourcesModule,
+    UsersModule,
+    SessionsModule,
+    DeviceAuthorizationModule,
+  ],
   providers: [
     { provide: AuthorizationCodeRepository, useClass: TypeOrmAuthorizationCodeRepository },
     { provide: ConsentRepository, useClass: TypeOrmConsentRepository },

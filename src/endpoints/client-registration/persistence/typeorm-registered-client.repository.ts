@@ -1,122 +1,82 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { IsNull, LessThan, Not, Repository } from 'typeorm';
+import { ClientSecretEntity } from '../../../identity/clients/persistence/client-secret.entity';
+import { ClientEntity } from '../../../identity/clients/persistence/client.entity';
 import type { RegisteredClientRecord } from '../client-registration';
-import {
-  InitialAccessTokenRepository,
-  RegisteredClientRepository,
-  type InitialAccessTokenInfo,
-  type StoredRegistration,
-} from '../registered-client.repository';
+import { RegisteredClientRepository, type StoredRegistration } from '../registered-client.repository';
 
+/** The dynamically registered rows of the clients table (ClientsModule's entities, registered again by ClientRegistrationModule). */
 @Injectable()
 export class TypeOrmRegisteredClientRepository extends RegisteredClientRepository {
-  constructor(private readonly dataSource: DataSource) {
+  constructor(@InjectRepository(ClientEntity) private readonly clients: Repository<ClientEntity>) {
     super();
   }
 
   async create(record: RegisteredClientRecord, hashes: { readonly secret?: string; readonly registrationAccessToken: string }): Promise<Date> {
-    return this.dataSource.transaction(async (manager) => {
-      const rows: { created_at: Date }[] = await manager.query(
-        `INSERT INTO clients (client_id, client_name, allowed_grant_types, allowed_scopes, public_client, redirect_uris, post_logout_redirect_uris,
-           require_consent, jwks, self_registered, registration, registration_access_token_hash, last_used_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, true, $8, 'dynamic', $9, $10, now()) RETURNING created_at`,
-        [...settings(record), hashes.registrationAccessToken],
-      );
+    return this.clients.manager.transaction(async (manager) => {
+      const inserted = await manager.getRepository(ClientEntity).insert({
+        ...settings(record),
+        requireConsent: true,
+        selfRegistered: 'dynamic',
+        registrationAccessTokenHash: hashes.registrationAccessToken,
+        lastUsedAt: () => 'now()',
+      });
       if (hashes.secret !== undefined) {
-        await manager.query(`INSERT INTO client_secrets (client_id, value_hash, description) VALUES ($1, $2, 'dynamic registration')`, [
-          record.clientId,
-          hashes.secret,
-        ]);
+        await manager.getRepository(ClientSecretEntity).insert({ clientId: record.clientId, valueHash: hashes.secret, description: 'dynamic registration' });
       }
-      return rows[0].created_at;
+      return (inserted.generatedMaps[0] as Pick<ClientEntity, 'createdAt'>).createdAt;
     });
   }
 
   async find(clientId: string): Promise<StoredRegistration | undefined> {
-    const rows: { registration: Record<string, unknown>; registration_access_token_hash: string; created_at: Date }[] = await this.dataSource.query(
-      `SELECT registration, registration_access_token_hash, created_at FROM clients WHERE client_id = $1 AND self_registered = 'dynamic'`,
-      [clientId],
-    );
-    const [row] = rows;
-    return row && { clientId, registration: row.registration, registrationAccessTokenHash: row.registration_access_token_hash, issuedAt: row.created_at };
+    const entity = await this.clients.findOne({
+      select: { clientId: true, registration: true, registrationAccessTokenHash: true, createdAt: true },
+      where: { clientId, selfRegistered: 'dynamic' },
+    });
+    if (!entity?.registrationAccessTokenHash) return undefined;
+    return {
+      clientId,
+      registration: entity.registration as Record<string, unknown>,
+      registrationAccessTokenHash: entity.registrationAccessTokenHash,
+      issuedAt: entity.createdAt,
+    };
   }
 
   async update(record: RegisteredClientRecord): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE clients SET client_name = $2, allowed_grant_types = $3, allowed_scopes = $4, public_client = $5, redirect_uris = $6,
-         post_logout_redirect_uris = $7, jwks = $8, registration = $9, last_used_at = now()
-       WHERE client_id = $1 AND self_registered = 'dynamic'`,
-      settings(record),
-    );
+    const { clientId, ...changes } = settings(record);
+    await this.clients.update({ clientId, selfRegistered: 'dynamic' }, { ...changes, lastUsedAt: () => 'now()' });
   }
 
   async delete(clientId: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM clients WHERE client_id = $1 AND self_registered = 'dynamic'`, [clientId]);
+    await this.clients.delete({ clientId, selfRegistered: 'dynamic' });
   }
 
   async purgeUnused(before: Date): Promise<number> {
-    const [, affected] = (await this.dataSource.query('DELETE FROM clients WHERE self_registered IS NOT NULL AND coalesce(last_used_at, created_at) < $1', [
-      before,
-    ])) as [unknown, number];
-    return affected;
+    const selfRegistered = Not(IsNull());
+    const { affected } = await this.clients
+      .createQueryBuilder()
+      .delete()
+      .where([
+        { selfRegistered, lastUsedAt: LessThan(before) },
+        { selfRegistered, lastUsedAt: IsNull(), createdAt: LessThan(before) },
+      ])
+      .execute();
+    return affected ?? 0;
   }
 }
 
-function settings(record: RegisteredClientRecord): unknown[] {
-  return [
-    record.clientId,
-    record.clientName ?? null,
-    record.grantTypes,
-    record.scopes,
-    record.public,
-    record.redirectUris,
-    record.postLogoutRedirectUris,
-    record.jwks === undefined ? null : JSON.stringify(record.jwks),
-    JSON.stringify(record.registration),
-  ];
-}
-
-@Injectable()
-export class TypeOrmInitialAccessTokenRepository extends InitialAccessTokenRepository {
-  constructor(private readonly dataSource: DataSource) {
-    super();
-  }
-
-  async isValid(tokenHash: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
-      'SELECT 1 FROM registration_tokens WHERE token_hash = $1 AND (expires_at IS NULL OR expires_at > now())',
-      [tokenHash],
-    );
-    return rows.length > 0;
-  }
-
-  async create(tokenHash: string, description: string | undefined, expiresAt: Date | undefined): Promise<InitialAccessTokenInfo> {
-    const rows: TokenRow[] = await this.dataSource.query(
-      'INSERT INTO registration_tokens (token_hash, description, expires_at) VALUES ($1, $2, $3) RETURNING id, description, created_at, expires_at',
-      [tokenHash, description ?? null, expiresAt ?? null],
-    );
-    return toInfo(rows[0]);
-  }
-
-  async list(): Promise<InitialAccessTokenInfo[]> {
-    const rows: TokenRow[] = await this.dataSource.query('SELECT id, description, created_at, expires_at FROM registration_tokens ORDER BY created_at');
-    return rows.map(toInfo);
-  }
-
-  async revoke(id: string): Promise<boolean> {
-    if (!/^[0-9a-f-]{36}$/i.test(id)) return false;
-    const [, affected] = (await this.dataSource.query('DELETE FROM registration_tokens WHERE id = $1', [id])) as [unknown, number];
-    return affected > 0;
-  }
-}
-
-interface TokenRow {
-  readonly id: string;
-  readonly description: string | null;
-  readonly created_at: Date;
-  readonly expires_at: Date | null;
-}
-
-function toInfo(row: TokenRow): InitialAccessTokenInfo {
-  return { id: row.id, description: row.description, createdAt: row.created_at, expiresAt: row.expires_at };
+function settings(record: RegisteredClientRecord) {
+  return {
+    clientId: record.clientId,
+    clientName: record.clientName ?? null,
+    allowedGrantTypes: [...record.grantTypes],
+    allowedScopes: [...record.scopes],
+    publicClient: record.public,
+    redirectUris: [...record.redirectUris],
+    postLogoutRedirectUris: [...record.postLogoutRedirectUris],
+    // A jsonb column typed `unknown` takes no plain null: SQL NULL clears a JWK Set an update removes.
+    jwks: record.jwks ?? (() => 'NULL'),
+    registration: record.registration,
+  };
 }

@@ -1,7 +1,9 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Raw, Repository } from 'typeorm';
 import { PeriodicTask } from '../../../platform/scheduling/periodic-task';
 import { AssertionReplayGuard } from '../assertion-replay.guard';
+import { ClientAssertionJtiEntity } from './client-assertion-jti.entity';
 
 const PURGE_INTERVAL_MS = 10 * 60_000;
 
@@ -19,7 +21,7 @@ export class PostgresAssertionReplayGuard extends AssertionReplayGuard implement
     log: new Logger(PostgresAssertionReplayGuard.name),
   });
 
-  constructor(private readonly dataSource: DataSource) {
+  constructor(@InjectRepository(ClientAssertionJtiEntity) private readonly jtis: Repository<ClientAssertionJtiEntity>) {
     super();
   }
 
@@ -33,7 +35,8 @@ export class PostgresAssertionReplayGuard extends AssertionReplayGuard implement
 
   async firstUse(clientId: string, jti: string, expiresAt: Date): Promise<boolean> {
     // A row whose assertion has expired no longer counts: it is taken over instead of refusing.
-    const rows: unknown[] = await this.dataSource.query(
+    // Raw SQL: INSERT … ON CONFLICT … DO UPDATE … WHERE claims the jti in one statement, race-free.
+    const rows: unknown[] = await this.jtis.query(
       `INSERT INTO client_assertion_jtis (client_id, jti, expires_at) VALUES ($1, $2, $3)
        ON CONFLICT (client_id, jti) DO UPDATE SET expires_at = EXCLUDED.expires_at WHERE client_assertion_jtis.expires_at < now()
        RETURNING 1`,
@@ -44,10 +47,7 @@ export class PostgresAssertionReplayGuard extends AssertionReplayGuard implement
 
   /** Deletes the rows of assertions expired over a minute ago (clock skew); returns how many. */
   async purge(): Promise<number> {
-    const [{ count }] = (await this.dataSource.query(
-      `WITH purged AS (DELETE FROM client_assertion_jtis WHERE expires_at < now() - interval '1 minute' RETURNING 1)
-       SELECT count(*)::int AS count FROM purged`,
-    )) as [{ count: number }];
-    return count;
+    const { affected } = await this.jtis.delete({ expiresAt: Raw((column) => `${column} < now() - interval '1 minute'`) });
+    return affected ?? 0;
   }
 }

@@ -23,6 +23,7 @@ export class TypeOrmClientRepository extends ClientRepository {
   }
 
   async recordMetadataDocumentClient(clientId: string): Promise<void> {
+    // Raw SQL: INSERT … ON CONFLICT … DO UPDATE … WHERE records the client or marks it used in one statement, never touching another kind of client.
     await this.clients.query(
       `INSERT INTO clients (client_id, self_registered, last_used_at) VALUES ($1, 'metadata_document', now())
        ON CONFLICT (client_id) DO UPDATE SET last_used_at = now() WHERE clients.self_registered = 'metadata_document'`,
@@ -32,7 +33,7 @@ export class TypeOrmClientRepository extends ClientRepository {
 
   /** docs/agents.md#expiry: a dynamically registered client looked up is in use; written at most hourly. */
   private async markUsed(clientId: string): Promise<void> {
-    await this.clients.query('UPDATE clients SET last_used_at = now() WHERE client_id = $1', [clientId]);
+    await this.clients.update({ clientId }, { lastUsedAt: () => 'now()' });
   }
 
   async findClientIdByWorkloadIdentity(issuer: string, subject: string): Promise<string | undefined> {

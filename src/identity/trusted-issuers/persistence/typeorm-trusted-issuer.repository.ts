@@ -5,23 +5,25 @@ import { Repository } from 'typeorm';
 import type { JwkSetSource } from '../../../protocol/jwk-set-source';
 import type { TrustedIssuer, TrustedIssuerKind, TrustedIssuerRole } from '../trusted-issuer';
 import { TrustedIssuerRepository } from '../trusted-issuer.repository';
+import { ClientSubjectIssuerEntity } from './client-subject-issuer.entity';
 import { TrustedIssuerEntity } from './trusted-issuer.entity';
 
 @Injectable()
 export class TypeOrmTrustedIssuerRepository extends TrustedIssuerRepository {
-  constructor(@InjectRepository(TrustedIssuerEntity) private readonly issuers: Repository<TrustedIssuerEntity>) {
+  constructor(
+    @InjectRepository(TrustedIssuerEntity) private readonly issuers: Repository<TrustedIssuerEntity>,
+    @InjectRepository(ClientSubjectIssuerEntity) private readonly subjectIssuers: Repository<ClientSubjectIssuerEntity>,
+  ) {
     super();
   }
 
   async findByIssuer(issuer: string): Promise<TrustedIssuer | undefined> {
     const entity = await this.issuers.findOne({ where: { issuer } });
     if (!entity) return undefined;
-    // client_subject_issuers is a join table without an entity of its own.
-    const trustedBy: { client_id: string }[] =
-      entity.role === 'subject' ? await this.issuers.query('SELECT client_id FROM client_subject_issuers WHERE issuer = $1', [issuer]) : [];
+    const trustedBy = entity.role === 'subject' ? await this.subjectIssuers.find({ select: { clientId: true }, where: { issuer } }) : [];
     return toTrustedIssuer(
       entity,
-      trustedBy.map((row) => row.client_id),
+      trustedBy.map((row) => row.clientId),
     );
   }
 }

@@ -59,17 +59,13 @@ export class TypeOrmUserRepository extends UserRepository {
     return inserted.length === 1;
   }
 
-  setPasswordHash(username: string, passwordHash: string): Promise<boolean> {
-    return this.update('password_hash = $2', [username, passwordHash]);
+  async setPasswordHash(username: string, passwordHash: string): Promise<boolean> {
+    const { affected } = await this.users.update({ username }, { passwordHash });
+    return affected === 1;
   }
 
-  setEnabled(username: string, enabled: boolean): Promise<boolean> {
-    return this.update('enabled = $2', [username, enabled]);
-  }
-
-  private async update(assignment: string, values: unknown[]): Promise<boolean> {
-    // For UPDATE, TypeORM's postgres driver answers [rows, affected row count].
-    const [, affected] = (await this.users.query(`UPDATE users SET ${assignment} WHERE username = $1`, values)) as [unknown, number];
+  async setEnabled(username: string, enabled: boolean): Promise<boolean> {
+    const { affected } = await this.users.update({ username }, { enabled });
     return affected === 1;
   }
 }

@@ -1,20 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { LessThan, LessThanOrEqual, MoreThan, Not, IsNull, Repository } from 'typeorm';
 import type { PushedParameters } from '../pushed-authorization-request';
 import { PushedAuthorizationRequestRepository, type StoredPushedRequest } from '../pushed-authorization-request.repository';
+import { PushedAuthorizationRequestEntity } from './pushed-authorization-request.entity';
 
 type Rows<T> = [T[], number];
 
 @Injectable()
 export class TypeOrmPushedAuthorizationRequestRepository extends PushedAuthorizationRequestRepository {
-  constructor(private readonly dataSource: DataSource) {
+  constructor(@InjectRepository(PushedAuthorizationRequestEntity) private readonly requests: Repository<PushedAuthorizationRequestEntity>) {
     super();
   }
 
   async add(request: StoredPushedRequest, limit: number, now: Date): Promise<boolean> {
     if (await this.insertBelow(request, limit)) return true;
     // Full: the client's expired rows (not purged yet) make room, if any.
-    await this.dataSource.query('DELETE FROM pushed_authorization_requests WHERE client_id = $1 AND expires_at <= $2', [request.clientId, now]);
+    await this.requests.delete({ clientId: request.clientId, expiresAt: LessThanOrEqual(now) });
     return this.insertBelow(request, limit);
   }
 
@@ -24,7 +26,8 @@ export class TypeOrmPushedAuthorizationRequestRepository extends PushedAuthoriza
    * the bound may be passed by a few rows, never without limit.
    */
   private async insertBelow(request: StoredPushedRequest, limit: number): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
+    // Raw SQL: the bounded count and the INSERT are one statement (INSERT … SELECT … WHERE … RETURNING).
+    const rows: unknown[] = await this.requests.query(
       `INSERT INTO pushed_authorization_requests (request_uri_hash, client_id, parameters, expires_at)
        SELECT $1, $2, $3, $4
        WHERE (SELECT count(*) FROM (SELECT 1 FROM pushed_authorization_requests WHERE client_id = $2 LIMIT $5) AS held) < $5
@@ -35,7 +38,8 @@ export class TypeOrmPushedAuthorizationRequestRepository extends PushedAuthoriza
   }
 
   async claim(requestUriHash: string, clientId: string, now: Date, until: Date): Promise<PushedParameters | undefined> {
-    const [rows] = (await this.dataSource.query(
+    // Raw SQL: one conditional UPDATE … RETURNING; of concurrent first uses, exactly one gets the parameters.
+    const [rows] = (await this.requests.query(
       `UPDATE pushed_authorization_requests SET claimed_at = $3, expires_at = $4
        WHERE request_uri_hash = $1 AND client_id = $2 AND claimed_at IS NULL AND expires_at > $3
        RETURNING parameters`,
@@ -45,24 +49,20 @@ export class TypeOrmPushedAuthorizationRequestRepository extends PushedAuthoriza
   }
 
   async findClaimed(requestUriHash: string, clientId: string, now: Date): Promise<PushedParameters | undefined> {
-    const rows: { parameters: PushedParameters }[] = await this.dataSource.query(
-      `SELECT parameters FROM pushed_authorization_requests
-       WHERE request_uri_hash = $1 AND client_id = $2 AND claimed_at IS NOT NULL AND expires_at > $3`,
-      [requestUriHash, clientId, now],
-    );
-    return rows[0]?.parameters;
+    const entity = await this.requests.findOne({
+      select: { parameters: true },
+      where: { requestUriHash, clientId, claimedAt: Not(IsNull()), expiresAt: MoreThan(now) },
+    });
+    return entity?.parameters;
   }
 
   async replaceParameters(requestUriHash: string, parameters: PushedParameters): Promise<void> {
-    await this.dataSource.query('UPDATE pushed_authorization_requests SET parameters = $2 WHERE request_uri_hash = $1', [
-      requestUriHash,
-      JSON.stringify(parameters),
-    ]);
+    await this.requests.update({ requestUriHash }, { parameters });
   }
 
   async consume(requestUriHash: string, clientId: string, now: Date): Promise<boolean> {
-    // One conditional DELETE: of concurrent uses, exactly one sees the row.
-    const [rows] = (await this.dataSource.query(
+    // Raw SQL: one conditional DELETE … RETURNING; of concurrent uses, exactly one sees the row.
+    const [rows] = (await this.requests.query(
       `DELETE FROM pushed_authorization_requests
        WHERE request_uri_hash = $1 AND client_id = $2 AND claimed_at IS NOT NULL AND expires_at > $3
        RETURNING request_uri_hash`,
@@ -72,7 +72,7 @@ export class TypeOrmPushedAuthorizationRequestRepository extends PushedAuthoriza
   }
 
   async deleteExpiredBefore(cutoff: Date): Promise<number> {
-    const [, affected] = (await this.dataSource.query('DELETE FROM pushed_authorization_requests WHERE expires_at < $1', [cutoff])) as [unknown, number];
+    const { affected } = await this.requests.delete({ expiresAt: LessThan(cutoff) });
     return affected ?? 0;
   }
 }

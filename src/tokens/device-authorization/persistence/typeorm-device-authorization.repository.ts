@@ -1,34 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import type { DeviceApproval, DeviceAuthorization, DeviceAuthorizationStatus } from '../device-authorization';
+import { InjectRepository } from '@nestjs/typeorm';
+import { LessThan, MoreThan, Repository } from 'typeorm';
+import type { DeviceApproval, DeviceAuthorization } from '../device-authorization';
 import { DeviceAuthorizationRepository, type NewDeviceAuthorization } from '../device-authorization.repository';
+import { DeviceAuthorizationEntity } from './device-authorization.entity';
 
 type Rows<T> = [T[], number];
 
-interface DeviceAuthorizationRow {
-  client_id: string;
-  user_code: string;
-  scopes: string[];
-  status: DeviceAuthorizationStatus;
-  subject: string | null;
-  session_id: string | null;
-  auth_time: string | null;
-  authentication_methods: string[] | null;
-  interval_seconds: number;
-  last_polled_at: Date | null;
-  expires_at: Date;
-}
-
-const COLUMNS = 'client_id, user_code, scopes, status, subject, session_id, auth_time, authentication_methods, interval_seconds, last_polled_at, expires_at';
-
 @Injectable()
 export class TypeOrmDeviceAuthorizationRepository extends DeviceAuthorizationRepository {
-  constructor(private readonly dataSource: DataSource) {
+  constructor(@InjectRepository(DeviceAuthorizationEntity) private readonly authorizations: Repository<DeviceAuthorizationEntity>) {
     super();
   }
 
   async add(request: NewDeviceAuthorization): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
+    // Raw SQL: INSERT … ON CONFLICT DO NOTHING says whether the user code was free in one statement, without a failed transaction.
+    const rows: unknown[] = await this.authorizations.query(
       `INSERT INTO device_authorizations (device_code_hash, user_code, client_id, scopes, interval_seconds, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (user_code) DO NOTHING RETURNING device_code_hash`,
       [request.deviceCodeHash, request.userCode, request.clientId, request.scopes, request.intervalSeconds, request.expiresAt],
@@ -37,23 +24,18 @@ export class TypeOrmDeviceAuthorizationRepository extends DeviceAuthorizationRep
   }
 
   async findByDeviceCode(deviceCodeHash: string, clientId: string): Promise<DeviceAuthorization | undefined> {
-    const rows: DeviceAuthorizationRow[] = await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM device_authorizations WHERE device_code_hash = $1 AND client_id = $2`,
-      [deviceCodeHash, clientId],
-    );
-    return rows[0] && toDeviceAuthorization(rows[0]);
+    const entity = await this.authorizations.findOneBy({ deviceCodeHash, clientId });
+    return entity ? toDeviceAuthorization(entity) : undefined;
   }
 
   async findPendingByUserCode(userCode: string, now: Date): Promise<DeviceAuthorization | undefined> {
-    const rows: DeviceAuthorizationRow[] = await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM device_authorizations WHERE user_code = $1 AND status = 'pending' AND expires_at > $2`,
-      [userCode, now],
-    );
-    return rows[0] && toDeviceAuthorization(rows[0]);
+    const entity = await this.authorizations.findOneBy({ userCode, status: 'pending', expiresAt: MoreThan(now) });
+    return entity ? toDeviceAuthorization(entity) : undefined;
   }
 
   async answer(userCode: string, approval: DeviceApproval | undefined, now: Date): Promise<boolean> {
-    const [rows] = (await this.dataSource.query(
+    // Raw SQL: one conditional UPDATE … RETURNING; of concurrent answers, exactly one is recorded.
+    const [rows] = (await this.authorizations.query(
       `UPDATE device_authorizations
        SET status = $3, subject = $4, session_id = $5, auth_time = $6, authentication_methods = $7
        WHERE user_code = $1 AND status = 'pending' AND expires_at > $2
@@ -72,16 +54,12 @@ export class TypeOrmDeviceAuthorizationRepository extends DeviceAuthorizationRep
   }
 
   async recordPoll(deviceCodeHash: string, now: Date, intervalSeconds: number): Promise<void> {
-    await this.dataSource.query('UPDATE device_authorizations SET last_polled_at = $2, interval_seconds = $3 WHERE device_code_hash = $1', [
-      deviceCodeHash,
-      now,
-      intervalSeconds,
-    ]);
+    await this.authorizations.update({ deviceCodeHash }, { lastPolledAt: now, intervalSeconds });
   }
 
   async redeem(deviceCodeHash: string, now: Date): Promise<boolean> {
-    // One conditional UPDATE: of concurrent polls, exactly one sees the approval.
-    const [rows] = (await this.dataSource.query(
+    // Raw SQL: one conditional UPDATE … RETURNING; of concurrent polls, exactly one sees the approval.
+    const [rows] = (await this.authorizations.query(
       `UPDATE device_authorizations SET status = 'redeemed', last_polled_at = $2
        WHERE device_code_hash = $1 AND status = 'approved' AND expires_at > $2
        RETURNING device_code_hash`,
@@ -91,29 +69,29 @@ export class TypeOrmDeviceAuthorizationRepository extends DeviceAuthorizationRep
   }
 
   async deleteExpiredBefore(cutoff: Date): Promise<number> {
-    const [, affected] = (await this.dataSource.query('DELETE FROM device_authorizations WHERE expires_at < $1', [cutoff])) as [unknown, number];
+    const { affected } = await this.authorizations.delete({ expiresAt: LessThan(cutoff) });
     return affected ?? 0;
   }
 }
 
-function toDeviceAuthorization(row: DeviceAuthorizationRow): DeviceAuthorization {
+function toDeviceAuthorization(entity: DeviceAuthorizationEntity): DeviceAuthorization {
   const approval: DeviceApproval | undefined =
-    row.subject === null || row.session_id === null
+    entity.subject === null || entity.sessionId === null
       ? undefined
       : {
-          subject: row.subject,
-          sessionId: row.session_id,
-          authTime: Number(row.auth_time ?? 0),
-          authenticationMethods: row.authentication_methods ?? [],
+          subject: entity.subject,
+          sessionId: entity.sessionId,
+          authTime: Number(entity.authTime ?? 0),
+          authenticationMethods: entity.authenticationMethods ?? [],
         };
   return {
-    clientId: row.client_id,
-    userCode: row.user_code,
-    scopes: row.scopes,
-    status: row.status,
+    clientId: entity.clientId,
+    userCode: entity.userCode,
+    scopes: entity.scopes,
+    status: entity.status,
     approval,
-    intervalSeconds: row.interval_seconds,
-    lastPolledAt: row.last_polled_at ?? undefined,
-    expiresAt: row.expires_at,
+    intervalSeconds: entity.intervalSeconds,
+    lastPolledAt: entity.lastPolledAt ?? undefined,
+    expiresAt: entity.expiresAt,
   };
 }

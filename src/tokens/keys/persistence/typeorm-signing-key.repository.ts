@@ -1,103 +1,100 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, IsNull, Raw, Repository, type EntityManager } from 'typeorm';
 import type { SigningAlgorithm } from '../../../platform/config/app.config';
 import type { GeneratedSigningKey, StoredSigningKey } from '../signing-key';
 import { SigningKeyRepository, type KeyRotationSession, type KeySnapshot } from '../signing-key.repository';
+import { SigningKeyEntity } from './signing-key.entity';
 
 // An arbitrary constant naming Tollgate's key-rotation lock among the database's advisory locks.
 const KEY_ROTATION_LOCK_ID = 7_340_112_234;
 
-const COLUMNS = 'kid, algorithm, private_key, public_key, created_at, activates_at, retires_at';
-
-interface SigningKeyRow {
-  kid: string;
-  algorithm: string;
-  private_key: string;
-  public_key: string | null;
-  created_at: Date;
-  activates_at: Date;
-  retires_at: Date | null;
-}
-
 @Injectable()
 export class TypeOrmSigningKeyRepository extends SigningKeyRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(@InjectRepository(SigningKeyEntity) private readonly keys: Repository<SigningKeyEntity>) {
     super();
   }
 
   async findPublished(): Promise<KeySnapshot> {
-    const rows: SigningKeyRow[] = await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM signing_keys
-       WHERE retired_at IS NULL AND (retires_at IS NULL OR retires_at > now())
-       ORDER BY activates_at DESC, created_at DESC`,
-    );
-    return { keys: rows.map(toStoredKey), now: await databaseNow(this.dataSource.manager) };
+    // Compared with the database's clock, the one every instance shares.
+    const unretired = { retiredAt: IsNull() };
+    const entities = await this.keys.find({
+      where: [
+        { ...unretired, retiresAt: IsNull() },
+        { ...unretired, retiresAt: Raw((column) => `${column} > now()`) },
+      ],
+      order: { activatesAt: 'DESC', createdAt: 'DESC' },
+    });
+    return { keys: entities.map(toStoredKey), now: await databaseNow(this.keys.manager) };
   }
 
   inRotationLock<T>(work: (session: KeyRotationSession) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(async (manager) => {
-      // Transaction-scoped: released at commit or rollback, even if this instance dies.
+    return this.keys.manager.transaction(async (manager) => {
+      // Raw SQL: a PostgreSQL advisory lock, transaction-scoped: released at commit or rollback, even if this instance dies.
       await manager.query('SELECT pg_advisory_xact_lock($1)', [KEY_ROTATION_LOCK_ID]);
       return work(new TypeOrmKeyRotationSession(manager));
     });
   }
 }
 
-/** Inside the locked transaction; `now()` is the transaction's start, the same for every statement. */
+/** Inside the locked transaction (its manager only); `now()` is the transaction's start, the same for every statement. */
 class TypeOrmKeyRotationSession implements KeyRotationSession {
-  constructor(private readonly manager: EntityManager) {}
+  private readonly keys: Repository<SigningKeyEntity>;
+
+  constructor(private readonly manager: EntityManager) {
+    this.keys = manager.getRepository(SigningKeyEntity);
+  }
 
   async unretiredKeys(): Promise<KeySnapshot> {
-    const rows: SigningKeyRow[] = await this.manager.query(`SELECT ${COLUMNS} FROM signing_keys WHERE retired_at IS NULL`);
-    return { keys: rows.map(toStoredKey), now: await databaseNow(this.manager) };
+    const entities = await this.keys.findBy({ retiredAt: IsNull() });
+    return { keys: entities.map(toStoredKey), now: await databaseNow(this.manager) };
   }
 
   async longestAccessTokenLifetime(): Promise<number> {
+    // Raw SQL: one aggregate over the clients table, which ClientsModule owns (its entity is not this module's).
     const [row] = await this.manager.query('SELECT coalesce(max(access_token_lifetime), 0) AS seconds FROM clients');
     return Number(row.seconds);
   }
 
   async insert(key: GeneratedSigningKey, sealedPrivateKey: string, createdAt: Date, activatesAt: Date): Promise<void> {
-    await this.manager.query(
-      `INSERT INTO signing_keys (kid, algorithm, private_key, public_key, created_at, activates_at)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
-      [key.kid, key.algorithm, sealedPrivateKey, key.publicKeyPem, createdAt, activatesAt],
-    );
+    await this.keys.insert({ kid: key.kid, algorithm: key.algorithm, privateKey: sealedPrivateKey, publicKey: key.publicKeyPem, createdAt, activatesAt });
   }
 
   async scheduleRetirement(kid: string, retiresAt: Date): Promise<void> {
-    await this.manager.query('UPDATE signing_keys SET retires_at = $2 WHERE kid = $1 AND retires_at IS NULL', [kid, retiresAt]);
+    await this.keys.update({ kid, retiresAt: IsNull() }, { retiresAt });
   }
 
   async retire(kids: readonly string[]): Promise<void> {
     if (kids.length === 0) return;
-    await this.manager.query('UPDATE signing_keys SET retired_at = now() WHERE kid = ANY($1) AND retired_at IS NULL', [kids]);
+    await this.keys.update({ kid: In([...kids]), retiredAt: IsNull() }, { retiredAt: () => 'now()' });
   }
 
   async reseal(kid: string, previousPrivateKey: string, sealedPrivateKey: string, publicKeyPem: string): Promise<void> {
-    await this.manager.query('UPDATE signing_keys SET private_key = $3, public_key = coalesce(public_key, $4) WHERE kid = $1 AND private_key = $2', [
-      kid,
-      previousPrivateKey,
-      sealedPrivateKey,
-      publicKeyPem,
-    ]);
+    // Only if no other rotation resealed it first; a key from before rotation gets its public key.
+    await this.keys
+      .createQueryBuilder()
+      .update()
+      .set({ privateKey: sealedPrivateKey, publicKey: () => 'coalesce(public_key, :publicKeyPem)' })
+      .where({ kid, privateKey: previousPrivateKey })
+      .setParameters({ publicKeyPem })
+      .execute();
   }
 }
 
 async function databaseNow(manager: EntityManager): Promise<Date> {
+  // Raw SQL: the database's clock, which every instance shares.
   const [{ now }]: { now: Date }[] = await manager.query('SELECT now() AS now');
   return now;
 }
 
-function toStoredKey(row: SigningKeyRow): StoredSigningKey {
+function toStoredKey(entity: SigningKeyEntity): StoredSigningKey {
   return {
-    kid: row.kid,
-    algorithm: row.algorithm as SigningAlgorithm,
-    privateKey: row.private_key,
-    publicKeyPem: row.public_key ?? undefined,
-    createdAt: row.created_at,
-    activatesAt: row.activates_at,
-    retiresAt: row.retires_at ?? undefined,
+    kid: entity.kid,
+    algorithm: entity.algorithm as SigningAlgorithm,
+    privateKey: entity.privateKey,
+    publicKeyPem: entity.publicKey ?? undefined,
+    createdAt: entity.createdAt,
+    activatesAt: entity.activatesAt,
+    retiresAt: entity.retiresAt ?? undefined,
   };
 }

@@ -1,0 +1,47 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+import type { DeviceAuthorizationStatus } from '../device-authorization';
+
+@Entity('device_authorizations')
+export class DeviceAuthorizationEntity {
+  /** SHA-256 of the device_code, base64url. The device_code itself is never stored. */
+  @PrimaryColumn({ name: 'device_code_hash', type: 'text' })
+  deviceCodeHash!: string;
+
+  @Column({ name: 'user_code', type: 'text', unique: true })
+  userCode!: string;
+
+  @Column({ name: 'client_id', type: 'text' })
+  clientId!: string;
+
+  @Column({ type: 'text', array: true })
+  scopes!: string[];
+
+  @Column({ type: 'text', default: 'pending' })
+  status!: DeviceAuthorizationStatus;
+
+  @Column({ type: 'text', nullable: true })
+  subject!: string | null;
+
+  @Column({ name: 'session_id', type: 'text', nullable: true })
+  sessionId!: string | null;
+
+  /** Seconds since the epoch; PostgreSQL's bigint arrives as a string. */
+  @Column({ name: 'auth_time', type: 'bigint', nullable: true })
+  authTime!: string | null;
+
+  @Column({ name: 'authentication_methods', type: 'text', array: true, nullable: true })
+  authenticationMethods!: string[] | null;
+
+  @Column({ name: 'interval_seconds', type: 'integer' })
+  intervalSeconds!: number;
+
+  @Column({ name: 'last_polled_at', type: 'timestamptz', nullable: true })
+  lastPolledAt!: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @Index('device_authorizations_expires_at_idx')
+  @Column({ name: 'expires_at', type: 'timestamptz' })
+  expiresAt!: Date;
+}
