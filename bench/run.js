@@ -563,6 +563,8 @@ function serviceEnvironment(options, algorithm, runDirs) {
     ...(runDir ? { DATA_DIR: runDir } : {}),
   };
   delete env.ISSUER;
+  // Production mode refuses the embedded database (docs/configuration.md): on PGlite the service runs as `npm start` does.
+  if (!options.databaseUrl) delete env.NODE_ENV;
   if (options.databaseUrl && !env.KEY_ENCRYPTION_KEY) {
     // Production mode on a shared database requires a key-encryption key. Without one given, use
     // one derived from DATABASE_URL, stable across runs so keys sealed by an earlier run still open.
@@ -845,6 +847,8 @@ module.exports = {
   stopServer,
   prepare,
   send,
+  freePort,
+  tokenRequest,
   serviceEnvironment,
   baselineEnvironment,
   BASELINE_ENTRY,
