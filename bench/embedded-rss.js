@@ -1,6 +1,6 @@
 'use strict';
 /**
- * `node bench/embedded-rss.js [--requests N] [--idle S]`: the resident memory of the embedded default, started
+ * `node bench/embedded-rss.js [--requests N] [--idle S] [--entry FILE]`: the resident memory of the embedded default, started
  * as `npm start` starts it (its GLIBC_TUNABLES and node options, NODE_ENV unset, PGlite in a fresh temporary
  * DATA_DIR, the demo data), idle after start, after N client_credentials requests (m2m, 32 at a time), and idle S
  * seconds after those: VmRSS of the node process, split into anonymous memory (V8 heap, PGlite's WebAssembly
@@ -41,7 +41,9 @@ async function main() {
   const env = { ...process.env, GLIBC_TUNABLES: tunables, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
   delete env.NODE_ENV;
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [...nodeArgs.trim().split(' ').filter(Boolean), 'dist/src/main.js'], {
+  const entryIndex = process.argv.indexOf('--entry');
+  const entry = entryIndex >= 0 ? path.resolve(process.argv[entryIndex + 1]) : 'dist/src/main.js';
+  const child = spawn(process.execPath, [...nodeArgs.trim().split(' ').filter(Boolean), entry], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
