@@ -8,6 +8,10 @@
  *
  * Env: PORT (0 = any), HOST (127.0.0.1), SIGNING_ALG (RS256 | PS256 | ES256 | EdDSA). Prints one JSON line
  * `{"listening": port}` on stdout once it accepts connections.
+ *
+ * BASELINE_JWT=nestjs is the design-card limit: the same server, but every JWS is signed and verified as
+ * Tollgate does it (src/tokens/access-token/jws.ts): @nestjs/jwt's JwtService, used standalone with the
+ * KeyObjects, for RS/PS/ES, and jose for EdDSA. No server that keeps that design can beat it.
  */
 const http = require('node:http');
 const crypto = require('node:crypto');
@@ -88,12 +92,29 @@ function base64url(text) {
   return Buffer.from(text, 'utf8').toString('base64url');
 }
 
+const design = process.env.BASELINE_JWT === 'nestjs';
+if (process.env.BASELINE_JWT && !design) {
+  console.error('BASELINE_JWT must be nestjs or unset');
+  process.exit(1);
+}
+const jwtService = design ? new (require('@nestjs/jwt').JwtService)({}) : undefined;
+const jose = design && algorithm === 'EdDSA' ? require('jose') : undefined;
+
 function sign(claims) {
+  if (design) {
+    // As signJws: the header and KeyObject handed over, jose for EdDSA.
+    const header = { alg: algorithm, typ: 'at+jwt', kid };
+    if (jose) return new jose.SignJWT(claims).setProtectedHeader(header).sign(privateKey);
+    return jwtService.sign(claims, { privateKey, algorithm, keyid: kid, header });
+  }
   const input = encodedHeader + '.' + base64url(JSON.stringify(claims));
   return input + '.' + crypto.sign(digest, Buffer.from(input), { key: privateKey, ...signOptions }).toString('base64url');
 }
 
-/** Verifies a compact JWS access token and returns its claims, or undefined. */
+/**
+ * Verifies a compact JWS access token and returns its claims, or undefined (a promise of them only for
+ * EdDSA in the design-card mode: jose is async; the bare path stays synchronous as it was measured).
+ */
 function verify(token) {
   if (typeof token !== 'string' || token.length > 16 * 1024) return undefined;
   const parts = token.split('.');
@@ -101,6 +122,7 @@ function verify(token) {
   try {
     const header = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8'));
     if (header.typ !== 'at+jwt' || header.alg !== algorithm || header.kid !== kid) return undefined;
+    if (design) return verifyAsTollgate(token);
     const data = Buffer.from(parts[0] + '.' + parts[1]);
     if (!crypto.verify(digest, data, { key: publicKey, ...signOptions }, Buffer.from(parts[2], 'base64url'))) return undefined;
     const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
@@ -110,6 +132,17 @@ function verify(token) {
   } catch {
     return undefined;
   }
+}
+
+/** As verifyJws: JwtService.verify with the public KeyObject, one algorithm, the issuer and 60 s of skew; jose for EdDSA. */
+function verifyAsTollgate(token) {
+  if (jose) {
+    return jose.jwtVerify(token, publicKey, { algorithms: ['EdDSA'], issuer, clockTolerance: CLOCK_SKEW_SECONDS }).then(
+      (result) => result.payload,
+      () => undefined,
+    );
+  }
+  return jwtService.verify(token, { publicKey, algorithms: [algorithm], issuer, clockTolerance: CLOCK_SKEW_SECONDS });
 }
 
 function authenticateClient(authorization) {
@@ -160,7 +193,8 @@ async function grant(client, form) {
       return [200, tokenClaims(client, scopes, { subject: { sub: user.sub }, user: { auth_time: now, amr: ['pwd'] } })];
     }
     case 'delegation': {
-      const subject = verify(form.token);
+      const verified = verify(form.token);
+      const subject = verified instanceof Promise ? await verified : verified;
       if (!subject || typeof subject.sub !== 'string') return [400, { error: 'invalid_grant' }];
       const granted = subject.scope.split(' ');
       if (scopes.some((scope) => IDENTITY_CLAIMS[scope] && !granted.includes(scope))) return [400, { error: 'invalid_scope' }];
@@ -195,7 +229,11 @@ async function token(request, body) {
 function userinfo(request) {
   const authorization = request.headers.authorization || '';
   if (!/^bearer /i.test(authorization)) return [401, { error: 'invalid_token' }];
-  const claims = verify(authorization.slice(7).trim());
+  const verified = verify(authorization.slice(7).trim());
+  return verified instanceof Promise ? verified.then(userinfoResponse) : userinfoResponse(verified);
+}
+
+function userinfoResponse(claims) {
   const user = claims && usersBySub.get(claims.sub);
   if (!user) return [401, { error: 'invalid_token' }];
   const scopes = claims.scope.split(' ');
@@ -247,7 +285,7 @@ server.keepAliveTimeout = 5000;
 server.listen(Number(process.env.PORT || 0), process.env.HOST || '127.0.0.1', () => {
   const { port } = server.address();
   issuer = process.env.ISSUER || `http://localhost:${port}`;
-  process.stdout.write(JSON.stringify({ listening: port, algorithm }) + '\n');
+  process.stdout.write(JSON.stringify({ listening: port, algorithm, jwt: design ? 'nestjs' : 'node:crypto' }) + '\n');
 });
 for (const signal of ['SIGTERM', 'SIGINT']) {
   process.on(signal, () => {

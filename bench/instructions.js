@@ -16,7 +16,8 @@
  *   --alg A         SIGNING_ALG       RS256     RS256 | PS256 | ES256
  *   --top N                           0         also list Tollgate's N costliest functions
  *   --entry FILE                      dist/src/main.js  the Tollgate build to count (e.g. a "before" tree)
- *   --no-baseline
+ *   --no-baseline                               neither the bare baseline nor the design-card limit
+ *   --no-design-card                            no design-card limit (baseline.js with BASELINE_JWT=nestjs)
  * The cold scenarios (userinfo_cold, delegation_cold) send the tokens of their shared pool in turn, warm-up
  * included, each going on where the other stopped: with BENCH_POOL ≥ (warmup + requests) × cold scenarios,
  * no token is presented twice.
@@ -170,9 +171,13 @@ async function main() {
       run.serviceEnvironment({ databaseUrl }, algorithm, runDirs),
     );
     const baseline = argv.includes('--no-baseline') ? undefined : await launch('baseline', run.BASELINE_ENTRY, run.baselineEnvironment(algorithm), '/health');
+    const design =
+      argv.includes('--no-baseline') || argv.includes('--no-design-card')
+        ? undefined
+        : await launch('design', run.BASELINE_ENTRY, { ...run.baselineEnvironment(algorithm), BASELINE_JWT: 'nestjs' }, '/health');
     for (const scenario of scenarios) {
       const row = { scenario: scenario.name };
-      for (const server of [tollgate, baseline].filter(Boolean)) {
+      for (const server of [tollgate, baseline, design].filter(Boolean)) {
         const prepared = await run.prepare(server, scenario);
         if (prepared.status !== 'ready') throw new Error(`${server.name}, ${scenario.name}: ${prepared.reason}`);
         const counted = await count(server, prepared.request, settings);
@@ -185,7 +190,8 @@ async function main() {
       rows.push(row);
       console.log(
         `${scenario.name.padEnd(20)} tollgate ${String(row.tollgate).padStart(9)} instructions/request` +
-          (row.baseline ? `   baseline ${String(row.baseline).padStart(9)}   baseline/tollgate ${(row.baseline / row.tollgate).toFixed(2)}` : ''),
+          (row.baseline ? `   baseline ${String(row.baseline).padStart(9)}   baseline/tollgate ${(row.baseline / row.tollgate).toFixed(2)}` : '') +
+          (row.design ? `   design ${String(row.design).padStart(9)}   design/tollgate ${(row.design / row.tollgate).toFixed(2)}` : ''),
       );
       for (const { name, perRequest } of row.top ?? []) console.log(`${String(perRequest).padStart(10)}  ${name.slice(0, 150)}`);
     }

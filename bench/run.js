@@ -20,7 +20,9 @@
  *                                           one token presented again and again), delegation_cold, userinfo_cold
  *                                           (a pool of BENCH_POOL distinct tokens, default 12000: more than
  *                                           the service's verified-token cache holds), password
- *   --no-baseline                    run Tollgate only (no ratios)
+ *   --no-baseline                    run Tollgate only (no ratios, no design-card limit, no oidc-provider)
+ *   --no-design-card                 skip the design-card limit (bench/baseline.js with BASELINE_JWT=nestjs)
+ *   --no-oidc-provider               skip node-oidc-provider (bench/oidc-provider-server.mjs)
  *   --profile                        CPU-profile the measured runs of both servers
  *                                    (bench/results/profile-<server>-<alg>-<scenario>.cpuprofile, summaries
  *                                    printed); the profiler slows both, so quote figures from unprofiled runs
@@ -45,6 +47,10 @@ const ROOT = path.resolve(__dirname, '..');
 const RESULTS_DIR = path.join(__dirname, 'results');
 const DEFAULT_SERVICE_ENTRY = path.join(ROOT, 'dist', 'src', 'main.js');
 const BASELINE_ENTRY = path.join(__dirname, 'baseline.js');
+const OIDC_PROVIDER_ENTRY = path.join(__dirname, 'oidc-provider-server.mjs');
+// oidc-provider's UserInfo takes only opaque tokens without an audience (bench/oidc-provider-server.mjs):
+// its cold pool is minted with identity scopes only, which it issues opaque.
+const OIDC_PROVIDER_USERINFO_POOL_SCOPE = 'openid profile';
 const BOOT_TIMEOUT_MS = 180_000;
 // The glibc malloc setting `npm start` and the Dockerfile run the service with (see
 // docs/operator-guide.md, "Running it"); both servers get it, so that they are measured as deployed.
@@ -62,6 +68,7 @@ const SCENARIOS = [
   {
     name: 'client_credentials_dpop',
     description: 'client_credentials as m2m with a fresh DPoP proof (ES256) on every request: a DPoP-bound token (the baseline ignores the proof)',
+    unsupported: { 'oidc-provider': 'not set up: its token endpoint is /token behind our path rewrite, so the proof htu would not match' },
     prepare: async (baseUrl) => {
       // RFC 9449 §4.3: htu is the advertised token endpoint (the issuer is http://localhost:<port>).
       // The baseline has no discovery and ignores the proof.
@@ -98,12 +105,15 @@ const SCENARIOS = [
   {
     name: 'userinfo_cold',
     description: 'as userinfo, but each request carries another of a pool of distinct alice tokens (scope "openid profile api2")',
-    prepare: async (baseUrl) => ({
-      method: 'GET',
-      path: '/connect/userinfo',
-      headers: { authorization: `Bearer ${(await tokenPool(baseUrl))[0]}` },
-      pool: (await tokenPool(baseUrl)).map((token) => ({ headers: { authorization: `Bearer ${token}` } })),
-    }),
+    prepare: async (baseUrl, server) => {
+      const pool = await tokenPool(baseUrl, server?.name === 'oidc-provider' ? OIDC_PROVIDER_USERINFO_POOL_SCOPE : undefined);
+      return {
+        method: 'GET',
+        path: '/connect/userinfo',
+        headers: { authorization: `Bearer ${pool[0]}` },
+        pool: pool.map((token) => ({ headers: { authorization: `Bearer ${token}` } })),
+      };
+    },
   },
   {
     name: 'password',
@@ -115,7 +125,7 @@ const SCENARIOS = [
 ];
 
 const VALUE_FLAGS = ['duration', 'warmup', 'connections', 'rounds', 'alg', 'scenarios', 'entry', 'against'];
-const SWITCHES = ['no-baseline', 'profile', 'no-pin'];
+const SWITCHES = ['no-baseline', 'no-design-card', 'no-oidc-provider', 'profile', 'no-pin'];
 
 function parseOptions(argv, env) {
   for (let i = 0; i < argv.length; i++) {
@@ -152,6 +162,8 @@ function parseOptions(argv, env) {
     algorithms,
     scenarios: SCENARIOS.filter((s) => scenarioNames.includes(s.name)),
     baseline: !argv.includes('--no-baseline'),
+    designCard: !argv.includes('--no-baseline') && !argv.includes('--no-design-card'),
+    oidcProvider: !argv.includes('--no-baseline') && !argv.includes('--no-oidc-provider'),
     profile,
     pin: !argv.includes('--no-pin') && hasTaskset() && os.cpus().length >= 2,
     databaseUrl: env.DATABASE_URL || undefined,
@@ -323,14 +335,15 @@ const poolOffsets = new Map();
  * hash apiece). Their `act` is one level deep, and they are addressed to api2, which alone may
  * delegate them again (docs/tokens.md#addressed-to-a-client).
  */
-function tokenPool(baseUrl) {
-  if (!pools.has(baseUrl)) pools.set(baseUrl, mintPool(baseUrl));
-  return pools.get(baseUrl);
+function tokenPool(baseUrl, scope = 'openid profile api2') {
+  const key = `${baseUrl} ${scope}`;
+  if (!pools.has(key)) pools.set(key, mintPool(baseUrl, scope));
+  return pools.get(key);
 }
 
-async function mintPool(baseUrl) {
+async function mintPool(baseUrl, scope) {
   const subject = await aliceToken(baseUrl, 'openid profile api1');
-  const request = tokenRequest('api1', 'api1-secret', { grant_type: 'delegation', token: subject, scope: 'openid profile api2' });
+  const request = tokenRequest('api1', 'api1-secret', { grant_type: 'delegation', token: subject, scope });
   const tokens = [];
   const mint = async () => {
     while (tokens.length < POOL_SIZE) {
@@ -382,9 +395,11 @@ function runLoad(options, url, request, durationSeconds) {
 
 /** Prepares the scenario against one server and checks that one request succeeds. */
 async function prepare(server, scenario) {
+  const unsupported = scenario.unsupported?.[server.name];
+  if (unsupported) return { status: 'n/a', reason: unsupported };
   let request;
   try {
-    request = await scenario.prepare(server.baseUrl);
+    request = await scenario.prepare(server.baseUrl, server);
   } catch (error) {
     return { status: 'failed', reason: `preparing the scenario failed: ${error.message}` };
   }
@@ -548,6 +563,8 @@ function serviceEnvironment(options, algorithm, runDirs) {
     ...(runDir ? { DATA_DIR: runDir } : {}),
   };
   delete env.ISSUER;
+  // Production mode refuses the embedded database (docs/configuration.md): on PGlite the service runs as `npm start` does.
+  if (!options.databaseUrl) delete env.NODE_ENV;
   if (options.databaseUrl && !env.KEY_ENCRYPTION_KEY) {
     // Production mode on a shared database requires a key-encryption key. Without one given, use
     // one derived from DATABASE_URL, stable across runs so keys sealed by an earlier run still open.
@@ -596,6 +613,23 @@ async function benchAlgorithm(options, algorithm) {
         ...(await startServer(`baseline-${algorithm}`, options, [...SERVICE_NODE_OPTIONS, BASELINE_ENTRY], baselineEnvironment(algorithm), '/health')),
       });
     }
+    if (options.designCard) {
+      // The design-card limit: the bare server signing and verifying through @nestjs/jwt (jose for EdDSA) as Tollgate does.
+      const env = { ...baselineEnvironment(algorithm), BASELINE_JWT: 'nestjs' };
+      servers.push({ name: 'design', ...(await startServer(`design-${algorithm}`, options, [...SERVICE_NODE_OPTIONS, BASELINE_ENTRY], env, '/health')) });
+    }
+    if (options.oidcProvider) {
+      servers.push({
+        name: 'oidc-provider',
+        ...(await startServer(
+          `oidc-provider-${algorithm}`,
+          options,
+          [...SERVICE_NODE_OPTIONS, OIDC_PROVIDER_ENTRY],
+          baselineEnvironment(algorithm),
+          '/health',
+        )),
+      });
+    }
     const rows = [];
     for (const scenario of options.scenarios) {
       log(`[${algorithm}] ${scenario.name}…`);
@@ -615,6 +649,10 @@ async function benchAlgorithm(options, algorithm) {
       compare('tollgate', 'baseline');
       compare('against', 'baseline');
       compare('tollgate', 'against');
+      compare('tollgate', 'design');
+      compare('against', 'design');
+      compare('design', 'baseline');
+      compare('tollgate', 'oidc-provider');
       rows.push(row);
     }
     return {
@@ -645,6 +683,8 @@ function formatTable(run) {
     'cache hits',
     'vs baseline req/s',
     'vs baseline CPU',
+    'vs design req/s',
+    'vs design CPU',
   ];
   const lines = [];
   const notes = [];
@@ -652,11 +692,16 @@ function formatTable(run) {
     run.servers.forEach(({ name }, index) => {
       const result = row[name];
       const first = index === 0 ? row.scenario : '';
+      if (result.status === 'n/a') {
+        lines.push([first, name, `n/a: ${result.reason}`]);
+        return;
+      }
       if (result.status === 'unavailable' || result.status === 'failed') {
         lines.push([first, name, `${result.status.toUpperCase()}: ${result.reason}`]);
         return;
       }
       const ratio = reference && name !== reference ? row.ratios[`${name}/${reference}`] : undefined;
+      const design = ['tollgate', 'against'].includes(name) ? row.ratios[`${name}/design`] : undefined;
       lines.push([
         first,
         name,
@@ -671,8 +716,13 @@ function formatTable(run) {
         result.cacheHitPercent === undefined ? '' : `${result.cacheHitPercent}%`,
         ratio ? `${ratio.requestsPerSecond.toFixed(2)}x` : '',
         ratio ? `${ratio.cpuPerRequest.toFixed(2)}x` : '',
+        design ? `${design.requestsPerSecond.toFixed(2)}x` : '',
+        design ? `${design.cpuPerRequest.toFixed(2)}x` : '',
       ]);
     });
+    const oidc = row.ratios['tollgate/oidc-provider'];
+    if (oidc)
+      notes.push(`${row.scenario}: tollgate vs oidc-provider ${oidc.requestsPerSecond.toFixed(2)}x req/s, ${oidc.cpuPerRequest.toFixed(2)}x CPU per request`);
     const versus = row.ratios['tollgate/against'];
     if (versus)
       notes.push(`${row.scenario}: tollgate vs against ${versus.requestsPerSecond.toFixed(2)}x req/s, ${versus.cpuPerRequest.toFixed(2)}x CPU per request`);
@@ -773,7 +823,7 @@ async function main() {
   process.stdout.write(`\n${JSON.stringify(report)}\n\nwritten to ${path.relative(ROOT, latest)}\n`);
   const withErrors = report.runs
     .flatMap((run) => run.scenarios)
-    .filter((row) => ['tollgate', 'against', 'baseline'].some((name) => row[name]?.status === 'errors'));
+    .filter((row) => ['tollgate', 'against', 'baseline', 'design', 'oidc-provider'].some((name) => row[name]?.status === 'errors'));
   if (withErrors.length > 0) {
     log(`bench: non-2xx responses or connection errors in: ${withErrors.map((row) => row.scenario).join(', ')}`);
     process.exitCode = 1;
@@ -797,6 +847,8 @@ module.exports = {
   stopServer,
   prepare,
   send,
+  freePort,
+  tokenRequest,
   serviceEnvironment,
   baselineEnvironment,
   BASELINE_ENTRY,
