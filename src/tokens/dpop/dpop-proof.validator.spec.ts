@@ -44,12 +44,16 @@ function validator(requireNonce = false, replays: DpopReplayGuard = new MemoryRe
 }
 
 const request = { method: 'POST', url: URL_ };
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+/** The same signature bytes with a spare low bit of the last character set: decoders ignore it. */
+const respell = (token: string) => token.slice(0, -1) + BASE64URL[BASE64URL.indexOf(token.slice(-1)) ^ 1];
 
 describe('DpopProofValidator', () => {
   describe('verify, refusing', () => {
     it.each<[string, () => Promise<string> | string, string]>([
       ['a value that is no compact JWS', () => 'not-a-jws', 'not a compact JWS'],
       ['a proof over 8 KiB', async () => `${await proof()}${'A'.repeat(9000)}`, 'not a compact JWS'],
+      ['a signature respelled in its spare bits (RFC 7515 §2)', async () => respell(await proof()), 'canonical base64url'],
       ['typ JWT', () => proof({ header: { typ: 'JWT' } }), 'typ'],
       ['no typ', () => proof({ header: { typ: undefined } }), 'typ'],
       ['alg none', () => `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'dpop+jwt', jwk })).toString('base64url')}.e30.sig`, 'alg'],

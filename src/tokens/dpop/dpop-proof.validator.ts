@@ -1,4 +1,5 @@
 import { calculateJwkThumbprint, EmbeddedJWK, jwtVerify, type JWK } from 'jose';
+import { isCanonicalCompactJws } from '../../protocol/compact-jws';
 import { parseJsonObject } from '../../protocol/json-object';
 import { OAuthError } from '../../protocol/oauth-error';
 import type { DpopNonces } from './dpop-nonce';
@@ -8,7 +9,6 @@ export const MAX_PROOF_LENGTH = 8 * 1024;
 /** RFC 9449 §11.1: how far a proof's `iat` may be from now, either way. */
 export const PROOF_MAX_SKEW_SECONDS = 60;
 const MAX_JTI_LENGTH = 256;
-const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 // RFC 7517 §9.3, RFC 7518 §6: members only a private or symmetric key has.
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 
@@ -52,7 +52,7 @@ export class DpopProofValidator {
 
   /** The header, read before any key is imported: type, algorithm and a public key. */
   private checkHeader(proof: string): JWK {
-    if (proof.length > MAX_PROOF_LENGTH || !COMPACT_JWS.test(proof)) throw invalidProof('the DPoP proof is not a compact JWS');
+    if (proof.length > MAX_PROOF_LENGTH || !isCanonicalCompactJws(proof)) throw invalidProof('the DPoP proof is not a compact JWS in canonical base64url');
     const header = parseJsonObject(Buffer.from(proof.slice(0, proof.indexOf('.')), 'base64url').toString('utf8'));
     if (!header) throw invalidProof('the DPoP proof header is not a JSON object with unique member names');
     if (header.typ !== 'dpop+jwt') throw invalidProof('the DPoP proof typ is not dpop+jwt');
