@@ -6,7 +6,7 @@ import { bearerTokenFromHeader } from '../../protocol/bearer-token';
 import { OAuthError } from '../../protocol/oauth-error';
 import { RegistrationThrottle } from '../../platform/rate-limit/registration.throttle';
 import { ResourceStore } from '../../identity/resources/resource.store';
-import { generateCredential, hashToken, readRegistrationMetadata, registeredClientRecord, tokenMatches } from './client-registration';
+import { generateCredential, readRegistrationMetadata, registeredClientRecord, tokenMatches } from './client-registration';
 import { InitialAccessTokenRepository, RegisteredClientRepository, type StoredRegistration } from './registered-client.repository';
 
 /** What the registration endpoint was sent: the JSON body (already parsed), its media type, the Authorization header. */
@@ -48,7 +48,7 @@ export class ClientRegistrationService {
     const registrationAccessToken = generateCredential();
     const issuedAt = await this.clients.create(record, {
       ...(secret === undefined ? {} : { secret: hashClientSecret(secret) }),
-      registrationAccessToken: hashToken(registrationAccessToken),
+      registrationAccessToken: hashClientSecret(registrationAccessToken),
     });
     return {
       ...this.information({ clientId, registration: record.registration, issuedAt }, registrationAccessToken),
@@ -111,7 +111,7 @@ export class ClientRegistrationService {
   private async requireInitialAccessToken(authorization: string | undefined): Promise<void> {
     const token = bearerTokenFromHeader(authorization);
     if (token === undefined) throw OAuthError.missingBearerToken();
-    if (!(await this.initialTokens.isValid(hashToken(token)))) throw OAuthError.invalidToken('the initial access token is not valid');
+    if (!(await this.initialTokens.isValid(hashClientSecret(token)))) throw OAuthError.invalidToken('the initial access token is not valid');
   }
 
   private requireEnabled(): void {

@@ -73,12 +73,7 @@ export function generateCredential(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
 }
 
-/** The stored form of a registration or initial access token: SHA-256, base64 (as client secrets). */
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('base64');
-}
-
-/** Constant-time comparison of a presented token with a stored hash. */
+/** Constant-time comparison of a presented token with its stored hash (`hashClientSecret`'s form). */
 export function tokenMatches(presented: string, storedHash: string): boolean {
   const expected = Buffer.from(storedHash, 'base64');
   const actual = createHash('sha256').update(presented, 'utf8').digest();

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { generateCredential, hashToken } from './client-registration';
+import { hashClientSecret } from '../../identity/clients/client-secret.verifier';
+import { generateCredential } from './client-registration';
 import type { InitialAccessTokenRepository } from './registered-client.repository';
 
 export const REGISTRATION_TOKENS_USAGE = `Usage:
@@ -47,7 +48,7 @@ export class RegistrationTokensCommand {
     if (days !== undefined && !/^\d{1,4}$/.test(days)) return this.usage('--expires-in-days must be a whole number of days');
     const expiresAt = days === undefined ? undefined : new Date(Date.now() + Number(days) * 86_400_000);
     const token = generateCredential();
-    const info = await this.tokens.create(hashToken(token), description, expiresAt);
+    const info = await this.tokens.create(hashClientSecret(token), description, expiresAt);
     this.io.err(`Initial access token ${info.id} created${expiresAt ? `, valid until ${expiresAt.toISOString()}` : ''}. It is shown only now:\n`);
     this.io.out(`${token}\n`);
     return 0;
