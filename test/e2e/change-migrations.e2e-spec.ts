@@ -408,6 +408,37 @@ describe('change migrations from the command line', () => {
     await migrate('down', added.migration!);
   });
 
+  it('requires DPoP of a client and opens a resource to self-registered clients, each down undoing it', async () => {
+    const clientId = uniqueName('bound');
+    const created = await generate('client:migration', '--client-id', clientId, '--grant', 'client_credentials', '--scope', 'api1', '--require-dpop');
+    expect(created.code).toBe(0);
+    await migrate('up', created.migration!);
+    const token = () => requestToken(server.url, clientId, created.stdout.trim(), { grant_type: 'client_credentials', scope: 'api1' });
+    expectTokenError(await token(), 400, 'invalid_dpop_proof');
+
+    const relaxed = await generate('client:migration', '--client-id', clientId, '--change', '--no-require-dpop');
+    expect(relaxed.code).toBe(0);
+    await migrate('up', relaxed.migration!);
+    const issued = await token();
+    expect({ status: issued.status, tokenType: issued.body.token_type }).toEqual({ status: 200, tokenType: 'Bearer' });
+    await migrate('down', relaxed.migration!);
+    expectTokenError(await token(), 400, 'invalid_dpop_proof');
+    await migrate('down', created.migration!);
+
+    const name = uniqueName('agents');
+    const open = async () => (await sql('SELECT open_to_self_registered FROM api_resources WHERE name = $1', [name]))[0];
+    const added = await generate('resource:migration', '--api', name, '--scope', `${name}.read`);
+    await migrate('up', added.migration!);
+    expect(await open()).toEqual({ open_to_self_registered: false });
+    const opened = await generate('resource:migration', '--api', name, '--change', '--open-to-self-registered');
+    expect(opened.code).toBe(0);
+    await migrate('up', opened.migration!);
+    expect(await open()).toEqual({ open_to_self_registered: true });
+    await migrate('down', opened.migration!);
+    expect(await open()).toEqual({ open_to_self_registered: false });
+    await migrate('down', added.migration!);
+  });
+
   it('wrote migrations that type-check as the build would compile them', () => {
     expect(written.length).toBeGreaterThan(10);
     expect(typeCheck(written)).toEqual([]);
