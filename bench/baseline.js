@@ -28,6 +28,7 @@ const ALGORITHMS = {
   EdDSA: { generate: () => crypto.generateKeyPairSync('ed25519'), options: {}, digest: null },
 };
 
+let issuer = 'http://localhost';
 const BODY_LIMIT_BYTES = 64 * 1024;
 const CLOCK_SKEW_SECONDS = 60;
 const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
@@ -217,9 +218,13 @@ async function token(request, body) {
   if ((request.headers['content-type'] || '').split(';')[0].trim().toLowerCase() !== 'application/x-www-form-urlencoded') {
     return [400, { error: 'invalid_request' }];
   }
-  const form = querystring.parse(body);
   const client = authenticateClient(request.headers.authorization);
   if (!client) return [401, { error: 'invalid_client' }];
+  return issue(client, querystring.parse(body));
+}
+
+/** The token endpoint after client authentication. */
+async function issue(client, form) {
   if (!client.grantTypes.includes(form.grant_type)) return [400, { error: 'unauthorized_client' }];
   const [status, result] = await grant(client, form);
   if (status !== 200) return [status, result];
@@ -256,41 +261,46 @@ function send(response, status, body) {
   response.end(json);
 }
 
-let issuer = 'http://localhost';
-const server = http.createServer((request, response) => {
-  const chunks = [];
-  let size = 0;
-  request.on('data', (chunk) => {
-    size += chunk.length;
-    if (size > BODY_LIMIT_BYTES) request.destroy();
-    else chunks.push(chunk);
+function listen() {
+  const server = http.createServer((request, response) => {
+    const chunks = [];
+    let size = 0;
+    request.on('data', (chunk) => {
+      size += chunk.length;
+      if (size > BODY_LIMIT_BYTES) request.destroy();
+      else chunks.push(chunk);
+    });
+    request.on('end', () => {
+      const path = request.url.split('?')[0];
+      const handled =
+        request.method === 'POST' && path === '/connect/token'
+          ? token(request, Buffer.concat(chunks).toString('utf8'))
+          : request.method === 'GET' && path === '/connect/userinfo'
+            ? userinfo(request)
+            : path === '/health'
+              ? [200, { status: 'ok' }]
+              : [404, { error: 'not_found' }];
+      Promise.resolve(handled).then(
+        ([status, body]) => send(response, status, body),
+        () => send(response, 500, { error: 'server_error' }),
+      );
+    });
   });
-  request.on('end', () => {
-    const path = request.url.split('?')[0];
-    const handled =
-      request.method === 'POST' && path === '/connect/token'
-        ? token(request, Buffer.concat(chunks).toString('utf8'))
-        : request.method === 'GET' && path === '/connect/userinfo'
-          ? userinfo(request)
-          : path === '/health'
-            ? [200, { status: 'ok' }]
-            : [404, { error: 'not_found' }];
-    Promise.resolve(handled).then(
-      ([status, body]) => send(response, status, body),
-      () => send(response, 500, { error: 'server_error' }),
-    );
+  server.keepAliveTimeout = 5000;
+  server.listen(Number(process.env.PORT || 0), process.env.HOST || '127.0.0.1', () => {
+    const { port } = server.address();
+    issuer = process.env.ISSUER || `http://localhost:${port}`;
+    process.stdout.write(JSON.stringify({ listening: port, algorithm, jwt: design ? 'nestjs' : 'node:crypto' }) + '\n');
   });
-});
-server.keepAliveTimeout = 5000;
-server.listen(Number(process.env.PORT || 0), process.env.HOST || '127.0.0.1', () => {
-  const { port } = server.address();
-  issuer = process.env.ISSUER || `http://localhost:${port}`;
-  process.stdout.write(JSON.stringify({ listening: port, algorithm, jwt: design ? 'nestjs' : 'node:crypto' }) + '\n');
-});
-for (const signal of ['SIGTERM', 'SIGINT']) {
-  process.on(signal, () => {
-    server.close(() => process.exit(0));
-    server.closeAllConnections();
-    setTimeout(() => process.exit(0), 1000).unref();
-  });
+  for (const signal of ['SIGTERM', 'SIGINT']) {
+    process.on(signal, () => {
+      server.close(() => process.exit(0));
+      server.closeAllConnections();
+      setTimeout(() => process.exit(0), 1000).unref();
+    });
+  }
 }
+
+/** The handlers, for bench/nest-floor.js; run directly, the bare server. */
+module.exports = { algorithm, authenticateClient, issue, userinfo, setIssuer: (value) => (issuer = value) };
+if (require.main === module) listen();

@@ -22,6 +22,7 @@
  *                                           the service's verified-token cache holds), password
  *   --no-baseline                    run Tollgate only (no ratios, no design-card limit, no oidc-provider)
  *   --no-design-card                 skip the design-card limit (bench/baseline.js with BASELINE_JWT=nestjs)
+ *   --no-floor                       skip the framework floor (bench/nest-floor.js)
  *   --no-oidc-provider               skip node-oidc-provider (bench/oidc-provider-server.mjs)
  *   --profile                        CPU-profile the measured runs of both servers
  *                                    (bench/results/profile-<server>-<alg>-<scenario>.cpuprofile, summaries
@@ -47,6 +48,7 @@ const ROOT = path.resolve(__dirname, '..');
 const RESULTS_DIR = path.join(__dirname, 'results');
 const DEFAULT_SERVICE_ENTRY = path.join(ROOT, 'dist', 'src', 'main.js');
 const BASELINE_ENTRY = path.join(__dirname, 'baseline.js');
+const FLOOR_ENTRY = path.join(__dirname, 'nest-floor.js');
 const OIDC_PROVIDER_ENTRY = path.join(__dirname, 'oidc-provider-server.mjs');
 // oidc-provider's UserInfo takes only opaque tokens without an audience (bench/oidc-provider-server.mjs):
 // its cold pool is minted with identity scopes only, which it issues opaque.
@@ -125,7 +127,7 @@ const SCENARIOS = [
 ];
 
 const VALUE_FLAGS = ['duration', 'warmup', 'connections', 'rounds', 'alg', 'scenarios', 'entry', 'against'];
-const SWITCHES = ['no-baseline', 'no-design-card', 'no-oidc-provider', 'profile', 'no-pin'];
+const SWITCHES = ['no-baseline', 'no-design-card', 'no-floor', 'no-oidc-provider', 'profile', 'no-pin'];
 
 function parseOptions(argv, env) {
   for (let i = 0; i < argv.length; i++) {
@@ -163,6 +165,7 @@ function parseOptions(argv, env) {
     scenarios: SCENARIOS.filter((s) => scenarioNames.includes(s.name)),
     baseline: !argv.includes('--no-baseline'),
     designCard: !argv.includes('--no-baseline') && !argv.includes('--no-design-card'),
+    floor: !argv.includes('--no-baseline') && !argv.includes('--no-floor'),
     oidcProvider: !argv.includes('--no-baseline') && !argv.includes('--no-oidc-provider'),
     profile,
     pin: !argv.includes('--no-pin') && hasTaskset() && os.cpus().length >= 2,
@@ -618,6 +621,11 @@ async function benchAlgorithm(options, algorithm) {
       const env = { ...baselineEnvironment(algorithm), BASELINE_JWT: 'nestjs' };
       servers.push({ name: 'design', ...(await startServer(`design-${algorithm}`, options, [...SERVICE_NODE_OPTIONS, BASELINE_ENTRY], env, '/health')) });
     }
+    if (options.floor) {
+      // The framework floor: the design-card limit's handlers behind a NestJS controller and guard on Fastify.
+      const env = baselineEnvironment(algorithm);
+      servers.push({ name: 'floor', ...(await startServer(`floor-${algorithm}`, options, [...SERVICE_NODE_OPTIONS, FLOOR_ENTRY], env, '/health')) });
+    }
     if (options.oidcProvider) {
       servers.push({
         name: 'oidc-provider',
@@ -652,6 +660,8 @@ async function benchAlgorithm(options, algorithm) {
       compare('tollgate', 'design');
       compare('against', 'design');
       compare('design', 'baseline');
+      compare('floor', 'design');
+      compare('tollgate', 'floor');
       compare('tollgate', 'oidc-provider');
       rows.push(row);
     }
@@ -701,7 +711,7 @@ function formatTable(run) {
         return;
       }
       const ratio = reference && name !== reference ? row.ratios[`${name}/${reference}`] : undefined;
-      const design = ['tollgate', 'against'].includes(name) ? row.ratios[`${name}/design`] : undefined;
+      const design = ['tollgate', 'against', 'floor'].includes(name) ? row.ratios[`${name}/design`] : undefined;
       lines.push([
         first,
         name,
@@ -723,6 +733,11 @@ function formatTable(run) {
     const oidc = row.ratios['tollgate/oidc-provider'];
     if (oidc)
       notes.push(`${row.scenario}: tollgate vs oidc-provider ${oidc.requestsPerSecond.toFixed(2)}x req/s, ${oidc.cpuPerRequest.toFixed(2)}x CPU per request`);
+    const floor = row.ratios['tollgate/floor'];
+    if (floor)
+      notes.push(
+        `${row.scenario}: tollgate vs framework floor ${floor.requestsPerSecond.toFixed(2)}x req/s, ${floor.cpuPerRequest.toFixed(2)}x CPU per request`,
+      );
     const versus = row.ratios['tollgate/against'];
     if (versus)
       notes.push(`${row.scenario}: tollgate vs against ${versus.requestsPerSecond.toFixed(2)}x req/s, ${versus.cpuPerRequest.toFixed(2)}x CPU per request`);
@@ -823,7 +838,7 @@ async function main() {
   process.stdout.write(`\n${JSON.stringify(report)}\n\nwritten to ${path.relative(ROOT, latest)}\n`);
   const withErrors = report.runs
     .flatMap((run) => run.scenarios)
-    .filter((row) => ['tollgate', 'against', 'baseline', 'design', 'oidc-provider'].some((name) => row[name]?.status === 'errors'));
+    .filter((row) => ['tollgate', 'against', 'baseline', 'design', 'floor', 'oidc-provider'].some((name) => row[name]?.status === 'errors'));
   if (withErrors.length > 0) {
     log(`bench: non-2xx responses or connection errors in: ${withErrors.map((row) => row.scenario).join(', ')}`);
     process.exitCode = 1;
