@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createApp } from './app.factory';
 import { ConfigError, loadConfig, type AppConfig } from './platform/config/app.config';
+import { ClusterWorker, processRole } from './platform/cluster/cluster-worker';
+import { runClusterPrimary } from './platform/cluster/cluster-primary';
+import { TollgateMetrics } from './platform/metrics/metrics';
 import { ShutdownState } from './endpoints/health/shutdown-state';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -15,10 +17,19 @@ async function main(): Promise<void> {
     console.error(error.message);
     process.exit(1);
   }
-  const app = await createApp(config);
+  const role = processRole(config.workers);
+  // WORKERS > 1: the primary forks the workers, each of which goes on below (docs/operations.md#several-cores-workers).
+  if (role === 'primary') process.exit(await runClusterPrimary(config, config.shutdownDrainSeconds * 1000 + 2 * SHUTDOWN_GRACE_MS));
+  const worker = role === 'worker' ? new ClusterWorker() : undefined;
+  // Loaded here, not by the primary, which needs none of the application (about 30 MB less resident).
+  const { createApp } = await import('./app.factory.js');
+  const app = await createApp(worker?.appConfig(config) ?? config);
   closeOnSignals(app, config.shutdownDrainSeconds);
+  worker?.serving(app.get(TollgateMetrics).registry);
   await app.listen({ port: config.port, host: config.host });
-  app.getHttpAdapter().getInstance().log.info(`Tollgate listening on ${config.host}:${config.port}, issuer ${config.issuer}`);
+  const log = app.getHttpAdapter().getInstance().log;
+  if (config.workers.singleProcessReason) log.info(config.workers.singleProcessReason);
+  log.info(`Tollgate listening on ${config.host}:${config.port}, issuer ${config.issuer}`);
 }
 
 /**

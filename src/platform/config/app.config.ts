@@ -4,10 +4,12 @@ import { validateEnvironment, type Env } from './environment';
 import { readKeyConfig, type KeyConfig } from './key.config';
 import { productionSafetyProblems } from './production-safety';
 import { readThrottlingConfig, type RateLimitConfig, type TrustProxy } from './throttling.config';
+import { readWorkersConfig, type WorkersConfig } from './workers.config';
 
 export { SIGNING_ALGORITHMS, type LogLevel, type SigningAlgorithm } from './app.environment';
 export type { RateLimitConfig, TrustProxy } from './throttling.config';
 export type { AgentsConfig, DynamicRegistrationMode } from './agents.config';
+export type { WorkersConfig } from './workers.config';
 
 /**
  * The service's configuration, parsed from the environment once at boot (docs/configuration.md).
@@ -40,6 +42,8 @@ export interface AppConfig {
   readonly shutdownDrainSeconds: number;
   /** Where Prometheus metrics are served, apart from the public port; undefined: not served. */
   readonly metricsPort: number | undefined;
+  /** `WORKERS`: processes serving the port; read by main.ts only (docs/operations.md#several-cores-workers). */
+  readonly workers: WorkersConfig;
   /** `TRUST_DOMAIN`: the `aud` of transaction tokens (docs/transaction-tokens.md); the issuer by default. */
   readonly trustDomain: string;
   /** `TXN_TOKEN_LIFETIME_SECONDS`: how long a transaction token lives, at most 300 s. */
@@ -88,6 +92,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const keys = readKeyConfig(env, databaseUrl, problems);
   const { rateLimits, trustProxy } = readThrottlingConfig(env, problems);
   const agents = readAgentsConfig(env, problems);
+  const workers = readWorkersConfig(env, problems);
   problems.push(...productionSafetyProblems(env, { issuer, databaseUrl, seedDemo, keyPropagationSeconds: keys.keyRotation.propagationSeconds }));
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -108,6 +113,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     maxConcurrentRequests: v.MAX_CONCURRENT_REQUESTS ?? 1024,
     shutdownDrainSeconds: v.SHUTDOWN_DRAIN_SECONDS ?? 0,
     metricsPort: v.METRICS_PORT,
+    workers,
     trustDomain: v.TRUST_DOMAIN ?? issuer,
     transactionTokenLifetimeSeconds: v.TXN_TOKEN_LIFETIME_SECONDS ?? 60,
     jwksRefetchSeconds: v.JWKS_REFETCH_SECONDS ?? 60,

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ConfigType } from '../config/config-slice';
 import { metricsListenerConfig } from '../config/config.slices';
-import { loggablePath } from '../logging/request-logger';
 import { TollgateMetrics } from './metrics';
+import { listenForScrapes } from './metrics-server';
 
 /**
  * Prometheus metrics on a port of their own (METRICS_PORT), never on the public one: scrapers reach
@@ -23,23 +23,8 @@ export class MetricsListener implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     if (this.config.port === undefined) return;
-    const server = createServer((request, response) => {
-      // A scrape every few seconds: debug, as the probes (docs/operations.md#logs).
-      response.once('finish', () => this.logger.debug(`${request.method} ${loggablePath(request.url ?? '')} ${response.statusCode}`));
-      if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
-        response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not Found\n');
-        return;
-      }
-      this.metrics.registry.metrics().then(
-        (body) => response.writeHead(200, { 'content-type': this.metrics.registry.contentType, 'cache-control': 'no-store' }).end(body),
-        () => response.writeHead(500).end(),
-      );
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.config.port, this.config.host, () => resolve());
-    });
-    this.server = server;
+    // A scrape every few seconds: debug, as the probes (docs/operations.md#logs).
+    this.server = await listenForScrapes(this.metrics.registry, this.config.host, this.config.port, (line) => this.logger.debug(line));
     this.logger.log(`Metrics on http://${this.config.host}:${this.port()}/metrics`);
   }
 

@@ -3,7 +3,9 @@ import type { PoolStats } from '../database/database-pool.stats';
 
 /**
  * The Prometheus metrics of one instance. Labels carry only bounded values: route patterns,
- * registered grant types and RFC error codes — never client ids, secrets or tokens.
+ * registered grant types and RFC error codes — never client ids, secrets or tokens. With several
+ * workers (WORKERS) the primary's scrape sums the workers' series, except where a gauge names its
+ * `aggregator`: Redis counts as in use only if every worker uses it, a key's age is the oldest seen.
  */
 export class TollgateMetrics {
   readonly registry = new Registry();
@@ -39,6 +41,7 @@ export class TollgateMetrics {
   readonly throttleStoreShared = new Gauge({
     name: 'tollgate_throttle_redis_in_use',
     help: '1 while throttling counters are shared through Redis, 0 while counted in memory (fallback or no REDIS_URL)',
+    aggregator: 'min',
     registers: [this.registry],
   });
 
@@ -77,6 +80,7 @@ export class TollgateMetrics {
     new Gauge({
       name: 'tollgate_signing_key_age_seconds',
       help: 'Age of the key new tokens are signed with',
+      aggregator: 'max',
       registers: [this.registry],
       collect() {
         const createdAt = tokens().signingKeyCreatedAt();

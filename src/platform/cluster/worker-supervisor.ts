@@ -1,0 +1,96 @@
+import cluster, { type Worker } from 'node:cluster';
+import type { Logger } from 'pino';
+import { RestartBudget } from './restart-budget';
+
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
+export interface WorkerSupervisorOptions {
+  readonly workers: number;
+  /** After a stop signal, how long the workers may take to exit before they are killed. */
+  readonly stopTimeoutMs: number;
+}
+
+/**
+ * The primary of `WORKERS` > 1 (docs/operations.md#several-cores-workers). It forks the workers, each
+ * the whole service, sharing the listening port through node:cluster. A worker that dies after it
+ * listened is replaced (RestartBudget); one that dies before it listened stops them all (exit 1), as
+ * a failed start stops a single process. SIGTERM or SIGINT is passed to every worker, which drains
+ * as a single process does; the primary exits once all have, with 0 if each exited with 0.
+ */
+export class WorkerSupervisor {
+  private readonly alive = new Set<Worker>();
+  private readonly listening = new Set<Worker>();
+  private readonly restarts = new RestartBudget();
+  private readonly pendingForks = new Set<NodeJS.Timeout>();
+  private stopping = false;
+  private failed = false;
+  private finish: (exitCode: number) => void = () => undefined;
+
+  constructor(
+    private readonly options: WorkerSupervisorOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Resolves with the exit code once every worker has exited. */
+  run(): Promise<number> {
+    const exited = new Promise<number>((resolve) => (this.finish = resolve));
+    cluster.on('listening', (worker) => this.onListening(worker));
+    cluster.on('exit', (worker, code, signal) => this.onExit(worker, code, signal));
+    for (const signal of STOP_SIGNALS) process.on(signal, () => this.stop(signal));
+    this.logger.info(`Starting ${this.options.workers} workers`);
+    for (let index = 0; index < this.options.workers; index++) this.fork();
+    return exited;
+  }
+
+  private fork(): void {
+    this.alive.add(cluster.fork());
+  }
+
+  private onListening(worker: Worker): void {
+    this.listening.add(worker);
+    if (this.listening.size === this.options.workers) this.logger.info(`All ${this.options.workers} workers listening`);
+  }
+
+  private onExit(worker: Worker, code: number | null, signal: string | null): void {
+    this.alive.delete(worker);
+    const listened = this.listening.delete(worker);
+    const how = `Worker ${worker.process.pid} exited with ${signal ? `signal ${signal}` : `code ${code}`}`;
+    if (this.stopping) {
+      if (code !== 0) this.failed = true;
+      if (this.alive.size === 0) this.finish(this.failed ? 1 : 0);
+      return;
+    }
+    if (!listened) return this.giveUp(`${how} before it listened: stopping`);
+    const delay = this.restarts.nextDelayMs(Date.now());
+    if (delay === undefined) return this.giveUp(`${how}, too many restarts within a minute: stopping`);
+    this.logger.warn(`${how}; a new one starts in ${delay} ms`);
+    const timer = setTimeout(() => {
+      this.pendingForks.delete(timer);
+      this.fork();
+    }, delay);
+    this.pendingForks.add(timer);
+  }
+
+  private giveUp(message: string): void {
+    this.logger.error(message);
+    this.failed = true;
+    this.stop('SIGTERM', false);
+  }
+
+  private stop(signal: NodeJS.Signals, received = true): void {
+    if (this.stopping) return;
+    this.stopping = true;
+    for (const timer of this.pendingForks) clearTimeout(timer);
+    if (received) this.logger.info(`${signal} received, passing it to ${this.alive.size} workers`);
+    for (const worker of this.alive) worker.process.kill(signal);
+    setTimeout(() => this.killRemaining(), this.options.stopTimeoutMs).unref();
+    if (this.alive.size === 0) this.finish(this.failed ? 1 : 0);
+  }
+
+  private killRemaining(): void {
+    if (this.alive.size === 0) return;
+    this.logger.error(`${this.alive.size} workers still running ${this.options.stopTimeoutMs} ms after the stop signal: killing them`);
+    for (const worker of this.alive) worker.process.kill('SIGKILL');
+    this.finish(1);
+  }
+}
