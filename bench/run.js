@@ -250,12 +250,29 @@ async function stopServer(server) {
 
 const CLOCK_TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 
-/** CPU time (user + system, all threads) a process has used so far, from /proc/<pid>/stat. */
+/** The process and its children (the workers of WORKERS > 1), from /proc/<pid>/task/<tid>/children. */
+function processTree(pid) {
+  let children = [];
+  try {
+    for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+      children = children.concat(fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+    }
+  } catch {
+    // gone, or no children file: the process alone
+  }
+  return [pid, ...children];
+}
+
+/** CPU time (user + system, all threads) a process and its children have used so far, from /proc/<pid>/stat. */
 function cpuSeconds(pid) {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+    let ticks = 0;
+    for (const member of processTree(pid)) {
+      const stat = fs.readFileSync(`/proc/${member}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return ticks / CLOCK_TICKS_PER_SECOND;
   } catch {
     return NaN;
   }
@@ -275,8 +292,13 @@ async function settle(pid) {
 
 function rssMegabytes(pid) {
   try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Math.round(Number(match[1]) / 1024) : undefined;
+    let kilobytes = 0;
+    for (const member of processTree(pid)) {
+      const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${member}/status`, 'utf8'));
+      if (!match) return undefined;
+      kilobytes += Number(match[1]);
+    }
+    return Math.round(kilobytes / 1024);
   } catch {
     return undefined;
   }
