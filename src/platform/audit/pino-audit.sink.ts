@@ -10,7 +10,10 @@ export class PinoAuditSink extends AuditSink {
     this.logger = rootLogger.child({ kind: 'audit' });
   }
 
-  emit({ name, ...fields }: AuditEvent): void {
+  emit(event: AuditEvent): void {
+    // Checked first: the record is not built when LOG_LEVEL hides it (above info).
+    if (!this.logger.isLevelEnabled('info')) return;
+    const { name, ...fields } = event;
     this.logger.info({ audit: name, ...fields });
   }
 }

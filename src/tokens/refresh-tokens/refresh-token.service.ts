@@ -58,9 +58,9 @@ export class RefreshTokenService {
    * `rotated` for the `refresh_token` grant, a new family's first token when the grant qualifies.
    */
   async issueFor(grant: IssuedGrant, client: Client, accessToken: IssuedAccessToken, rotated?: RefreshTokenFamily): Promise<string | undefined> {
+    if ((!rotated && !offersRefreshToken(grant, client)) || grant.subject === undefined) return undefined;
     const now = new Date();
-    const family = rotated ?? (offersRefreshToken(grant, client) ? newFamily(grant, client, now) : undefined);
-    if (!family || grant.subject === undefined) return undefined;
+    const family = rotated ?? newFamily(grant, client, now);
     const handle = generateRefreshTokenHandle();
     const token: NewRefreshToken = {
       tokenHash: hashRefreshTokenHandle(handle),
