@@ -17,14 +17,12 @@ export function isProbe(url: string): boolean {
  */
 export class ProbeAwareLogController extends LogController {
   override incomingRequest(request: FastifyRequest, reply: FastifyReply, metadata?: Record<string, unknown>): void {
-    // Above info neither line is written: no need to look at the URL.
-    if (request.log.isLevelEnabled('info') && isProbe(request.url)) request.log.debug({ req: request }, 'incoming request');
+    if (isProbe(request.url)) request.log.debug({ req: request }, 'incoming request');
     else super.incomingRequest(request, reply, metadata);
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply, metadata?: Record<string, unknown>): void {
-    if (!error && reply.log.isLevelEnabled('info') && isProbe(request.url))
-      reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    if (!error && isProbe(request.url)) reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
     else super.requestCompleted(error, request, reply, metadata);
   }
 }
