@@ -127,7 +127,7 @@ const SCENARIOS = [
 ];
 
 const VALUE_FLAGS = ['duration', 'warmup', 'connections', 'rounds', 'alg', 'scenarios', 'entry', 'against'];
-const SWITCHES = ['no-baseline', 'no-design-card', 'no-floor', 'no-oidc-provider', 'profile', 'no-pin'];
+const SWITCHES = ['no-baseline', 'no-design-card', 'no-floor', 'no-oidc-provider', 'profile', 'no-pin', 'instructions', 'no-instructions'];
 
 function parseOptions(argv, env) {
   for (let i = 0; i < argv.length; i++) {
@@ -169,6 +169,7 @@ function parseOptions(argv, env) {
     oidcProvider: !argv.includes('--no-baseline') && !argv.includes('--no-oidc-provider'),
     profile,
     pin: !argv.includes('--no-pin') && hasTaskset() && os.cpus().length >= 2,
+    instructions: argv.includes('--instructions') && !argv.includes('--no-instructions'),
     databaseUrl: env.DATABASE_URL || undefined,
     serviceEntry: path.resolve(flag('entry') ?? env.BENCH_SERVICE_ENTRY ?? DEFAULT_SERVICE_ENTRY),
     againstEntry: flag('against') && path.resolve(flag('against')),
@@ -865,6 +866,24 @@ async function main() {
     log(`bench: non-2xx responses or connection errors in: ${withErrors.map((row) => row.scenario).join(', ')}`);
     process.exitCode = 1;
   }
+  if (options.instructions) countInstructions(options);
+}
+
+/**
+ * `--instructions` (as `npm run bench` passes it): the instruction-count view of bench/instructions.js for the
+ * same scenarios and the first algorithm it counts, 500 requests after 2,000; said and skipped when it cannot run.
+ */
+function countInstructions(options) {
+  const skip = (why) => process.stdout.write(`\ninstruction counts: skipped, ${why} (npm run bench:instructions)\n`);
+  const algorithm = options.algorithms.find((name) => name !== 'EdDSA');
+  const scenarios = options.scenarios.map((scenario) => scenario.name).filter((name) => name !== 'password');
+  if (!options.databaseUrl) return skip('they need DATABASE_URL: the embedded PGlite takes minutes to start under valgrind');
+  if (spawnSync('valgrind', ['--version'], { stdio: 'ignore' }).status !== 0) return skip('valgrind is not installed');
+  if (!algorithm || scenarios.length === 0) return skip('no scenario or algorithm they count (EdDSA and password are not)');
+  process.stdout.write(`\nInstruction counts (valgrind callgrind, ${algorithm}, bench/instructions.js):\n`);
+  const args = ['--scenarios', scenarios.join(','), '--alg', algorithm, '--requests', '500', '--warmup', '2000'];
+  const counted = spawnSync(process.execPath, [path.join(__dirname, 'instructions.js'), ...args], { stdio: 'inherit' });
+  if (counted.status !== 0) process.exitCode = 1;
 }
 
 if (require.main === module) {
