@@ -1,16 +1,7 @@
-import { ConfigError, loadConfig } from './app.config';
+import { loadConfig } from './app.config';
+import { configProblems } from '../../../test/support/config-problems';
 
 const POSTGRES = 'postgresql://tollgate@db.internal:5432/tollgate';
-
-function problemsOf(env: Record<string, string>): readonly string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('loadConfig', () => {
   it('reports every bad variable in one ConfigError', () => {
@@ -24,7 +15,7 @@ describe('loadConfig', () => {
       CACHE_TTL_SECONDS: '-1',
       SIGNING_ALG: 'HS256',
     };
-    expect(problemsOf(env)).toEqual([
+    expect(configProblems(env)).toEqual([
       'PORT must be an integer from 0 to 65535',
       'ISSUER must be an absolute http(s) URL without query or fragment',
       'DATABASE_URL must be a postgres:// or postgresql:// URL',
@@ -39,7 +30,7 @@ describe('loadConfig', () => {
 
   it('reports bad variables of every section, and the production refusals, in one ConfigError', () => {
     const env = { NODE_ENV: 'production', ISSUER: 'https://id.example.com', SEED_DEMO: 'false', PORT: 'x', KEY_ROTATION_INTERVAL: '0', REDIS_URL: 'redis' };
-    expect(problemsOf(env)).toEqual([
+    expect(configProblems(env)).toEqual([
       'PORT must be an integer from 0 to 65535',
       'KEY_ROTATION_INTERVAL must be a duration: an integer with an optional unit s, m, h or d (e.g. 90d), above 0',
       'REDIS_URL must be a redis:// or rediss:// URL',
@@ -65,7 +56,7 @@ describe('loadConfig', () => {
     ['TOLLGATE_EXTENSIONS', '/extensions/my extension.js', 'TOLLGATE_EXTENSIONS must be comma-separated paths of JavaScript modules, at most 4000 characters'],
     ['TOLLGATE_EXTENSIONS', `/${'x'.repeat(4000)}.js`, 'TOLLGATE_EXTENSIONS must be comma-separated paths of JavaScript modules, at most 4000 characters'],
   ])('refuses %s=%j', (name, value, problem) => {
-    expect(problemsOf({ [name]: value })).toEqual([problem]);
+    expect(configProblems({ [name]: value })).toEqual([problem]);
   });
 
   // toMatchObject: other issues add their own settings, tested in their own specs.

@@ -1,27 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { ConfigError, loadConfig } from './app.config';
+import { loadConfig } from './app.config';
+import { configProblems } from '../../../test/support/config-problems';
 
 const POSTGRES = 'postgresql://tollgate@db.internal:5432/tollgate';
 const KEY = randomBytes(32);
 // Production refuses an http or localhost issuer (production-safety.spec.ts); these tests are about keys.
 const ISSUER = 'https://id.example.com';
 
-function problemsOf(env: Record<string, string>): readonly string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
-
 describe('loadConfig: signing keys', () => {
   it('stops a production boot on a shared database without KEY_ENCRYPTION_KEY', () => {
-    expect(problemsOf({ NODE_ENV: 'production', ISSUER, DATABASE_URL: POSTGRES })).toEqual([
+    expect(configProblems({ NODE_ENV: 'production', ISSUER, DATABASE_URL: POSTGRES })).toEqual([
       'KEY_ENCRYPTION_KEY must be set when NODE_ENV=production and DATABASE_URL is set (32 random bytes, base64-encoded (openssl rand -base64 32))',
     ]);
-    expect(problemsOf({ NODE_ENV: 'production', ISSUER, DATABASE_URL: POSTGRES, KEY_ENCRYPTION_KEY: '' })).toHaveLength(1);
+    expect(configProblems({ NODE_ENV: 'production', ISSUER, DATABASE_URL: POSTGRES, KEY_ENCRYPTION_KEY: '' })).toHaveLength(1);
   });
 
   it.each([
@@ -52,11 +43,11 @@ describe('loadConfig: signing keys', () => {
       'KEY_ROTATION_CHECK_INTERVAL must be a duration: an integer with an optional unit s, m, h or d (e.g. 90d), from 1s to 1d',
     ],
   ])('refuses %s=%j', (name, value, problem) => {
-    expect(problemsOf({ [name]: value })).toEqual([problem]);
+    expect(configProblems({ [name]: value })).toEqual([problem]);
   });
 
   it('refuses a propagation time that is not shorter than the rotation interval', () => {
-    expect(problemsOf({ KEY_ROTATION_INTERVAL: '14d', KEY_PROPAGATION_TIME: '14d' })).toEqual([
+    expect(configProblems({ KEY_ROTATION_INTERVAL: '14d', KEY_PROPAGATION_TIME: '14d' })).toEqual([
       'KEY_PROPAGATION_TIME must be shorter than KEY_ROTATION_INTERVAL',
     ]);
   });
@@ -93,11 +84,11 @@ describe('loadConfig: signing keys', () => {
   });
 
   it('lets the embedded default and development boot without KEY_ENCRYPTION_KEY', () => {
-    expect(problemsOf({})).toEqual([]);
+    expect(configProblems({})).toEqual([]);
     // In production the embedded database is refused for itself, not for a missing key-encryption key.
-    expect(problemsOf({ NODE_ENV: 'production', ISSUER, SEED_DEMO: 'false' })).toEqual([
+    expect(configProblems({ NODE_ENV: 'production', ISSUER, SEED_DEMO: 'false' })).toEqual([
       expect.stringMatching(/^DATABASE_URL must be set when NODE_ENV=production/),
     ]);
-    expect(problemsOf({ DATABASE_URL: POSTGRES })).toEqual([]);
+    expect(configProblems({ DATABASE_URL: POSTGRES })).toEqual([]);
   });
 });

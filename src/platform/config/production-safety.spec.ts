@@ -1,19 +1,10 @@
-import { ConfigError, loadConfig } from './app.config';
+import { loadConfig } from './app.config';
 import { keyPropagationWarning } from './production-safety';
+import { configProblems } from '../../../test/support/config-problems';
 
 const POSTGRES = 'postgresql://tollgate@db.internal:5432/tollgate';
 const KEK = Buffer.alloc(32, 1).toString('base64');
 const SAFE = { NODE_ENV: 'production', ISSUER: 'https://id.example.com', DATABASE_URL: POSTGRES, KEY_ENCRYPTION_KEY: KEK };
-
-function problemsOf(env: Record<string, string>): readonly string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
 
 describe('loadConfig with NODE_ENV=production', () => {
   it.each([
@@ -24,52 +15,54 @@ describe('loadConfig with NODE_ENV=production', () => {
     ['https://127.0.0.1:8443', 'names this machine (localhost), which no other machine can reach'],
     ['https://[::1]', 'names this machine (localhost), which no other machine can reach'],
   ])('refuses ISSUER=%s, naming ALLOW_INSECURE_ISSUER', (issuer, why) => {
-    expect(problemsOf({ ...SAFE, ISSUER: issuer })).toEqual([
+    expect(configProblems({ ...SAFE, ISSUER: issuer })).toEqual([
       `ISSUER ${issuer} ${why}: with NODE_ENV=production set ISSUER to the public https URL clients reach (ALLOW_INSECURE_ISSUER=true overrides this, for test benches only)`,
     ]);
-    expect(problemsOf({ ...SAFE, ISSUER: issuer, ALLOW_INSECURE_ISSUER: 'true' })).toEqual([]);
-    expect(problemsOf({ ...SAFE, ISSUER: issuer, ALLOW_INSECURE_ISSUER: '1' })).toHaveLength(1);
+    expect(configProblems({ ...SAFE, ISSUER: issuer, ALLOW_INSECURE_ISSUER: 'true' })).toEqual([]);
+    expect(configProblems({ ...SAFE, ISSUER: issuer, ALLOW_INSECURE_ISSUER: '1' })).toHaveLength(1);
   });
 
   it('refuses the default issuer, which is http://localhost', () => {
-    expect(problemsOf({ ...SAFE, ISSUER: '' })).toEqual([expect.stringMatching(/^ISSUER http:\/\/localhost:5000 is not https: .*ALLOW_INSECURE_ISSUER=true/)]);
+    expect(configProblems({ ...SAFE, ISSUER: '' })).toEqual([
+      expect.stringMatching(/^ISSUER http:\/\/localhost:5000 is not https: .*ALLOW_INSECURE_ISSUER=true/),
+    ]);
   });
 
   it('refuses SEED_DEMO=true unless ALLOW_DEMO_DATA=true', () => {
-    expect(problemsOf({ ...SAFE, SEED_DEMO: 'true' })).toEqual([
+    expect(configProblems({ ...SAFE, SEED_DEMO: 'true' })).toEqual([
       'SEED_DEMO=true (the default without DATABASE_URL) applies the demo data set, whose secrets and passwords are public: with NODE_ENV=production set SEED_DEMO=false (ALLOW_DEMO_DATA=true overrides this, for test benches only)',
     ]);
-    expect(problemsOf({ ...SAFE, SEED_DEMO: 'true', ALLOW_DEMO_DATA: 'true' })).toEqual([]);
+    expect(configProblems({ ...SAFE, SEED_DEMO: 'true', ALLOW_DEMO_DATA: 'true' })).toEqual([]);
   });
 
   it('refuses to run without DATABASE_URL, and says how to run on the embedded database', () => {
-    expect(problemsOf({ NODE_ENV: 'production', ISSUER: 'https://id.example.com', SEED_DEMO: 'false' })).toEqual([
+    expect(configProblems({ NODE_ENV: 'production', ISSUER: 'https://id.example.com', SEED_DEMO: 'false' })).toEqual([
       'DATABASE_URL must be set when NODE_ENV=production: the embedded database is for development, one process on one machine (no override: unset NODE_ENV to run on the embedded database)',
     ]);
   });
 
   it.each(['0', '70s', '14m', '899'])('refuses KEY_PROPAGATION_TIME=%s, below 15 minutes, with no override', (value) => {
     const seconds = value.endsWith('m') ? Number(value.slice(0, -1)) * 60 : Number(value.replace('s', ''));
-    expect(problemsOf({ ...SAFE, KEY_PROPAGATION_TIME: value })).toEqual([
+    expect(configProblems({ ...SAFE, KEY_PROPAGATION_TIME: value })).toEqual([
       `KEY_PROPAGATION_TIME is ${seconds}s: with NODE_ENV=production it must be at least 15m, as resource servers cache discovery and the JWKS for up to 10 minutes and would refuse the first tokens of a new key (no override: tests and benches may go lower outside production)`,
     ]);
-    expect(problemsOf({ ...SAFE, KEY_PROPAGATION_TIME: value, ALLOW_INSECURE_ISSUER: 'true', ALLOW_DEMO_DATA: 'true' })).toHaveLength(1);
+    expect(configProblems({ ...SAFE, KEY_PROPAGATION_TIME: value, ALLOW_INSECURE_ISSUER: 'true', ALLOW_DEMO_DATA: 'true' })).toHaveLength(1);
   });
 
   it('accepts KEY_PROPAGATION_TIME of 15 minutes or more, and any value outside production', () => {
-    for (const value of ['15m', '900', '1h', '14d']) expect(problemsOf({ ...SAFE, KEY_PROPAGATION_TIME: value })).toEqual([]);
-    expect(problemsOf({ ISSUER: 'http://localhost:5000', KEY_PROPAGATION_TIME: '0' })).toEqual([]);
-    expect(problemsOf({ NODE_ENV: 'test', KEY_PROPAGATION_TIME: '70s' })).toEqual([]);
+    for (const value of ['15m', '900', '1h', '14d']) expect(configProblems({ ...SAFE, KEY_PROPAGATION_TIME: value })).toEqual([]);
+    expect(configProblems({ ISSUER: 'http://localhost:5000', KEY_PROPAGATION_TIME: '0' })).toEqual([]);
+    expect(configProblems({ NODE_ENV: 'test', KEY_PROPAGATION_TIME: '70s' })).toEqual([]);
   });
 
   it('reports every refusal at once', () => {
-    expect(problemsOf({ NODE_ENV: 'production' }).map((problem) => problem.split(' ')[0])).toEqual(['ISSUER', 'SEED_DEMO=true', 'DATABASE_URL']);
+    expect(configProblems({ NODE_ENV: 'production' }).map((problem) => problem.split(' ')[0])).toEqual(['ISSUER', 'SEED_DEMO=true', 'DATABASE_URL']);
   });
 
   it('accepts a safe production configuration, and anything outside production', () => {
-    expect(problemsOf(SAFE)).toEqual([]);
-    expect(problemsOf({ ISSUER: 'http://localhost:5000', SEED_DEMO: 'true' })).toEqual([]);
-    expect(problemsOf({ NODE_ENV: 'development', ISSUER: 'http://localhost:5000', SEED_DEMO: 'true' })).toEqual([]);
+    expect(configProblems(SAFE)).toEqual([]);
+    expect(configProblems({ ISSUER: 'http://localhost:5000', SEED_DEMO: 'true' })).toEqual([]);
+    expect(configProblems({ NODE_ENV: 'development', ISSUER: 'http://localhost:5000', SEED_DEMO: 'true' })).toEqual([]);
   });
 });
 
@@ -77,7 +70,7 @@ describe('METRICS_PORT', () => {
   it('is unset by default (no metrics listener) and must be a port', () => {
     expect(loadConfig({}).metricsPort).toBeUndefined();
     expect(loadConfig({ METRICS_PORT: '9464' }).metricsPort).toBe(9464);
-    expect(problemsOf({ METRICS_PORT: 'metrics' })).toEqual(['METRICS_PORT must be an integer from 0 to 65535']);
+    expect(configProblems({ METRICS_PORT: 'metrics' })).toEqual(['METRICS_PORT must be an integer from 0 to 65535']);
   });
 });
 

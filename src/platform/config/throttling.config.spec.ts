@@ -1,15 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { ConfigError, loadConfig } from './app.config';
-
-function problemsOf(env: Record<string, string>): readonly string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
+import { loadConfig } from './app.config';
+import { configProblems } from '../../../test/support/config-problems';
 
 describe('throttling settings', () => {
   it('defaults to the limits of docs/throttling.md, quotas off, no trusted proxy', () => {
@@ -48,7 +39,7 @@ describe('throttling settings', () => {
     });
 
     it.each(['true', '0', 'proxy.internal', '10.0.0.0/33', '10.0.0.1/8/1', '127.0.0.1,'])('refuses %j', (value) => {
-      expect(problemsOf({ TRUST_PROXY: value })).toEqual(['TRUST_PROXY must be a hop count, or comma-separated IP addresses or CIDR ranges']);
+      expect(configProblems({ TRUST_PROXY: value })).toEqual(['TRUST_PROXY must be a hop count, or comma-separated IP addresses or CIDR ranges']);
     });
   });
 
@@ -58,6 +49,6 @@ describe('throttling settings', () => {
     ['REDIS_URL', 'http://cache:6379', 'REDIS_URL must be a redis:// or rediss:// URL'],
     ['REDIS_TIMEOUT_MS', '0', 'REDIS_TIMEOUT_MS must be an integer from 1 to 10000'],
   ])('refuses %s=%j', (name, value, problem) => {
-    expect(problemsOf({ [name]: value })).toEqual([problem]);
+    expect(configProblems({ [name]: value })).toEqual([problem]);
   });
 });

@@ -1,31 +1,22 @@
-import { ConfigError, loadConfig } from './app.config';
+import { loadConfig } from './app.config';
 import { readWorkersConfig } from './workers.config';
+import { configProblems } from '../../../test/support/config-problems';
 
 const POSTGRES = 'postgresql://tollgate@db.internal:5432/tollgate';
 
-function problemsOf(env: Record<string, string>): readonly string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
-
 describe('WORKERS', () => {
   it.each(['0', '65', '-1', '1.5', '2e1', '0x2', ' 2', 'AUTO', 'all', '99999999999999999999'])('refuses WORKERS=%j', (value) => {
-    expect(problemsOf({ DATABASE_URL: POSTGRES, WORKERS: value })).toEqual(['WORKERS must be an integer from 1 to 64, or "auto"']);
+    expect(configProblems({ DATABASE_URL: POSTGRES, WORKERS: value })).toEqual(['WORKERS must be an integer from 1 to 64, or "auto"']);
   });
 
   it('refuses more than one worker with the embedded database, saying why', () => {
-    expect(problemsOf({ WORKERS: '2' })).toEqual([
+    expect(configProblems({ WORKERS: '2' })).toEqual([
       'WORKERS must be 1 without DATABASE_URL: the embedded database serves one process (use a PostgreSQL server to run 2)',
     ]);
   });
 
   it('reports a bad WORKERS with the other bad variables', () => {
-    expect(problemsOf({ PORT: 'x', WORKERS: 'many', DATABASE_URL: POSTGRES })).toEqual([
+    expect(configProblems({ PORT: 'x', WORKERS: 'many', DATABASE_URL: POSTGRES })).toEqual([
       'PORT must be an integer from 0 to 65535',
       'WORKERS must be an integer from 1 to 64, or "auto"',
     ]);
