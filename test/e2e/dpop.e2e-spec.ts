@@ -1,36 +1,15 @@
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
-import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
 import * as oidc from 'openid-client';
 import { ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
+import { ath, dpopKey } from '../support/dpop';
 import { expectTokenError, insertClient, uniqueName } from '../support/fixtures';
 import { basic, jwtPayload, postForm, request, type HttpResponse } from '../support/http';
 import { ACCESS_TOKEN_TYPE, API1, FRONTEND, M2M, TOKEN_EXCHANGE, introspect, openIdClient, type ClientCredentials } from '../support/token-lifecycle';
 
 const TOKEN_URL = `${ISSUER}/connect/token`;
 const USERINFO_URL = `${ISSUER}/connect/userinfo`;
-
-/** A DPoP key of a client, and proofs signed with it (RFC 9449 §4.2), built with jose as any client would. */
-async function dpopKey() {
-  const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
-  const jwk = await exportJWK(publicKey);
-  return {
-    pair: { privateKey, publicKey } as oauth.CryptoKeyPair,
-    jkt: await calculateJwkThumbprint(jwk, 'sha256'),
-    proof: (htm: string, htu: string, claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}) =>
-      signProof(privateKey, jwk, { htm, htu, ...claims }, header),
-  };
-}
-
-function signProof(key: CryptoKey, jwk: JWK, claims: Record<string, unknown>, header: Record<string, unknown> = {}): Promise<string> {
-  return new SignJWT({ jti: randomBytes(16).toString('base64url'), iat: Math.floor(Date.now() / 1000), ...claims })
-    .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk, ...header })
-    .sign(key);
-}
-
-const ath = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 function tokenRequest(url: string, client: ClientCredentials, form: Record<string, string>, proof?: string): Promise<HttpResponse> {
   return postForm(`${url}/connect/token`, form, { authorization: basic(client.clientId, client.secret), ...(proof === undefined ? {} : { dpop: proof }) });
