@@ -61,6 +61,19 @@ describe('DPoP (RFC 9449)', () => {
       expect(jwtPayload(bearer.body.access_token).cnf).toBeUndefined();
     });
 
+    // RFC 9864: openid-client 6.9 names an Ed25519 key's algorithm Ed25519, older clients EdDSA.
+    it.each(['EdDSA', 'Ed25519'] as const)('binds to an Ed25519 key whose proofs say alg %s, and discovery lists both names', async (alg) => {
+      const key = await dpopKey(alg);
+      const response = await tokenRequest(server.url, FRONTEND, password, await key.proof('POST', TOKEN_URL));
+      expect({ status: response.status, token_type: response.body.token_type }).toEqual({ status: 200, token_type: 'DPoP' });
+      expect(jwtPayload(response.body.access_token).cnf).toEqual({ jkt: key.jkt });
+      const bound = response.body.access_token;
+      const read = await userinfo(server.url, `DPoP ${bound}`, await key.proof('GET', USERINFO_URL, { ath: ath(bound) }));
+      expect({ status: read.status, sub: read.body.sub }).toEqual({ status: 200, sub: '1' });
+      const discovery = await request(`${server.url}/.well-known/openid-configuration`);
+      expect(discovery.body.dpop_signing_alg_values_supported).toEqual(expect.arrayContaining(['EdDSA', 'Ed25519']));
+    });
+
     it.each<[string, (key: Awaited<ReturnType<typeof dpopKey>>) => Promise<string> | string]>([
       ['an empty header', () => ''],
       ['garbage', () => 'not.a.proof'],
@@ -115,7 +128,7 @@ describe('DPoP (RFC 9449)', () => {
       const response = await userinfo(server.url, `Bearer ${bound}`);
       expect(response.status).toBe(401);
       expect(response.body.error).toBe('invalid_token');
-      expect(response.headers.get('www-authenticate')).toMatch(/^DPoP realm="http:\/\/tollgate\.test", error="invalid_token", .*algs="ES256 [^"]*EdDSA"$/);
+      expect(response.headers.get('www-authenticate')).toMatch(/^DPoP realm="http:\/\/tollgate\.test", error="invalid_token", .*algs="ES256 [^"]*EdDSA Ed25519"$/);
     });
 
     it.each<[string, () => Promise<string | undefined>]>([
