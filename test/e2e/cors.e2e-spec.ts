@@ -44,11 +44,17 @@ describe('CORS', () => {
     async (path) => {
       const response = await preflight(path, SPA_ORIGIN, 'authorization,content-type,dpop');
       expect(response.status).toBe(204);
-      const allowed = response.headers.get('access-control-allow-headers')!.split(',').map((name) => name.trim().toLowerCase());
+      const allowed = response.headers
+        .get('access-control-allow-headers')!
+        .split(',')
+        .map((name) => name.trim().toLowerCase());
       expect(allowed).toEqual(expect.arrayContaining(['authorization', 'content-type', 'dpop']));
       const actual = await fetch(`${server.url}${path}`, { method: 'POST', headers: { origin: SPA_ORIGIN, dpop: 'not-a-proof' } });
       expect(actual.headers.get('access-control-allow-origin')).toBe(SPA_ORIGIN);
-      const exposed = actual.headers.get('access-control-expose-headers')!.split(',').map((name) => name.trim().toLowerCase());
+      const exposed = actual.headers
+        .get('access-control-expose-headers')!
+        .split(',')
+        .map((name) => name.trim().toLowerCase());
       expect(exposed).toEqual(expect.arrayContaining(['dpop-nonce', 'www-authenticate']));
     },
   );

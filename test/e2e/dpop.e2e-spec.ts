@@ -128,7 +128,9 @@ describe('DPoP (RFC 9449)', () => {
       const response = await userinfo(server.url, `Bearer ${bound}`);
       expect(response.status).toBe(401);
       expect(response.body.error).toBe('invalid_token');
-      expect(response.headers.get('www-authenticate')).toMatch(/^DPoP realm="http:\/\/tollgate\.test", error="invalid_token", .*algs="ES256 [^"]*EdDSA Ed25519"$/);
+      expect(response.headers.get('www-authenticate')).toMatch(
+        /^DPoP realm="http:\/\/tollgate\.test", error="invalid_token", .*algs="ES256 [^"]*EdDSA Ed25519"$/,
+      );
     });
 
     it.each<[string, () => Promise<string | undefined>]>([
