@@ -4,7 +4,8 @@ import { SigningKeyRotator } from '../src/tokens/keys/signing-key.rotator';
 import { openOperatorContext } from './operator-context';
 
 const USAGE = `Usage: tollgate keys:rotate [--immediately]   (from a checkout: npm run keys:rotate [-- --immediately])
-Creates a new signing key, published at once and signing after KEY_PROPAGATION_TIME (with
+Creates a new signing key (and, when SIGNING_ALG is not RS256, a new RS256 key for ID tokens),
+published at once and signing after KEY_PROPAGATION_TIME (with
 --immediately: at once; verifiers that cached the JWKS may refuse its tokens until they refetch).
 Reads the same environment as the service (DATABASE_URL, KEY_ENCRYPTION_KEY, SIGNING_ALG, KEY_*).
 With the embedded database (no DATABASE_URL), stop the service first: PGlite opens DATA_DIR in one process only.`;
@@ -18,10 +19,11 @@ export async function runKeysRotateCommand(argv: readonly string[]): Promise<num
   }
   const opened = await openOperatorContext([KeysModule]);
   if (!opened) return 1;
-  const { app, config } = opened;
+  const { app } = opened;
   try {
-    const { kid, activatesAt } = await app.get(SigningKeyRotator).rotateNow({ immediately: argv.includes('--immediately') });
-    process.stdout.write(`Signing key ${kid} (${config.signingAlgorithm}) created: published now, signs from ${activatesAt.toISOString()}.\n`);
+    for (const { kid, algorithm, activatesAt } of await app.get(SigningKeyRotator).rotateNow({ immediately: argv.includes('--immediately') })) {
+      process.stdout.write(`Signing key ${kid} (${algorithm}) created: published now, signs from ${activatesAt.toISOString()}.\n`);
+    }
     return 0;
   } finally {
     await app.close();

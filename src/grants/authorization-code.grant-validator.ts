@@ -83,9 +83,13 @@ function narrowedRedemption(
   code: AuthorizationCode,
   redirectUri: string | undefined,
   verifier: string | undefined,
-  { resourceIndicators: requested, resources }: GrantContext,
+  { resourceIndicators: requested, resources, dpop }: GrantContext,
 ): Pick<CodeRedemption, 'scopes' | 'audience'> {
   requireMatchingRequest(code, redirectUri, verifier);
+  // RFC 9449 §10: a bound code needs a proof of its key; without one it stays unused, like a wrong verifier.
+  if (code.dpopJkt !== undefined && code.dpopJkt !== dpop?.jkt) {
+    throw new OAuthError('invalid_dpop_proof', 'the authorization code is bound to another DPoP key, or no proof was sent');
+  }
   if (requested.length === 0) return {};
   const audience = narrowResources(requested, authorizedResourceUris(code.resources, code.scopes, resources));
   return { audience, scopes: scopesForResources({ names: code.scopes, explicit: false }, requested, resources) };

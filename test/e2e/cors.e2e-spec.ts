@@ -12,10 +12,10 @@ describe('CORS', () => {
   });
   afterAll(() => server.close());
 
-  const preflight = (path: string, origin: string) =>
+  const preflight = (path: string, origin: string, requestHeaders = 'content-type') =>
     fetch(`${server.url}${path}`, {
       method: 'OPTIONS',
-      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': requestHeaders },
     });
 
   it.each([
@@ -33,10 +33,31 @@ describe('CORS', () => {
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe(SPA_ORIGIN);
     expect(response.headers.get('access-control-allow-methods')).toBe('GET, POST');
-    expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type');
+    expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, DPoP');
     expect(response.headers.get('access-control-allow-credentials')).toBeNull();
     expect(response.headers.get('vary')).toContain('Origin');
   });
+
+  // RFC 9449 from a browser (oidc-client-ts, oauth4webapi): the proof goes in a DPoP header, the nonce comes back in DPoP-Nonce.
+  it.each(['/connect/token', '/connect/userinfo', '/connect/par', '/connect/revocation'])(
+    'lets a browser app send a DPoP proof to %s and read DPoP-Nonce and WWW-Authenticate',
+    async (path) => {
+      const response = await preflight(path, SPA_ORIGIN, 'authorization,content-type,dpop');
+      expect(response.status).toBe(204);
+      const allowed = response.headers
+        .get('access-control-allow-headers')!
+        .split(',')
+        .map((name) => name.trim().toLowerCase());
+      expect(allowed).toEqual(expect.arrayContaining(['authorization', 'content-type', 'dpop']));
+      const actual = await fetch(`${server.url}${path}`, { method: 'POST', headers: { origin: SPA_ORIGIN, dpop: 'not-a-proof' } });
+      expect(actual.headers.get('access-control-allow-origin')).toBe(SPA_ORIGIN);
+      const exposed = actual.headers
+        .get('access-control-expose-headers')!
+        .split(',')
+        .map((name) => name.trim().toLowerCase());
+      expect(exposed).toEqual(expect.arrayContaining(['dpop-nonce', 'www-authenticate']));
+    },
+  );
 
   it('allows no other origin', async () => {
     for (const origin of ['https://evil.example', 'http://127.0.0.1:5175', 'null']) {

@@ -1,36 +1,15 @@
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
-import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
 import * as oidc from 'openid-client';
 import { ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
+import { ath, dpopKey } from '../support/dpop';
 import { expectTokenError, insertClient, uniqueName } from '../support/fixtures';
 import { basic, jwtPayload, postForm, request, type HttpResponse } from '../support/http';
 import { ACCESS_TOKEN_TYPE, API1, FRONTEND, M2M, TOKEN_EXCHANGE, introspect, openIdClient, type ClientCredentials } from '../support/token-lifecycle';
 
 const TOKEN_URL = `${ISSUER}/connect/token`;
 const USERINFO_URL = `${ISSUER}/connect/userinfo`;
-
-/** A DPoP key of a client, and proofs signed with it (RFC 9449 §4.2), built with jose as any client would. */
-async function dpopKey() {
-  const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
-  const jwk = await exportJWK(publicKey);
-  return {
-    pair: { privateKey, publicKey } as oauth.CryptoKeyPair,
-    jkt: await calculateJwkThumbprint(jwk, 'sha256'),
-    proof: (htm: string, htu: string, claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}) =>
-      signProof(privateKey, jwk, { htm, htu, ...claims }, header),
-  };
-}
-
-function signProof(key: CryptoKey, jwk: JWK, claims: Record<string, unknown>, header: Record<string, unknown> = {}): Promise<string> {
-  return new SignJWT({ jti: randomBytes(16).toString('base64url'), iat: Math.floor(Date.now() / 1000), ...claims })
-    .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk, ...header })
-    .sign(key);
-}
-
-const ath = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 function tokenRequest(url: string, client: ClientCredentials, form: Record<string, string>, proof?: string): Promise<HttpResponse> {
   return postForm(`${url}/connect/token`, form, { authorization: basic(client.clientId, client.secret), ...(proof === undefined ? {} : { dpop: proof }) });
@@ -80,6 +59,19 @@ describe('DPoP (RFC 9449)', () => {
       const bearer = await tokenRequest(server.url, FRONTEND, password);
       expect(bearer.body.token_type).toBe('Bearer');
       expect(jwtPayload(bearer.body.access_token).cnf).toBeUndefined();
+    });
+
+    // RFC 9864: openid-client 6.9 names an Ed25519 key's algorithm Ed25519, older clients EdDSA.
+    it.each(['EdDSA', 'Ed25519'] as const)('binds to an Ed25519 key whose proofs say alg %s, and discovery lists both names', async (alg) => {
+      const key = await dpopKey(alg);
+      const response = await tokenRequest(server.url, FRONTEND, password, await key.proof('POST', TOKEN_URL));
+      expect({ status: response.status, token_type: response.body.token_type }).toEqual({ status: 200, token_type: 'DPoP' });
+      expect(jwtPayload(response.body.access_token).cnf).toEqual({ jkt: key.jkt });
+      const bound = response.body.access_token;
+      const read = await userinfo(server.url, `DPoP ${bound}`, await key.proof('GET', USERINFO_URL, { ath: ath(bound) }));
+      expect({ status: read.status, sub: read.body.sub }).toEqual({ status: 200, sub: '1' });
+      const discovery = await request(`${server.url}/.well-known/openid-configuration`);
+      expect(discovery.body.dpop_signing_alg_values_supported).toEqual(expect.arrayContaining(['EdDSA', 'Ed25519']));
     });
 
     it.each<[string, (key: Awaited<ReturnType<typeof dpopKey>>) => Promise<string> | string]>([
@@ -136,7 +128,9 @@ describe('DPoP (RFC 9449)', () => {
       const response = await userinfo(server.url, `Bearer ${bound}`);
       expect(response.status).toBe(401);
       expect(response.body.error).toBe('invalid_token');
-      expect(response.headers.get('www-authenticate')).toMatch(/^DPoP realm="http:\/\/tollgate\.test", error="invalid_token", .*algs="ES256 [^"]*EdDSA"$/);
+      expect(response.headers.get('www-authenticate')).toMatch(
+        /^DPoP realm="http:\/\/tollgate\.test", error="invalid_token", .*algs="ES256 [^"]*EdDSA Ed25519"$/,
+      );
     });
 
     it.each<[string, () => Promise<string | undefined>]>([

@@ -22,11 +22,16 @@ describe('SIGNING_ALG=EdDSA', () => {
 
   it('publishes an Ed25519 key and signs access tokens with it; delegation and userinfo accept them', async () => {
     const jwks = (await request(`${url}/.well-known/openid-configuration/jwks`)).body;
-    expect(jwks.keys).toEqual([{ kty: 'OKP', crv: 'Ed25519', x: expect.any(String), kid: expect.any(String), alg: 'EdDSA', use: 'sig' }]);
-    expect((await request(`${url}/.well-known/openid-configuration`)).body.id_token_signing_alg_values_supported).toEqual(['EdDSA']);
+    // Beside it the RS256 key of ID tokens (docs/tokens.md#id-token-signing).
+    const ed25519 = { kty: 'OKP', crv: 'Ed25519', x: expect.any(String), kid: expect.any(String), alg: 'EdDSA', use: 'sig' };
+    const rsa = { kty: 'RSA', n: expect.any(String), e: 'AQAB', kid: expect.any(String), alg: 'RS256', use: 'sig' };
+    expect(jwks.keys).toEqual(expect.arrayContaining([ed25519, rsa]));
+    expect(jwks.keys).toHaveLength(2);
+    expect((await request(`${url}/.well-known/openid-configuration`)).body.id_token_signing_alg_values_supported).toEqual(['EdDSA', 'RS256']);
 
     const userToken = await userAccessToken(url, 'alice', 'openid profile api1');
-    expect(decodeProtectedHeader(userToken)).toEqual({ alg: 'EdDSA', typ: 'at+jwt', kid: jwks.keys[0].kid });
+    const kid = jwks.keys.find((key: { alg: string }) => key.alg === 'EdDSA').kid;
+    expect(decodeProtectedHeader(userToken)).toEqual({ alg: 'EdDSA', typ: 'at+jwt', kid });
     const delegated = await requestToken(url, 'api1', 'api1-secret', { grant_type: 'delegation', token: userToken, scope: 'api2' });
     expect(delegated.status).toBe(200);
     const { payload } = await jwtVerify(delegated.body.access_token, createRemoteJWKSet(new URL(`${url}/.well-known/openid-configuration/jwks`)), {

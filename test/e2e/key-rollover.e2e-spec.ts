@@ -34,7 +34,7 @@ describe('key rollover across instances', () => {
     const two = await start({ CACHE_TTL_SECONDS: '3600' });
     const before = decodeProtectedHeader(await userAccessToken(two.url, 'alice', 'openid api1')).kid;
 
-    const { kid } = await one.app.get(SigningKeyRotator).rotateNow({ immediately: true });
+    const [{ kid }] = await one.app.get(SigningKeyRotator).rotateNow({ immediately: true });
     await one.app.get(SigningKeyStore).reload();
     const fromOne = await userAccessToken(one.url, 'alice', 'openid api1');
     expect(decodeProtectedHeader(fromOne).kid).toBe(kid);

@@ -70,7 +70,7 @@ describe('signing keys shared by two instances', () => {
     const before = await userAccessToken(one.url, 'alice', 'openid api1');
     const oldKid = kidOf(before);
 
-    const rotated = await one.app.get(SigningKeyRotator).rotateNow();
+    const [rotated] = await one.app.get(SigningKeyRotator).rotateNow();
     expect(rotated.kid).not.toBe(oldKid);
     const [row] = await sql<{ signs_now: boolean }>('SELECT activates_at <= now() AS signs_now FROM signing_keys WHERE kid = $1', [rotated.kid]);
     expect(row.signs_now).toBe(true);

@@ -5,6 +5,8 @@ import { PushedAuthorizationService } from '../../tokens/authorization/pushed-au
 import type { AuthenticatedClient } from '../../identity/clients/client';
 import { AuthenticatesClient, CurrentClient } from '../../identity/client-auth/client-auth.guard';
 import type { FormBody } from '../../protocol/form';
+import { DpopProof } from '../../tokens/dpop/dpop-proof.header';
+import type { DpopHeader } from '../../tokens/dpop/dpop-proof.verifier';
 
 @Controller('connect')
 export class PushedAuthorizationController {
@@ -15,7 +17,7 @@ export class PushedAuthorizationController {
   @HttpCode(201)
   @AuthenticatesClient('pushed_authorization')
   @NoStore()
-  push(@Body() body: FormBody, @CurrentClient() client: AuthenticatedClient): Promise<PushedAuthorizationResponse> {
-    return this.pushed.push(body, client.client);
+  push(@Body() body: FormBody, @CurrentClient() client: AuthenticatedClient, @DpopProof() dpopProof: DpopHeader): Promise<PushedAuthorizationResponse> {
+    return this.pushed.push(body, client.client, dpopProof);
   }
 }

@@ -14,6 +14,9 @@ const CORS_PATHS: ReadonlySet<string> = new Set([
 // RFC 8414 §3.1: the metadata of an issuer with a path, `/.well-known/oauth-authorization-server/<path>`.
 const PATH_INSERTED_METADATA = '/.well-known/oauth-authorization-server/';
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
+// RFC 9449 §4.1, §8: a browser app sends its proof in `DPoP` and must read the server's nonce.
+const ALLOWED_HEADERS = 'Authorization, Content-Type, DPoP';
+const EXPOSED_HEADERS = 'WWW-Authenticate, Retry-After, DPoP-Nonce';
 
 /**
  * CORS (Fetch Standard §3.2) for the origins of registered redirect URIs and only those: a preflight
@@ -30,12 +33,12 @@ export function allowRedirectOrigins(fastify: FastifyInstance, isAllowed: (origi
     if (allowed) reply.header('Access-Control-Allow-Origin', origin);
     reply.header('Vary', 'Origin');
     if (request.method !== 'OPTIONS') {
-      if (allowed) reply.header('Access-Control-Expose-Headers', 'WWW-Authenticate, Retry-After');
+      if (allowed) reply.header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
       return;
     }
     if (allowed) {
       reply.header('Access-Control-Allow-Methods', 'GET, POST');
-      reply.header('Access-Control-Allow-Headers', 'Authorization, Content-Type');
+      reply.header('Access-Control-Allow-Headers', ALLOWED_HEADERS);
       reply.header('Access-Control-Max-Age', String(PREFLIGHT_MAX_AGE_SECONDS));
     }
     return reply.code(204).send();

@@ -14,6 +14,8 @@ export interface CodeRequest {
   readonly scopes: readonly string[];
   /** RFC 8707 resource URIs the code was authorized for; empty when none was requested. */
   readonly resources: readonly string[];
+  /** RFC 9449 §10: the DPoP key the code is bound to, by thumbprint. */
+  readonly dpopJkt?: string;
 }
 
 /** A code presented at the token endpoint, before it is consumed: `used` when it was redeemed already. */

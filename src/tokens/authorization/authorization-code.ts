@@ -11,6 +11,8 @@ export interface AuthorizationCode {
   readonly scopes: readonly string[];
   /** RFC 8707: the resource URIs authorized, the audience of its tokens; empty when none was requested. */
   readonly resources: readonly string[];
+  /** RFC 9449 §10: the thumbprint of the DPoP key whose proof must come with the redemption. */
+  readonly dpopJkt?: string;
   readonly subject: string;
   /** The sign-in session (`sid`). */
   readonly sessionId: string;

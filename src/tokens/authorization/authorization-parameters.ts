@@ -4,7 +4,7 @@ import { MAX_RESOURCE_INDICATOR_LENGTH, MAX_RESOURCE_INDICATORS } from '../../id
 const MAX_LENGTH = 2048;
 
 /**
- * The parameters the authorization endpoint reads (OpenID Connect Core §3.1.2.1, RFC 7636); others
+ * The parameters the authorization endpoint reads (OpenID Connect Core §3.1.2.1, RFC 7636, RFC 9449 §10); others
  * are ignored and not carried through the pages. Each is sent at most once (RFC 6749 §3.1), but
  * RFC 8707 `resource`, which may repeat.
  */
@@ -23,6 +23,7 @@ export class AuthorizationParameters {
   @FormField(MAX_LENGTH) login_hint?: string;
   @FormField(MAX_LENGTH) request?: string;
   @FormField(MAX_LENGTH) request_uri?: string;
+  @FormField(MAX_LENGTH) dpop_jkt?: string;
   @FormList(MAX_RESOURCE_INDICATOR_LENGTH, MAX_RESOURCE_INDICATORS) resource?: string | string[];
 }
 

@@ -66,6 +66,7 @@ describe('validateAuthorizationRequest', () => {
     ['prompt none with consent', { ...valid, prompt: 'consent none' }, 'invalid_request'],
     ['max_age that is not a number', { ...valid, max_age: '1e3' }, 'invalid_request'],
     ['an overlong nonce', { ...valid, nonce: 'n'.repeat(2049) }, 'invalid_request'],
+    ['a dpop_jkt that is no SHA-256 thumbprint', { ...valid, dpop_jkt: `${'A'.repeat(42)}=` }, 'invalid_request'],
     ['an overlong state, before anything but a repeated parameter', { ...valid, response_type: 'token', state: 's'.repeat(2049) }, 'invalid_request'],
   ])('refuses %s', (_, parameters, code) => {
     expect(() => validate(parameters)).toThrow(expect.objectContaining({ code }));
@@ -93,6 +94,11 @@ describe('validateAuthorizationRequest', () => {
     const request = validate({ ...valid, scope: undefined, prompt: 'login consent', max_age: '0', nonce: 'n', login_hint: 'alice', extra: 'ignored' });
     expect(request).toMatchObject({ scopes: ['openid', 'profile'], codeChallenge: challenge, nonce: 'n', maxAge: 0, loginHint: 'alice' });
     expect([...request.prompts]).toEqual(['login', 'consent']);
+  });
+
+  it('reads dpop_jkt, the DPoP key the code is bound to (RFC 9449 §10)', () => {
+    expect(validate({ ...valid, dpop_jkt: challenge }).dpopJkt).toBe(challenge);
+    expect(validate(valid).dpopJkt).toBeUndefined();
   });
 
   it('records whether redirect_uri was named, which the token request must then repeat (RFC 6749 §4.1.3)', () => {

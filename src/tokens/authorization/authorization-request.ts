@@ -28,6 +28,8 @@ export interface AuthorizationRequest extends ResponseTarget {
   /** Seconds. */
   readonly maxAge?: number;
   readonly loginHint?: string;
+  /** RFC 9449 §10: the thumbprint of the DPoP key the code is bound to (`dpop_jkt`). */
+  readonly dpopJkt?: string;
   /** RFC 9126: the pushed request it came from, used up when a code is issued. */
   readonly requestUri?: string;
 }
@@ -49,9 +51,11 @@ export const AUTHORIZATION_PARAMETERS = [
   'request',
   'request_uri',
   'resource',
+  'dpop_jkt',
 ] as const satisfies readonly (keyof AuthorizationParameters)[];
 
-const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+// Base64url without padding of a SHA-256 digest: a PKCE S256 challenge, an RFC 7638 thumbprint.
+const SHA256_BASE64URL = /^[A-Za-z0-9_-]{43}$/;
 const PROMPTS: ReadonlySet<string> = new Set(['none', 'login', 'consent']);
 
 /** A request that cannot be answered at the client's redirect URI: shown on an error page (RFC 6749 §4.1.2.1). */
@@ -117,6 +121,7 @@ export function validateAuthorizationRequest(
   if (responseType !== 'code') throw OAuthError.unsupportedResponseType('only response_type code is supported');
   if (!client.allowedGrantTypes.includes('authorization_code')) throw OAuthError.unauthorizedClient('the client may not use the authorization code flow');
   const codeChallenge = readCodeChallenge(parameters);
+  const dpopJkt = readDpopJkt(parameters.valid('dpop_jkt'));
   // RFC 8707: the resources before the scope, so that invalid_target wins over invalid_scope.
   const targets = resolveResourceIndicators(readResourceIndicators(parameters.listed('resource')), catalog, client.allowedScopes);
   const requested = resolveRequestedScopes(parameters.valid('scope'), client.allowedScopes, (scope) => catalog.isKnownScope(scope));
@@ -132,6 +137,7 @@ export function validateAuthorizationRequest(
     prompts: readPrompts(parameters.valid('prompt')),
     maxAge: readMaxAge(parameters.valid('max_age')),
     loginHint: parameters.valid('login_hint'),
+    dpopJkt,
   };
 }
 
@@ -140,8 +146,14 @@ function readCodeChallenge(parameters: AuthorizationInput): string {
   const challenge = parameters.valid('code_challenge');
   if (challenge === undefined) throw OAuthError.invalidRequest('code_challenge is required (PKCE)');
   if (parameters.valid('code_challenge_method') !== 'S256') throw OAuthError.invalidRequest('code_challenge_method must be S256');
-  if (!S256_CHALLENGE.test(challenge)) throw OAuthError.invalidRequest('code_challenge is not a base64url SHA-256 digest');
+  if (!SHA256_BASE64URL.test(challenge)) throw OAuthError.invalidRequest('code_challenge is not a base64url SHA-256 digest');
   return challenge;
+}
+
+/** RFC 9449 §10: the base64url SHA-256 JWK thumbprint (RFC 7638) of the key the code is bound to. */
+function readDpopJkt(value: string | undefined): string | undefined {
+  if (value !== undefined && !SHA256_BASE64URL.test(value)) throw OAuthError.invalidRequest('dpop_jkt is not a base64url SHA-256 JWK thumbprint');
+  return value;
 }
 
 /** OpenID Connect Core §3.1.2.1: space-separated; `none` stands alone. */

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ClientsModule } from '../../identity/clients/clients.module';
 import { DeviceAuthorizationModule } from '../device-authorization/device-authorization.module';
+import { DpopModule } from '../dpop/dpop.module';
 import { ResourcesModule } from '../../identity/resources/resources.module';
 import { SessionsModule } from '../../identity/sessions/sessions.module';
 import { UsersModule } from '../../identity/users/users.module';
@@ -28,6 +29,7 @@ import { PushedAuthorizationService } from './pushed-authorization.service';
     UsersModule,
     SessionsModule,
     DeviceAuthorizationModule,
+    DpopModule,
   ],
   providers: [
     { provide: AuthorizationCodeRepository, useClass: TypeOrmAuthorizationCodeRepository },

@@ -128,6 +128,7 @@ export class AuthorizeService {
         nonce: request.nonce,
         scopes: request.scopes,
         resources: request.resources,
+        dpopJkt: request.dpopJkt,
       },
       session,
     );

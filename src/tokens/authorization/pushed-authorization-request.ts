@@ -1,5 +1,6 @@
 import type { Client } from '../../identity/clients/client';
 import { OAuthError } from '../../protocol/oauth-error';
+import type { VerifiedDpopProof } from '../dpop/dpop-proof';
 import type { ResourceLookup } from '../../identity/resources/resource-indicators';
 import { carriedValue, type AuthorizationInput } from './authorization-parameters';
 import {
@@ -56,6 +57,18 @@ export function validatePushedRequest(parameters: AuthorizationInput, client: Cl
     if (value !== undefined && value !== '') pushed[name] = value;
   }
   return { ...pushed, client_id: client.clientId };
+}
+
+/**
+ * RFC 9449 §10.1: a proof sent with the pushed request binds the code to its key, as `dpop_jkt`
+ * would; when both are sent they must name the same key.
+ */
+export function bindToProofKey(parameters: PushedParameters, proof: VerifiedDpopProof | undefined): PushedParameters {
+  if (proof === undefined) return parameters;
+  if (parameters.dpop_jkt !== undefined && parameters.dpop_jkt !== proof.jkt) {
+    throw new OAuthError('invalid_dpop_proof', 'dpop_jkt is not the thumbprint of the DPoP proof key');
+  }
+  return { ...parameters, dpop_jkt: proof.jkt };
 }
 
 function registeredRedirectUri(parameters: AuthorizationInput, client: Client): string {

@@ -54,6 +54,14 @@ const webapp = {
 const request = { response_type: 'code', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', scope: 'openid' };
 const resources = { catalog: { isKnownScope: () => true, isIdentityScope: () => false, apiResourceByUri: () => undefined } } as unknown as ResourceStore;
 const t0 = new Date('2026-01-01T00:00:00Z');
+const jkt = 'NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs';
+/** Every proof is valid and of the key `jkt`; `invalid` is refused as the validator would. */
+const proofs = {
+  forPushedRequest: async (header: string | string[] | undefined) => {
+    if (header === 'invalid') throw new OAuthError('invalid_dpop_proof', 'bad proof');
+    return header === undefined ? undefined : { jkt };
+  },
+};
 const later = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
 
 async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
@@ -68,19 +76,19 @@ describe('PushedAuthorizationService', () => {
   let service: PushedAuthorizationService;
   beforeEach(() => {
     repository = new FakeRepository();
-    service = new PushedAuthorizationService(repository, resources);
+    service = new PushedAuthorizationService(repository, resources, proofs);
   });
 
   describe('push', () => {
     it('refuses with a 429 when the client holds too many pending requests', async () => {
       repository.full = true;
-      const error = await service.push(request, webapp, t0).catch((caught: unknown) => caught);
+      const error = await service.push(request, webapp, undefined, t0).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(OAuthError);
       expect((error as OAuthError).status).toBe(429);
     });
 
     it('answers a request_uri of 256 random bits that lives 60 seconds, storing only its hash', async () => {
-      const response = await service.push(request, webapp, t0);
+      const response = await service.push(request, webapp, undefined, t0);
       expect(response).toEqual({ request_uri: expect.stringMatching(/^urn:ietf:params:oauth:request_uri:[A-Za-z0-9_-]{43}$/), expires_in: 60 });
       const [[hash, row]] = [...repository.rows];
       expect(response.request_uri).not.toContain(hash);
@@ -88,9 +96,30 @@ describe('PushedAuthorizationService', () => {
     });
   });
 
+  describe('push with DPoP (RFC 9449 §10.1)', () => {
+    const pushedJkt = async (body: Record<string, string>, proof?: string) => {
+      const { request_uri: uri } = await service.push(body, webapp, proof, t0);
+      return (await service.redeem(uri, 'webapp', false, t0)).valid('dpop_jkt');
+    };
+
+    it('binds the request to the proof key, and keeps a dpop_jkt sent without a proof', async () => {
+      expect(await pushedJkt(request, 'proof')).toBe(jkt);
+      expect(await pushedJkt({ ...request, dpop_jkt: jkt }, 'proof')).toBe(jkt);
+      expect(await pushedJkt({ ...request, dpop_jkt: 'A'.repeat(43) })).toBe('A'.repeat(43));
+      expect(await pushedJkt(request)).toBeUndefined();
+    });
+
+    it('refuses an invalid proof, or a dpop_jkt of another key than the proof, and stores nothing', async () => {
+      expect(await codeOf(service.push(request, webapp, 'invalid', t0))).toBe('invalid_dpop_proof');
+      expect(await codeOf(service.push({ ...request, dpop_jkt: 'A'.repeat(43) }, webapp, 'proof', t0))).toBe('invalid_dpop_proof');
+      expect(await codeOf(service.push({ ...request, dpop_jkt: 'short' }, webapp, 'proof', t0))).toBe('invalid_request');
+      expect(repository.rows.size).toBe(0);
+    });
+  });
+
   describe('redeem', () => {
     it('refuses a malformed, unknown, expired or other client’s request_uri', async () => {
-      const { request_uri: uri } = await service.push(request, webapp, t0);
+      const { request_uri: uri } = await service.push(request, webapp, undefined, t0);
       expect(await codeOf(service.redeem('urn:ietf:params:oauth:request_uri:short', 'webapp', false, t0))).toBe('invalid_request_uri');
       expect(await codeOf(service.redeem(`urn:ietf:params:oauth:request_uri:${'A'.repeat(43)}`, 'webapp', false, t0))).toBe('invalid_request_uri');
       expect(await codeOf(service.redeem(uri, 'spa', false, t0))).toBe('invalid_request_uri');
@@ -98,7 +127,7 @@ describe('PushedAuthorizationService', () => {
     });
 
     it('is used once at the endpoint, then only from the pages, until consumed', async () => {
-      const { request_uri: uri } = await service.push(request, webapp, t0);
+      const { request_uri: uri } = await service.push(request, webapp, undefined, t0);
       expect(await codeOf(service.redeem(uri, 'webapp', true, t0))).toBe('invalid_request_uri');
       expect((await service.redeem(uri, 'webapp', false, later(30))).valid('scope')).toBe('openid');
       expect(await codeOf(service.redeem(uri, 'webapp', false, later(31)))).toBe('invalid_request_uri');
@@ -110,7 +139,7 @@ describe('PushedAuthorizationService', () => {
     });
 
     it('reads what the pages kept', async () => {
-      const { request_uri: uri } = await service.push({ ...request, prompt: 'login' }, webapp, t0);
+      const { request_uri: uri } = await service.push({ ...request, prompt: 'login' }, webapp, undefined, t0);
       await service.redeem(uri, 'webapp', false, t0);
       await service.keep(uri, { ...request, client_id: 'webapp' });
       expect((await service.redeem(uri, 'webapp', true, t0)).valid('prompt')).toBeUndefined();

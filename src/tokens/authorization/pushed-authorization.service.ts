@@ -1,16 +1,18 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Client } from '../../identity/clients/client';
 import type { FormBody } from '../../protocol/form';
 import { inspectParameters } from '../../protocol/inspected-parameters';
 import { OAuthError } from '../../protocol/oauth-error';
 import { generateHandle, hashHandle, isHandle } from '../../protocol/opaque-handle';
 import { ResourceStore } from '../../identity/resources/resource.store';
+import { DpopProofVerifier, type DpopHeader } from '../dpop/dpop-proof.verifier';
 import { AuthorizationParameters, type AuthorizationInput } from './authorization-parameters';
 import {
   MAX_PENDING_PUSHED_REQUESTS_PER_CLIENT,
   PUSHED_REQUEST_INTERACTION_SECONDS,
   PUSHED_REQUEST_LIFETIME_SECONDS,
   REQUEST_URI_PREFIX,
+  bindToProofKey,
   validatePushedRequest,
   type PushedAuthorizationResponse,
   type PushedParameters,
@@ -26,11 +28,16 @@ export class PushedAuthorizationService {
   constructor(
     private readonly repository: PushedAuthorizationRequestRepository,
     private readonly resources: ResourceStore,
+    @Inject(DpopProofVerifier) private readonly dpop: Pick<DpopProofVerifier, 'forPushedRequest'>,
   ) {}
 
-  /** RFC 9126 §2: validates and stores the request; its `request_uri` has 256 random bits, only their hash is stored. */
-  async push(body: FormBody, client: Client, now = new Date()): Promise<PushedAuthorizationResponse> {
-    const parameters = validatePushedRequest(inspectParameters(AuthorizationParameters, body), client, this.resources.catalog);
+  /**
+   * RFC 9126 §2: validates and stores the request; its `request_uri` has 256 random bits, only their
+   * hash is stored. A DPoP proof sent with it is checked once the request is valid (RFC 9449 §10.1).
+   */
+  async push(body: FormBody, client: Client, dpopProof: DpopHeader = undefined, now = new Date()): Promise<PushedAuthorizationResponse> {
+    const valid = validatePushedRequest(inspectParameters(AuthorizationParameters, body), client, this.resources.catalog);
+    const parameters = bindToProofKey(valid, await this.dpop.forPushedRequest(dpopProof));
     const handle = generateHandle();
     const stored = await this.repository.add(
       {

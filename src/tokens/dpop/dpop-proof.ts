@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 
-/** RFC 9449 §4.2: the asymmetric algorithms a proof may be signed with (never `none`, never HMAC). */
-export const DPOP_SIGNING_ALGORITHMS: readonly string[] = ['ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'EdDSA'];
+/**
+ * RFC 9449 §4.2: the asymmetric algorithms a proof may be signed with (never `none`, never HMAC).
+ * An Ed25519 key under both names: `EdDSA` (RFC 8037) and the fully specified `Ed25519` (RFC 9864).
+ */
+export const DPOP_SIGNING_ALGORITHMS: readonly string[] = ['ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'EdDSA', 'Ed25519'];
 
 /** What a proof must match: the request it came with. */
 export interface DpopProofRequest {

@@ -136,7 +136,7 @@ describe('DpopProofValidator', () => {
       ).resolves.toHaveProperty('jkt');
     });
 
-    it.each(['RS256', 'PS256', 'EdDSA'])('accepts a proof signed with %s', async (alg) => {
+    it.each(['RS256', 'PS256', 'EdDSA', 'Ed25519'])('accepts a proof signed with %s', async (alg) => {
       const pair = await generateKeyPair(alg);
       const publicJwk = await exportJWK(pair.publicKey);
       const signed = await new SignJWT({ jti: 'a', htm: 'POST', htu: URL_, iat: NOW / 1000 })

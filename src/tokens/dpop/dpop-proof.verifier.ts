@@ -32,6 +32,12 @@ export class DpopProofVerifier {
     return this.validator.verify({ proof: single(header), method: 'POST', url: `${this.config.issuer}/connect/token` });
   }
 
+  /** RFC 9449 §10.1: the proof sent with a pushed authorization request; undefined when none was sent. */
+  async forPushedRequest(header: DpopHeader): Promise<VerifiedDpopProof | undefined> {
+    if (header === undefined) return undefined;
+    return this.validator.verify({ proof: single(header), method: 'POST', url: `${this.config.issuer}/connect/par` });
+  }
+
   /** RFC 9449 §7: the proof of a request to one of this service's resources (`path`), for `accessToken`. */
   async forResource(header: DpopHeader, method: string, path: string, accessToken: string): Promise<VerifiedDpopProof> {
     if (header === undefined) throw new OAuthError('invalid_dpop_proof', 'a DPoP proof is required with a DPoP-bound access token');

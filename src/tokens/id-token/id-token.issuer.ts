@@ -19,8 +19,9 @@ export interface IdTokenRequest {
 }
 
 /**
- * ID tokens (OpenID Connect Core §2, §3.1.3.6), signed with the access tokens' keys but typed `JWT`
- * so that no resource server mistakes one for an access token. Profile claims stay at UserInfo.
+ * ID tokens (OpenID Connect Core §2, §3.1.3.6), typed `JWT` so that no resource server mistakes one
+ * for an access token, and signed with RS256, the algorithm every relying party accepts (OpenID
+ * Connect Core §3.1.3.7, docs/tokens.md#id-token-signing). Profile claims stay at UserInfo.
  */
 @Injectable()
 export class IdTokenIssuer {
@@ -32,7 +33,7 @@ export class IdTokenIssuer {
   ) {}
 
   issue(request: IdTokenRequest): Promise<string> {
-    const key = this.keys.signingKey();
+    const key = this.keys.idTokenSigningKey();
     const now = Math.floor(Date.now() / 1000);
     const claims: Record<string, unknown> = {
       iss: this.config.issuer,

@@ -1,4 +1,4 @@
-import { planKeyRotation, selectSigningKey, type KeyRotationPolicy, type KeyTimeline } from './key-rotation-plan';
+import { planKeyRotation, planRotations, rotatedAlgorithms, selectSigningKey, type KeyRotationPolicy, type KeyTimeline } from './key-rotation-plan';
 
 const DAY = 86_400;
 const DUENDE: KeyRotationPolicy = { rotationIntervalSeconds: 90 * DAY, propagationSeconds: 14 * DAY, retentionSeconds: 14 * DAY };
@@ -141,5 +141,55 @@ describe('planKeyRotation', () => {
       'day 166: k76 published until day 180',
       'day 180: retire k76',
     ]);
+  });
+});
+
+describe('planRotations', () => {
+  const es = (kid: string, createdDay: number, activatesDay = createdDay, extra: Partial<KeyTimeline> = {}) =>
+    key(kid, createdDay, activatesDay, { algorithm: 'ES256', ...extra });
+
+  it("rotates SIGNING_ALG and, when that is another, the ID tokens' RS256", () => {
+    expect(rotatedAlgorithms('RS256')).toEqual(['RS256']);
+    expect(rotatedAlgorithms('ES256')).toEqual(['ES256', 'RS256']);
+  });
+
+  it('creates a key of each algorithm on first start, both signing at once', () => {
+    expect(planRotations([], ['ES256', 'RS256'], at(0), DUENDE)).toEqual({
+      create: [
+        { algorithm: 'ES256', activatesAt: at(0) },
+        { algorithm: 'RS256', activatesAt: at(0) },
+      ],
+      scheduleRetirement: [],
+      retire: [],
+    });
+  });
+
+  it('publishes the RS256 key a propagation time before it signs where only ES256 keys were', () => {
+    expect(planRotations([es('es', 0)], ['ES256', 'RS256'], at(10), DUENDE).create).toEqual([{ algorithm: 'RS256', activatesAt: at(24) }]);
+  });
+
+  it('rotates each line on its own schedule and never takes the RS256 line for abandoned', () => {
+    const keys = [es('es', 0), key('rsa', 30)];
+    expect(planRotations(keys, ['ES256', 'RS256'], at(76), DUENDE)).toEqual({
+      create: [{ algorithm: 'ES256', activatesAt: at(90) }],
+      scheduleRetirement: [],
+      retire: [],
+    });
+    const later = planRotations([es('es', 0), es('es2', 76, 90), key('rsa', 30)], ['ES256', 'RS256'], at(106), DUENDE);
+    expect(later).toEqual({ create: [{ algorithm: 'RS256', activatesAt: at(120) }], scheduleRetirement: [{ kid: 'es', retiresAt: at(104) }], retire: ['es'] });
+  });
+
+  it('renews both lines on a forced rotation', () => {
+    const plan = planRotations([es('es', 0), key('rsa', 0)], ['ES256', 'RS256'], at(3), DUENDE, { force: true, immediately: true });
+    expect(plan.create).toEqual([
+      { algorithm: 'ES256', activatesAt: at(3) },
+      { algorithm: 'RS256', activatesAt: at(3) },
+    ]);
+  });
+
+  it('never retires a key that signs for one of the lines, whoever scheduled it', () => {
+    const keys = [es('es', 0), key('rsa', 0, 0, { retiresAt: at(5) })];
+    expect(planRotations(keys, ['ES256', 'RS256'], at(10), DUENDE).retire).toEqual([]);
+    expect(planKeyRotation(keys, 'ES256', at(10), DUENDE).retire).toEqual(['rsa']);
   });
 });

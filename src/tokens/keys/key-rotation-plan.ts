@@ -25,6 +25,25 @@ export interface KeyRotationPlan {
   readonly retire: readonly string[];
 }
 
+/** What one rotation check does for every algorithm a configuration rotates (`planRotations`). */
+export interface RotationsPlan {
+  readonly create: readonly { readonly algorithm: SigningAlgorithm; readonly activatesAt: Date }[];
+  readonly scheduleRetirement: KeyRotationPlan['scheduleRetirement'];
+  readonly retire: readonly string[];
+}
+
+/**
+ * OpenID Connect Discovery §3 and Dynamic Registration §2: RS256 is the ID-token algorithm every
+ * relying party may count on, so ID tokens are signed with an RS256 key whatever SIGNING_ALG is
+ * (docs/tokens.md#id-token-signing).
+ */
+export const ID_TOKEN_SIGNING_ALGORITHM: SigningAlgorithm = 'RS256';
+
+/** The algorithms whose keys a configuration rotates: SIGNING_ALG first, and the ID tokens' RS256. */
+export function rotatedAlgorithms(signingAlgorithm: SigningAlgorithm): readonly SigningAlgorithm[] {
+  return signingAlgorithm === ID_TOKEN_SIGNING_ALGORITHM ? [signingAlgorithm] : [signingAlgorithm, ID_TOKEN_SIGNING_ALGORITHM];
+}
+
 export interface PlanOptions {
   /** Create a new key even if none is due (an operator's forced rotation). */
   readonly force?: boolean;
@@ -57,14 +76,37 @@ export function planKeyRotation(
   now: Date,
   policy: KeyRotationPolicy,
   options: PlanOptions = {},
+  rotated: readonly SigningAlgorithm[] = [algorithm],
 ): KeyRotationPlan {
   const current = selectSigningKey(keys, algorithm, now);
-  const scheduleRetirement = [...superseded(current, keys, policy), ...abandoned(keys, algorithm, now, policy)];
+  const scheduleRetirement = [...superseded(current, keys, policy), ...abandoned(keys, rotated, now, policy)];
   const retiresAt = new Map(keys.map((key) => [key.kid, key.retiresAt]));
   for (const { kid, retiresAt: at } of scheduleRetirement) retiresAt.set(kid, at);
   // The key that signs now is never retired, whatever another instance scheduled.
   const retire = [...retiresAt].filter(([kid, at]) => kid !== current?.kid && at !== undefined && at.getTime() <= now.getTime()).map(([kid]) => kid);
   return { create: keyToCreate(current, keys, algorithm, now, policy, options), scheduleRetirement, retire };
+}
+
+/**
+ * `planKeyRotation` for each algorithm (SIGNING_ALG and the ID tokens' RS256, `rotatedAlgorithms`),
+ * each line on its own schedule; a forced rotation renews every line. No key that signs now for one
+ * of them is retired, and neither line is taken for abandoned keys of another configuration.
+ */
+export function planRotations(
+  keys: readonly KeyTimeline[],
+  algorithms: readonly SigningAlgorithm[],
+  now: Date,
+  policy: KeyRotationPolicy,
+  options: PlanOptions = {},
+): RotationsPlan {
+  const plans = algorithms.map((algorithm) => ({ algorithm, plan: planKeyRotation(keys, algorithm, now, policy, options, algorithms) }));
+  const signing = new Set(algorithms.map((algorithm) => selectSigningKey(keys, algorithm, now)?.kid));
+  const scheduled = new Map(plans.flatMap(({ plan }) => plan.scheduleRetirement.map((entry) => [entry.kid, entry] as const)));
+  return {
+    create: plans.flatMap(({ algorithm, plan }) => (plan.create ? [{ algorithm, activatesAt: plan.create.activatesAt }] : [])),
+    scheduleRetirement: [...scheduled.values()],
+    retire: [...new Set(plans.flatMap(({ plan }) => plan.retire))].filter((kid) => !signing.has(kid)),
+  };
 }
 
 function keyToCreate(
@@ -103,12 +145,17 @@ function superseded(current: KeyTimeline | undefined, keys: readonly KeyTimeline
 }
 
 /** Other algorithms' keys nobody has rotated within a key's whole life: nothing signs with them. */
-function abandoned(keys: readonly KeyTimeline[], algorithm: SigningAlgorithm, now: Date, policy: KeyRotationPolicy): KeyRotationPlan['scheduleRetirement'] {
+function abandoned(
+  keys: readonly KeyTimeline[],
+  rotated: readonly SigningAlgorithm[],
+  now: Date,
+  policy: KeyRotationPolicy,
+): KeyRotationPlan['scheduleRetirement'] {
   const lifetime = policy.rotationIntervalSeconds + policy.retentionSeconds;
   const newestByAlgorithm = new Map<SigningAlgorithm, KeyTimeline>();
   for (const key of [...keys].sort(byCreationDescending)) if (!newestByAlgorithm.has(key.algorithm)) newestByAlgorithm.set(key.algorithm, key);
   const stale = [...newestByAlgorithm.values()]
-    .filter((newest) => newest.algorithm !== algorithm && plusSeconds(newest.createdAt, lifetime).getTime() <= now.getTime())
+    .filter((newest) => !rotated.includes(newest.algorithm) && plusSeconds(newest.createdAt, lifetime).getTime() <= now.getTime())
     .map((newest) => newest.algorithm);
   return keys.filter((key) => stale.includes(key.algorithm) && !key.retiresAt).map((key) => ({ kid: key.kid, retiresAt: now }));
 }

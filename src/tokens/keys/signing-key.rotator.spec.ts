@@ -78,7 +78,7 @@ describe('SigningKeyRotator', () => {
 
     it('creates the first key sealed, with its public part, signing at once', async () => {
       const outcome = await rotator.rotateIfDue();
-      expect(outcome).toEqual({ created: { kid: expect.any(String), activatesAt: repository.now }, retired: [], resealed: [] });
+      expect(outcome).toEqual({ created: [{ kid: expect.any(String), algorithm: 'RS256', activatesAt: repository.now }], retired: [], resealed: [] });
       const [row] = repository.rows;
       expect(row.privateKey).toMatch(new RegExp(`^sealed:v1:${current.id}:`));
       expect(row.publicKeyPem).toMatch(/^-----BEGIN PUBLIC KEY-----/);
@@ -99,26 +99,40 @@ describe('SigningKeyRotator', () => {
     });
 
     it('does nothing more until the key is 76 days old, then creates its successor for day 90', async () => {
-      const first = (await rotator.rotateIfDue()).created!;
+      const [first] = (await rotator.rotateIfDue()).created;
       repository.now = new Date(first.activatesAt.getTime() + 75 * DAY);
-      expect(await rotator.rotateIfDue()).toEqual({ created: undefined, retired: [], resealed: [] });
+      expect(await rotator.rotateIfDue()).toEqual({ created: [], retired: [], resealed: [] });
       repository.now = new Date(first.activatesAt.getTime() + 76 * DAY);
-      expect((await rotator.rotateIfDue()).created?.activatesAt).toEqual(new Date(first.activatesAt.getTime() + 90 * DAY));
+      expect((await rotator.rotateIfDue()).created.map((key) => key.activatesAt)).toEqual([new Date(first.activatesAt.getTime() + 90 * DAY)]);
+    });
+  });
+
+  describe('with SIGNING_ALG=ES256', () => {
+    it('creates an ES256 key and an RS256 key for ID tokens, and renews both when forced', async () => {
+      const es256 = new SigningKeyRotator(
+        repository,
+        keyring,
+        signingKeysConfig(loadConfig({ CACHE_TTL_SECONDS: '0', SIGNING_ALG: 'ES256' })),
+        new RecordingAuditSink(),
+      );
+      expect((await es256.rotateIfDue()).created.map((key) => key.algorithm)).toEqual(['ES256', 'RS256']);
+      expect((await es256.rotateNow()).map((key) => key.algorithm)).toEqual(['ES256', 'RS256']);
+      expect(repository.rows.map((row) => row.algorithm)).toEqual(['ES256', 'RS256', 'ES256', 'RS256']);
     });
   });
 
   describe('rotateNow', () => {
     it('creates a key published now that signs after the propagation time', async () => {
       await rotator.rotateIfDue();
-      const forced = await rotator.rotateNow();
+      const [forced] = await rotator.rotateNow();
       expect(forced.activatesAt).toEqual(new Date(repository.now.getTime() + 14 * DAY));
       expect(repository.rows).toHaveLength(2);
     });
 
     it('with immediately, creates a key that signs at once; the old one is scheduled to retire, not retired', async () => {
-      const first = (await rotator.rotateIfDue()).created!;
+      const [first] = (await rotator.rotateIfDue()).created;
       repository.now = new Date(repository.now.getTime() + 60_000);
-      const forced = await rotator.rotateNow({ immediately: true });
+      const [forced] = await rotator.rotateNow({ immediately: true });
       expect(forced.activatesAt).toEqual(repository.now);
       await rotator.rotateIfDue();
       expect(repository.rows.find((row) => row.kid === first.kid)).toMatchObject({ retiresAt: new Date(repository.now.getTime() + 14 * DAY) });
@@ -127,7 +141,7 @@ describe('SigningKeyRotator', () => {
 
     it('keeps a superseded key published for the longest access-token lifetime when that exceeds the retention time', async () => {
       repository.longestLifetime = 30 * 86_400;
-      const first = (await rotator.rotateIfDue()).created!;
+      const [first] = (await rotator.rotateIfDue()).created;
       repository.now = new Date(repository.now.getTime() + 60_000);
       await rotator.rotateNow({ immediately: true });
       await rotator.rotateIfDue();

@@ -1,18 +1,25 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK_SKEW_SECONDS } from '../../protocol/clock-skew';
+import type { SigningAlgorithm } from '../../platform/config/app.config';
 import { AuditSink } from '../../platform/audit/audit-event';
 import type { ConfigType } from '../../platform/config/config-slice';
 import { signingKeysConfig } from '../../platform/config/config.slices';
 import { keyPropagationWarning } from '../../platform/config/production-safety';
 import { KEY_ENCRYPTION_KEYRING } from '../../platform/key-encryption/key-encryption-key';
-import { planKeyRotation, type KeyRotationPolicy, type PlanOptions } from './key-rotation-plan';
+import { planRotations, rotatedAlgorithms, type KeyRotationPolicy, type PlanOptions } from './key-rotation-plan';
 import { openPrivateKey, PrivateKeyUnsealError, sealPrivateKey, type KeyEncryptionKeyring } from '../../platform/key-encryption/private-key-sealing';
 import { generateSigningKey, loadPublishedKey } from './signing-key';
 import { SigningKeyRepository, type KeyRotationSession } from './signing-key.repository';
 
+export interface CreatedKey {
+  readonly kid: string;
+  readonly algorithm: SigningAlgorithm;
+  readonly activatesAt: Date;
+}
+
 export interface RotationOutcome {
-  /** The key created by this check, if any. */
-  readonly created?: { readonly kid: string; readonly activatesAt: Date };
+  /** The keys created by this check: of SIGNING_ALG first, then of the ID tokens' RS256. */
+  readonly created: readonly CreatedKey[];
   readonly retired: readonly string[];
   readonly resealed: readonly string[];
 }
@@ -46,27 +53,26 @@ export class SigningKeyRotator {
   }
 
   /**
-   * An operator's forced rotation: a new key, published now, signing after the propagation time
-   * (or at once with `immediately`, for tests and emergencies: verifiers that cached the JWKS may
-   * then reject its tokens until they refetch).
+   * An operator's forced rotation: new keys (SIGNING_ALG's first, and the ID tokens' RS256 when that
+   * differs), published now, signing after the propagation time (or at once with `immediately`, for
+   * tests and emergencies: verifiers that cached the JWKS may then reject their tokens until they refetch).
    */
-  async rotateNow(options: { immediately?: boolean } = {}): Promise<{ kid: string; activatesAt: Date }> {
-    const outcome = await this.check({ force: true, immediately: options.immediately });
-    return outcome.created!;
+  async rotateNow(options: { immediately?: boolean } = {}): Promise<readonly CreatedKey[]> {
+    return (await this.check({ force: true, immediately: options.immediately })).created;
   }
 
   private check(options: PlanOptions): Promise<RotationOutcome> {
     return this.repository.inRotationLock(async (session) => {
       const resealed = await this.resealOutdated(session);
       const { keys, now } = await session.unretiredKeys();
-      const plan = planKeyRotation(keys, this.config.signingAlgorithm, now, await this.policyFor(session), options);
-      let created: RotationOutcome['created'];
-      if (plan.create) {
-        const key = await generateSigningKey(this.config.signingAlgorithm);
-        await session.insert(key, sealPrivateKey(key.privateKeyPem, key.kid, this.keyring), now, plan.create.activatesAt);
-        created = { kid: key.kid, activatesAt: plan.create.activatesAt };
-        this.logger.log(`Signing key ${key.kid} (${key.algorithm}) created: published now, signs from ${plan.create.activatesAt.toISOString()}`);
-        this.audit.emit({ name: 'signing_key.rotated', kid: key.kid, algorithm: key.algorithm, activatesAt: plan.create.activatesAt.toISOString() });
+      const plan = planRotations(keys, rotatedAlgorithms(this.config.signingAlgorithm), now, await this.policyFor(session), options);
+      const created: CreatedKey[] = [];
+      for (const { algorithm, activatesAt } of plan.create) {
+        const key = await generateSigningKey(algorithm);
+        await session.insert(key, sealPrivateKey(key.privateKeyPem, key.kid, this.keyring), now, activatesAt);
+        created.push({ kid: key.kid, algorithm, activatesAt });
+        this.logger.log(`Signing key ${key.kid} (${key.algorithm}) created: published now, signs from ${activatesAt.toISOString()}`);
+        this.audit.emit({ name: 'signing_key.rotated', kid: key.kid, algorithm: key.algorithm, activatesAt: activatesAt.toISOString() });
       }
       for (const { kid, retiresAt } of plan.scheduleRetirement) {
         await session.scheduleRetirement(kid, retiresAt);

@@ -3,7 +3,7 @@ import type { ConfigType } from '../../platform/config/config-slice';
 import { signingKeysConfig } from '../../platform/config/config.slices';
 import { PeriodicTask } from '../../platform/scheduling/periodic-task';
 import { KEY_ENCRYPTION_KEYRING } from '../../platform/key-encryption/key-encryption-key';
-import { byActivationDescending } from './key-rotation-plan';
+import { byActivationDescending, ID_TOKEN_SIGNING_ALGORITHM } from './key-rotation-plan';
 import type { KeyEncryptionKeyring } from '../../platform/key-encryption/private-key-sealing';
 import { loadPublishedKey, loadSigningKey, type PublishedKey, type SigningKey, type StoredSigningKey } from './signing-key';
 import { SigningKeyRepository } from './signing-key.repository';
@@ -26,6 +26,7 @@ export class SigningKeyStore implements OnModuleInit, OnModuleDestroy {
   /** Keys this instance cannot open, reported once each. */
   private unusable = new Map<string, string>();
   private active?: SigningKey;
+  private idTokenKey?: SigningKey;
   private tasks: PeriodicTask[] = [];
   private unknownKidReload?: Promise<void>;
   private lastUnknownKidReload = 0;
@@ -73,6 +74,14 @@ export class SigningKeyStore implements OnModuleInit, OnModuleDestroy {
   signingKey(): SigningKey {
     if (!this.active) throw new Error(`No ${this.config.signingAlgorithm} signing key is loaded`);
     return this.active;
+  }
+
+  /**
+   * The key ID tokens are signed with: the newest active RS256 key (docs/tokens.md#id-token-signing),
+   * or the signing key until one is active (a new one waits out the propagation time).
+   */
+  idTokenSigningKey(): SigningKey {
+    return this.idTokenKey ?? this.signingKey();
   }
 
   /** The signing key, or undefined when none is usable (for health and metrics, which must not throw). */
@@ -132,6 +141,7 @@ export class SigningKeyStore implements OnModuleInit, OnModuleDestroy {
     const active = candidates.find((key) => key.algorithm === this.config.signingAlgorithm) ?? candidates[0];
     if (active && this.active && active.kid !== this.active.kid) this.logger.log(`Now signing with key ${active.kid} (was ${this.active.kid})`);
     this.active = active;
+    this.idTokenKey = candidates.find((key) => key.algorithm === ID_TOKEN_SIGNING_ALGORITHM);
   }
 
   private tryLoad<T>(stored: StoredSigningKey, load: () => T): T | undefined {

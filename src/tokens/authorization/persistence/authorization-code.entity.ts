@@ -27,6 +27,9 @@ export class AuthorizationCodeEntity {
   @Column({ type: 'text', array: true, default: () => "'{}'" })
   resources!: string[];
 
+  @Column({ name: 'dpop_jkt', type: 'text', nullable: true })
+  dpopJkt!: string | null;
+
   @Column({ name: 'subject_id', type: 'text' })
   subjectId!: string;
 
