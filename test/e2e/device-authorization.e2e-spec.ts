@@ -236,6 +236,16 @@ describe('device authorization grant', () => {
       expect((await poll(device_code)).status).toBe(200);
     });
 
+    it('checks at most 10 of 200 wrong codes one user sends at once', async () => {
+      const guesser = await signedIn(await newUser());
+      const answers = await Promise.all(Array.from({ length: 200 }, () => enter(guesser.browser, guesser.html, 'BBBB-BBBB')));
+      const pages = await Promise.all(answers.map(async (answer) => ({ status: answer.status, html: await answer.text() })));
+      const checked = pages.filter(({ status, html }) => status === 200 && html.includes('not valid or has expired'));
+      const throttled = pages.filter(({ status, html }) => status === 429 && html.includes('Too many wrong codes'));
+      expect(checked.length).toBeLessThanOrEqual(10);
+      expect(checked.length + throttled.length).toBe(200);
+    }, 60_000);
+
     it('does not take a code answered already', async () => {
       const { user_code } = await started();
       const { browser, html } = await signedIn(await newUser());

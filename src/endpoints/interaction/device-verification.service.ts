@@ -106,14 +106,13 @@ export class DeviceVerificationService {
     if (!session) return { page: signInFirst(typed) };
     if (!this.csrf.isValid({ kind: 'session', handle }, form.accepted(CSRF_FIELD))) return { page: { kind: 'csrf_failed' } };
     const { subject } = session;
-    const waitSeconds = await this.throttle.waitSeconds(subject);
+    // Counted before the code is looked up: of codes sent at once, no more than the budget are.
+    const waitSeconds = await this.throttle.admit(subject);
     if (waitSeconds > 0) return { page: { kind: 'device_entry', userCode: typed, subject, problem: { kind: 'throttled', retryAfterSeconds: waitSeconds } } };
     const authorization = await this.devices.findPending(typed);
     const client = authorization && (await this.clients.find(authorization.clientId));
-    if (!authorization || !client?.enabled) {
-      await this.throttle.recordFailure(subject);
-      return { page: { kind: 'device_entry', userCode: typed, subject, problem: { kind: 'invalid' } } };
-    }
+    if (!authorization || !client?.enabled) return { page: { kind: 'device_entry', userCode: typed, subject, problem: { kind: 'invalid' } } };
+    await this.throttle.succeeded(subject);
     return { page: await next(session, authorization, client) };
   }
 

@@ -7,7 +7,7 @@ import { PasswordCheckQueue } from './password-check.queue';
 const alice: User = { subjectId: '1', username: 'alice', passwordHash: 'scrypt$…', enabled: true, claims: {}, roles: [] };
 
 /** A directory that knows alice/alice, and a hasher that records what it hashed. */
-function setUp() {
+function setUp(concurrency = 1) {
   const hashed: (string | undefined)[] = [];
   const checked: string[] = [];
   const users = {
@@ -30,7 +30,7 @@ function setUp() {
     addressWindowSeconds: 300,
   });
   const lanes: boolean[] = [];
-  const queue = new PasswordCheckQueue({ concurrency: 1, queueLength: 4, queueTimeoutMs: 10_000 });
+  const queue = new PasswordCheckQueue({ concurrency, queueLength: 4, queueTimeoutMs: 10_000 });
   const recordingQueue = {
     run: <T>(check: () => Promise<T>, options: { trustedDevice: boolean }) => {
       lanes.push(options.trustedDevice);
@@ -49,6 +49,14 @@ describe('PasswordCheck', () => {
     expect(checked).toHaveLength(5);
     expect(hashed).toEqual([undefined]);
     expect(lanes).toEqual(Array(6).fill(false));
+  });
+
+  it('checks no more passwords than the back-off allows when twenty arrive at once, the right one among them', async () => {
+    const { check, checked } = setUp(0);
+    const passwords = [...Array.from({ length: 19 }, (_, i) => `guess-${i}`), 'alice'];
+    const results = await Promise.all(passwords.map((password) => check.check({ username: 'alice', password, address: '192.0.2.1' })));
+    expect(checked).toHaveLength(5);
+    expect(results.filter((result) => result.refusal === 'back_off')).toHaveLength(15);
   });
 
   it("signs in a device-cookie holder in its own lane whatever its address's back-off", async () => {
