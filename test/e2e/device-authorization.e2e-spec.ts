@@ -3,7 +3,7 @@ import { RecordingAuditSink } from '../../src/platform/audit/recording-audit.sin
 import { hashHandle } from '../../src/protocol/opaque-handle';
 import { Browser } from '../support/browser';
 import { ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
-import { insertUser, uniqueName } from '../support/fixtures';
+import { insertClient, insertUser, uniqueName } from '../support/fixtures';
 import { jwtPayload, postForm, type HttpResponse } from '../support/http';
 
 const DEVICE_CODE = 'urn:ietf:params:oauth:grant-type:device_code';
@@ -172,16 +172,52 @@ describe('device authorization grant', () => {
       const first = await started();
       const { browser, html } = await signedIn(user);
       await answer(browser, html, first.user_code, 'allow');
-      // The same user on a second device: consent remembered, approved at once.
+      // The same user on a second device: consent remembered, and still a page naming the client
+      // to confirm on (RFC 8628 §5.4): entering a code alone approves nothing.
       const second = await started();
-      const entry = await enter(browser, html, second.user_code.replace('-', ''));
-      expect(await entry.text()).toContain('Device connected');
+      expect(await answer(browser, html, second.user_code.replace('-', ''), 'allow')).toContain('Device connected');
       for (const { device_code } of [first, second]) {
         const tokens = await poll(device_code);
         expect(tokens.status).toBe(200);
         expect(jwtPayload(tokens.body.id_token).sub).toBe(user.subject);
         expectError(await poll(device_code), 'invalid_grant');
       }
+    });
+  });
+
+  describe('confirming a code (RFC 8628 §5.4: a phished code must not be approved unseen)', () => {
+    it('names the client and asks for a decision even when consent is remembered; entering the code approves nothing', async () => {
+      const user = await newUser();
+      const { browser, html } = await signedIn(user);
+      await answer(browser, html, (await started()).user_code, 'allow');
+      // A code the user was tricked into entering, for the same client and scopes.
+      const phished = await started();
+      const confirmation = await enter(browser, html, phished.user_code);
+      expect(confirmation.status).toBe(200);
+      const page = await confirmation.text();
+      expect(page).toContain('Demo TV');
+      expect(page).toContain('name="decision" value="allow"');
+      expect(page).toContain('name="decision" value="deny"');
+      expect(page).toContain(phished.user_code);
+      expectError(await poll(phished.device_code), 'authorization_pending');
+      expect(await (await browser.submit(server.url, page, { decision: 'deny' })).text()).toContain('Access denied');
+      expectError(await poll(phished.device_code), 'access_denied');
+    });
+
+    it('asks for the same confirmation for a client that does not require consent', async () => {
+      const clientId = uniqueName('first-party-tv');
+      await insertClient({ clientId, secrets: [], public: true, grantTypes: [DEVICE_CODE], scopes: ['openid', 'api1'], requireConsent: false });
+      const device = await start({ client_id: clientId, scope: 'openid api1' });
+      expect(device.status).toBe(200);
+      const { browser, html } = await signedIn(await newUser());
+      const confirmation = await enter(browser, html, device.body.user_code);
+      const page = await confirmation.text();
+      expect(page).toContain(clientId);
+      expect(page).toContain('name="decision" value="allow"');
+      expectError(await postForm(`${server.url}/connect/token`, { grant_type: DEVICE_CODE, device_code: device.body.device_code, client_id: clientId }), 'authorization_pending');
+      expect(await (await browser.submit(server.url, page, { decision: 'allow' })).text()).toContain('Device connected');
+      const tokens = await postForm(`${server.url}/connect/token`, { grant_type: DEVICE_CODE, device_code: device.body.device_code, client_id: clientId });
+      expect(tokens.status).toBe(200);
     });
   });
 
