@@ -214,7 +214,10 @@ describe('device authorization grant', () => {
       const page = await confirmation.text();
       expect(page).toContain(clientId);
       expect(page).toContain('name="decision" value="allow"');
-      expectError(await postForm(`${server.url}/connect/token`, { grant_type: DEVICE_CODE, device_code: device.body.device_code, client_id: clientId }), 'authorization_pending');
+      expectError(
+        await postForm(`${server.url}/connect/token`, { grant_type: DEVICE_CODE, device_code: device.body.device_code, client_id: clientId }),
+        'authorization_pending',
+      );
       expect(await (await browser.submit(server.url, page, { decision: 'allow' })).text()).toContain('Device connected');
       const tokens = await postForm(`${server.url}/connect/token`, { grant_type: DEVICE_CODE, device_code: device.body.device_code, client_id: clientId });
       expect(tokens.status).toBe(200);

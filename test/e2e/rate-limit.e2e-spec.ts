@@ -242,7 +242,9 @@ describe('sign-in back-off under a burst sent at once, default budgets (5 per us
     const prefix = uniqueName('spray');
     const answers = await Promise.all(Array.from({ length: 80 }, (_, i) => signIn(server, '127.0.0.32', `${prefix}-${i}`, 'guess')));
     expect(answers.map(({ status, body }) => ({ status, body }))).toEqual(Array(80).fill({ status: 400, body: WRONG_PASSWORD }));
-    const checked = audit.events.filter((event) => event.name === 'user.sign_in_failed' && event.username.startsWith(prefix) && event.reason === 'invalid_credentials');
+    const checked = audit.events.filter(
+      (event) => event.name === 'user.sign_in_failed' && event.username.startsWith(prefix) && event.reason === 'invalid_credentials',
+    );
     expect(checked.length).toBeLessThanOrEqual(50);
     expect(checked.length).toBeGreaterThan(0);
     expect((await signIn(server, '127.0.0.33', 'alice', 'alice')).status).toBe(200);

@@ -31,7 +31,9 @@ export class PasswordCheck {
   ) {}
 
   async check({ username, password, address, deviceId }: PasswordAttempt): Promise<PasswordCheckResult> {
-    const result = await this.queue.run(() => this.checkAdmitted({ username, password, address, deviceId }), { trustedUser: deviceId === undefined ? undefined : username });
+    const result = await this.queue.run(() => this.checkAdmitted({ username, password, address, deviceId }), {
+      trustedUser: deviceId === undefined ? undefined : username,
+    });
     if (result.user) await this.signIns.succeeded(username, address, deviceId);
     return result;
   }

@@ -72,7 +72,7 @@ function describeStore(name: string, create: () => Promise<{ store: CounterStore
           { kind: 'hit', key: key(window), windowMs: 60_000, limit: 5, gate: true },
         ] as const;
 
-      it('counts all of a request\'s gates, and none once one of their keys blocks', async () => {
+      it("counts all of a request's gates, and none once one of their keys blocks", async () => {
         for (let i = 1; i <= 3; i++) expect((await store.apply(gates('u', 'w'), T0)).map(({ count }) => count)).toEqual([i, i]);
         // The third failure started a back-off: the next request's gates are refused, nothing is counted.
         expect(await store.apply(gates('u', 'w'), T0 + 1)).toEqual([

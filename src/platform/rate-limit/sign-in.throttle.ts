@@ -57,9 +57,16 @@ export class SignInThrottle {
 
   private gates(username: string, address: string, deviceId: string | undefined): CounterOp[] {
     const ops: CounterOp[] = [];
-    if (this.pairsCounted) ops.push({ kind: 'fail', key: deviceId !== undefined ? deviceKey(deviceId) : pairKey(username, address), policy: this.policy, gate: true });
+    if (this.pairsCounted)
+      ops.push({ kind: 'fail', key: deviceId !== undefined ? deviceKey(deviceId) : pairKey(username, address), policy: this.policy, gate: true });
     if (deviceId === undefined && this.addressesCounted) {
-      ops.push({ kind: 'hit', key: addressFailuresKey(address), limit: this.limits.addressFailures, windowMs: this.limits.addressWindowSeconds * 1000, gate: true });
+      ops.push({
+        kind: 'hit',
+        key: addressFailuresKey(address),
+        limit: this.limits.addressFailures,
+        windowMs: this.limits.addressWindowSeconds * 1000,
+        gate: true,
+      });
     }
     return ops;
   }
