@@ -118,7 +118,7 @@ export function validateAuthorizationRequest(
   if (!client.allowedGrantTypes.includes('authorization_code')) throw OAuthError.unauthorizedClient('the client may not use the authorization code flow');
   const codeChallenge = readCodeChallenge(parameters);
   // RFC 8707: the resources before the scope, so that invalid_target wins over invalid_scope.
-  const targets = resolveResourceIndicators(readResourceIndicators(parameters.listed('resource')), catalog, client.allowedScopes);
+  const targets = resolveResourceIndicators(readResourceIndicators(parameters.listed('resource')), catalog, client);
   const requested = resolveRequestedScopes(parameters.valid('scope'), client.allowedScopes, (scope) => catalog.isKnownScope(scope));
   const scopes = scopesForResources(requested, targets, catalog);
   return {
