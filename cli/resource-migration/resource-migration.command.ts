@@ -4,6 +4,7 @@ import { writeGeneratedMigration } from '../client-migration/client-migration.co
 import { resourceAlreadyExists, uriTaken } from './resource-change';
 import { parseResourceMigrationArguments, RESOURCE_USAGE, ResourceMigrationUsageError, type ResourceMigrationRequest } from './resource-migration-arguments';
 import { renderResourceMigration } from './resource-migration-source';
+import { sharedScopeWarnings, type ResourceOutcome } from './shared-scopes';
 
 /** `npm run resource:migration`: checks the service's database, writes the migration and appends it to the index. Returns the exit code. */
 export async function runResourceMigrationCommand(argv: readonly string[], io: CommandIo): Promise<number> {
@@ -21,11 +22,15 @@ export async function runResourceMigrationCommand(argv: readonly string[], io: C
   }
   if (io.existing && !command.offline) {
     const existing = await io.existing();
-    const problem = resourceProblem(command.request, await existing.resource(command.request.name)) ?? uriProblem(command.request, await existing.resources());
+    const current = await existing.resource(command.request.name);
+    const resources = await existing.resources();
+    const problem = resourceProblem(command.request, current) ?? uriProblem(command.request, resources);
     if (problem) {
       io.stderr(`resource:migration: ${problem}\nNothing was written.\n`);
       return 1;
     }
+    const outcome = resourceOutcome(command.request, current);
+    for (const warning of outcome ? sharedScopeWarnings(outcome, resources) : []) io.stderr(`resource:migration: ${warning}\n`);
   }
   const now = io.now?.() ?? new Date();
   await writeGeneratedMigration(renderResourceMigration(command.request, now.getTime()), command, io);
@@ -38,6 +43,14 @@ function resourceProblem(request: ResourceMigrationRequest, current: { readonly 
   return current
     ? undefined
     : `API resource "${request.name}" does not exist: add it with npm run resource:migration -- --api ${request.name} --scope <scopes>`;
+}
+
+/** The API resource as the migration leaves it; none when it leaves it disabled. */
+function resourceOutcome(request: ResourceMigrationRequest, current: ResourceView | undefined): ResourceOutcome | undefined {
+  if (request.kind === 'api') return { name: request.name, scopes: request.scopes, openToSelfRegistered: request.openToSelfRegistered === true };
+  if (!current || (request.changes.enabled ?? current.enabled) === false) return undefined;
+  const { scopes = current.scopes, openToSelfRegistered = current.openToSelfRegistered } = request.changes;
+  return { name: request.name, scopes, openToSelfRegistered };
 }
 
 /** A resource URI names one resource: the `aud` of a token addressed to it. */

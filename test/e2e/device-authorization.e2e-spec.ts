@@ -3,7 +3,7 @@ import { RecordingAuditSink } from '../../src/platform/audit/recording-audit.sin
 import { hashHandle } from '../../src/protocol/opaque-handle';
 import { Browser } from '../support/browser';
 import { ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
-import { insertUser, uniqueName } from '../support/fixtures';
+import { insertClient, insertUser, uniqueName } from '../support/fixtures';
 import { jwtPayload, postForm, type HttpResponse } from '../support/http';
 
 const DEVICE_CODE = 'urn:ietf:params:oauth:grant-type:device_code';
@@ -172,16 +172,55 @@ describe('device authorization grant', () => {
       const first = await started();
       const { browser, html } = await signedIn(user);
       await answer(browser, html, first.user_code, 'allow');
-      // The same user on a second device: consent remembered, approved at once.
+      // The same user on a second device: consent remembered, and still a page naming the client
+      // to confirm on (RFC 8628 §5.4): entering a code alone approves nothing.
       const second = await started();
-      const entry = await enter(browser, html, second.user_code.replace('-', ''));
-      expect(await entry.text()).toContain('Device connected');
+      expect(await answer(browser, html, second.user_code.replace('-', ''), 'allow')).toContain('Device connected');
       for (const { device_code } of [first, second]) {
         const tokens = await poll(device_code);
         expect(tokens.status).toBe(200);
         expect(jwtPayload(tokens.body.id_token).sub).toBe(user.subject);
         expectError(await poll(device_code), 'invalid_grant');
       }
+    });
+  });
+
+  describe('confirming a code (RFC 8628 §5.4: a phished code must not be approved unseen)', () => {
+    it('names the client and asks for a decision even when consent is remembered; entering the code approves nothing', async () => {
+      const user = await newUser();
+      const { browser, html } = await signedIn(user);
+      await answer(browser, html, (await started()).user_code, 'allow');
+      // A code the user was tricked into entering, for the same client and scopes.
+      const phished = await started();
+      const confirmation = await enter(browser, html, phished.user_code);
+      expect(confirmation.status).toBe(200);
+      const page = await confirmation.text();
+      expect(page).toContain('Demo TV');
+      expect(page).toContain('name="decision" value="allow"');
+      expect(page).toContain('name="decision" value="deny"');
+      expect(page).toContain(phished.user_code);
+      expectError(await poll(phished.device_code), 'authorization_pending');
+      expect(await (await browser.submit(server.url, page, { decision: 'deny' })).text()).toContain('Access denied');
+      expectError(await poll(phished.device_code), 'access_denied');
+    });
+
+    it('asks for the same confirmation for a client that does not require consent', async () => {
+      const clientId = uniqueName('first-party-tv');
+      await insertClient({ clientId, secrets: [], public: true, grantTypes: [DEVICE_CODE], scopes: ['openid', 'api1'], requireConsent: false });
+      const device = await start({ client_id: clientId, scope: 'openid api1' });
+      expect(device.status).toBe(200);
+      const { browser, html } = await signedIn(await newUser());
+      const confirmation = await enter(browser, html, device.body.user_code);
+      const page = await confirmation.text();
+      expect(page).toContain(clientId);
+      expect(page).toContain('name="decision" value="allow"');
+      expectError(
+        await postForm(`${server.url}/connect/token`, { grant_type: DEVICE_CODE, device_code: device.body.device_code, client_id: clientId }),
+        'authorization_pending',
+      );
+      expect(await (await browser.submit(server.url, page, { decision: 'allow' })).text()).toContain('Device connected');
+      const tokens = await postForm(`${server.url}/connect/token`, { grant_type: DEVICE_CODE, device_code: device.body.device_code, client_id: clientId });
+      expect(tokens.status).toBe(200);
     });
   });
 
@@ -235,6 +274,16 @@ describe('device authorization grant', () => {
       expect(await answer(owner.browser, owner.html, user_code, 'allow')).toContain('Device connected');
       expect((await poll(device_code)).status).toBe(200);
     });
+
+    it('checks at most 10 of 200 wrong codes one user sends at once', async () => {
+      const guesser = await signedIn(await newUser());
+      const answers = await Promise.all(Array.from({ length: 200 }, () => enter(guesser.browser, guesser.html, 'BBBB-BBBB')));
+      const pages = await Promise.all(answers.map(async (answer) => ({ status: answer.status, html: await answer.text() })));
+      const checked = pages.filter(({ status, html }) => status === 200 && html.includes('not valid or has expired'));
+      const throttled = pages.filter(({ status, html }) => status === 429 && html.includes('Too many wrong codes'));
+      expect(checked.length).toBeLessThanOrEqual(10);
+      expect(checked.length + throttled.length).toBe(200);
+    }, 60_000);
 
     it('does not take a code answered already', async () => {
       const { user_code } = await started();

@@ -266,10 +266,11 @@ describe('pushed authorization requests', () => {
         parameters: { client_id: 'par-only' },
         expiresAt,
       });
-      expect(await repository.add(row('first', new Date(now.getTime() - 1000)), 2, now)).toBe(true);
-      expect(await repository.add(row('second'), 2, now)).toBe(true);
-      expect(await repository.add(row('third'), 2, now)).toBe(true);
-      expect(await repository.add(row('fourth'), 2, now)).toBe(false);
+      const limits = { perClient: 2, perAddress: 1 };
+      expect(await repository.add(row('first', new Date(now.getTime() - 1000)), limits, now)).toBeUndefined();
+      expect(await repository.add(row('second'), limits, now)).toBeUndefined();
+      expect(await repository.add(row('third'), limits, now)).toBeUndefined();
+      expect(await repository.add(row('fourth'), limits, now)).toBe('client');
       expect(await sql(`SELECT count(*)::int AS count FROM pushed_authorization_requests WHERE client_id = 'par-only'`)).toEqual([{ count: 2 }]);
     });
   });

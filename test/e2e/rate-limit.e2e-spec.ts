@@ -1,6 +1,7 @@
 import { RecordingAuditSink } from '../../src/platform/audit/recording-audit.sink';
 import { MetricsListener } from '../../src/platform/metrics/metrics.listener';
 import { startTestServer, type TestServer } from '../support/create-test-app';
+import { insertUser, uniqueName } from '../support/fixtures';
 import { basic, postFormFrom, request, requestToken, requestTokenFrom, type HttpResponse } from '../support/http';
 import { spawnRedis, type SpawnedRedis } from '../support/redis-server';
 
@@ -206,6 +207,70 @@ describe('user sign-in back-off (password grant), shortened: 2 failures, 1 s dou
     });
     expect(audit.events).toContainEqual({ name: 'user.sign_in_failed', username: 'bob', clientId: 'frontend', address: '127.0.0.9', reason: 'back_off' });
     expect(JSON.stringify(audit.events)).not.toMatch(/a-password-guess|guess-\d/);
+  });
+});
+
+/** Passwords of `username` that were checked: the wrong ones audited as such, and the sign-ins that succeeded. */
+function passwordsChecked(audit: RecordingAuditSink, username: string, answers: readonly HttpResponse[]): number {
+  const wrong = audit.events.filter((event) => event.name === 'user.sign_in_failed' && event.username === username && event.reason === 'invalid_credentials');
+  return wrong.length + answers.filter((answer) => answer.status === 200).length;
+}
+
+/** 19 wrong passwords and the right one, sent at once. */
+const BURST = [...Array.from({ length: 19 }, (_, i) => `guess-${i}`), 'right'];
+
+describe('sign-in back-off under a burst sent at once, default budgets (5 per username and address, 50 per address)', () => {
+  let server: TestServer;
+  const audit = new RecordingAuditSink();
+  beforeAll(async () => {
+    server = await startTestServer(DEFAULT_THROTTLING, { auditSink: audit });
+  });
+  afterAll(() => server.close());
+
+  it('checks at most 5 of 20 passwords for one username sent together, and answers the others like a wrong password', async () => {
+    const username = uniqueName('burst');
+    await insertUser({ username, password: 'right' });
+    const answers = await Promise.all(BURST.map((password) => signIn(server, '127.0.0.30', username, password)));
+    expect(passwordsChecked(audit, username, answers)).toBeLessThanOrEqual(5);
+    const refused = answers.filter((answer) => answer.status !== 200);
+    expect(refused.map(({ status, body }) => ({ status, body }))).toEqual(Array(refused.length).fill({ status: 400, body: WRONG_PASSWORD }));
+    // Counted per (username, address): the same user from another address is not held back.
+    expect((await signIn(server, '127.0.0.31', username, 'right')).status).toBe(200);
+  });
+
+  it('checks at most 50 of 80 wrong passwords for 80 usernames sent together from one address', async () => {
+    const prefix = uniqueName('spray');
+    const answers = await Promise.all(Array.from({ length: 80 }, (_, i) => signIn(server, '127.0.0.32', `${prefix}-${i}`, 'guess')));
+    expect(answers.map(({ status, body }) => ({ status, body }))).toEqual(Array(80).fill({ status: 400, body: WRONG_PASSWORD }));
+    const checked = audit.events.filter(
+      (event) => event.name === 'user.sign_in_failed' && event.username.startsWith(prefix) && event.reason === 'invalid_credentials',
+    );
+    expect(checked.length).toBeLessThanOrEqual(50);
+    expect(checked.length).toBeGreaterThan(0);
+    expect((await signIn(server, '127.0.0.33', 'alice', 'alice')).status).toBe(200);
+  });
+});
+
+describe('sign-in back-off shared through Redis, under a burst sent at once to two instances', () => {
+  let redis: SpawnedRedis;
+  const servers: TestServer[] = [];
+  const audit = new RecordingAuditSink();
+  beforeAll(async () => {
+    redis = await spawnRedis();
+    const env = { ...DEFAULT_THROTTLING, REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '2000' };
+    for (let i = 0; i < 2; i++) servers.push(await startTestServer(env, { auditSink: audit }));
+  });
+  afterAll(async () => {
+    for (const server of servers) await server.close();
+    await redis?.stop();
+  });
+
+  it('checks at most 5 of 20 passwords for one username, whichever instance each reaches', async () => {
+    const username = uniqueName('shared-burst');
+    await insertUser({ username, password: 'right' });
+    const answers = await Promise.all(BURST.map((password, i) => signIn(servers[i % 2], '127.0.0.34', username, password)));
+    expect(passwordsChecked(audit, username, answers)).toBeLessThanOrEqual(5);
+    expect(answers.filter((answer) => answer.status !== 200).every((answer) => answer.status === 400)).toBe(true);
   });
 });
 

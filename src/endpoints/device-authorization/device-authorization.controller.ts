@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { NoStore } from '../../platform/http/no-store.decorator';
 import type { AuthenticatedClient } from '../../identity/clients/client';
-import { AuthenticatesClient, CurrentClient } from '../../identity/client-auth/client-auth.guard';
+import { AuthenticatesClient, ClientAddress, CurrentClient } from '../../identity/client-auth/client-auth.guard';
 import type { FormBody } from '../../protocol/form';
 import type { DeviceAuthorizationResponse } from '../../tokens/device-authorization/device-authorization';
 import { DeviceAuthorizationService } from '../../tokens/device-authorization/device-authorization.service';
@@ -15,7 +15,7 @@ export class DeviceAuthorizationController {
   @HttpCode(200)
   @AuthenticatesClient('device_authorization')
   @NoStore()
-  start(@Body() body: FormBody, @CurrentClient() client: AuthenticatedClient): Promise<DeviceAuthorizationResponse> {
-    return this.devices.start(body, client.client);
+  start(@Body() body: FormBody, @CurrentClient() client: AuthenticatedClient, @ClientAddress() address: string): Promise<DeviceAuthorizationResponse> {
+    return this.devices.start(body, client, address);
   }
 }

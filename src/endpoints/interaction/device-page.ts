@@ -4,7 +4,7 @@ export type DevicePage =
   | { readonly kind: 'device_login'; readonly userCode: string; readonly failed: boolean; readonly username: string }
   /** The user code form, prefilled from `verification_uri_complete`. */
   | { readonly kind: 'device_entry'; readonly userCode: string; readonly subject: string; readonly problem?: DeviceEntryProblem }
-  /** Consent for a client that requires it, the user code carried. */
+  /** The confirmation naming the client, for every code (RFC 8628 §5.4), the user code carried. */
   | {
       readonly kind: 'device_consent';
       readonly userCode: string;

@@ -72,17 +72,22 @@ export class DeviceVerificationService {
     };
   }
 
-  /** The code form: consent when the client requires it and the user has not allowed these scopes, else approved. */
+  /**
+   * The code form: always the page that names the client and asks for a decision, whatever the
+   * client or a remembered consent: a code a phisher made the user type must never be approved
+   * unseen (RFC 8628 §5.4).
+   */
   async enter(form: InspectedParameters<DeviceEntryForm>, cookies: string | undefined): Promise<PageResult> {
-    return this.withCode(form, cookies, async (session, authorization, client) => {
-      const allowed = client.requireConsent ? await this.consents.findScopes(session.subject, client.clientId) : authorization.scopes;
-      if (authorization.scopes.every((scope) => allowed.includes(scope))) return this.answer(session, authorization, client, true);
-      const userCode = formatUserCode(authorization.userCode);
-      return { kind: 'device_consent', userCode, subject: session.subject, clientName: nameOf(client), scopes: authorization.scopes };
-    });
+    return this.withCode(form, cookies, async (session, authorization, client) => ({
+      kind: 'device_consent',
+      userCode: formatUserCode(authorization.userCode),
+      subject: session.subject,
+      clientName: nameOf(client),
+      scopes: authorization.scopes,
+    }));
   }
 
-  /** The consent form: an allow is remembered per user, client and scopes (docs/browser-sign-in.md); anything else denies. */
+  /** The consent form: an allow is remembered per user, client and scopes for the browser flow (docs/browser-sign-in.md); anything else denies. */
   async consent(form: InspectedParameters<DeviceConsentForm>, cookies: string | undefined): Promise<PageResult> {
     const allowed = form.accepted('decision') === 'allow';
     return this.withCode(form, cookies, async (session, authorization, client) => {
@@ -106,14 +111,13 @@ export class DeviceVerificationService {
     if (!session) return { page: signInFirst(typed) };
     if (!this.csrf.isValid({ kind: 'session', handle }, form.accepted(CSRF_FIELD))) return { page: { kind: 'csrf_failed' } };
     const { subject } = session;
-    const waitSeconds = await this.throttle.waitSeconds(subject);
+    // Counted before the code is looked up: of codes sent at once, no more than the budget are.
+    const waitSeconds = await this.throttle.admit(subject);
     if (waitSeconds > 0) return { page: { kind: 'device_entry', userCode: typed, subject, problem: { kind: 'throttled', retryAfterSeconds: waitSeconds } } };
     const authorization = await this.devices.findPending(typed);
     const client = authorization && (await this.clients.find(authorization.clientId));
-    if (!authorization || !client?.enabled) {
-      await this.throttle.recordFailure(subject);
-      return { page: { kind: 'device_entry', userCode: typed, subject, problem: { kind: 'invalid' } } };
-    }
+    if (!authorization || !client?.enabled) return { page: { kind: 'device_entry', userCode: typed, subject, problem: { kind: 'invalid' } } };
+    await this.throttle.succeeded(subject);
     return { page: await next(session, authorization, client) };
   }
 

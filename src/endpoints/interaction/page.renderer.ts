@@ -106,6 +106,9 @@ export class PageRenderer {
         return this.form(context, 'session', [], 'consent', {
           action: `${device}/consent`,
           clientName: page.clientName,
+          // Asked for every code, remembered or not (docs/device-authorization.md).
+          remembered: false,
+          deviceUserCode: page.userCode,
           carried: { user_code: page.userCode },
           scopes: describeScopes(page.scopes),
           username,

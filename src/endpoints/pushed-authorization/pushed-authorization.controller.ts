@@ -3,7 +3,7 @@ import { NoStore } from '../../platform/http/no-store.decorator';
 import type { PushedAuthorizationResponse } from '../../tokens/authorization/pushed-authorization-request';
 import { PushedAuthorizationService } from '../../tokens/authorization/pushed-authorization.service';
 import type { AuthenticatedClient } from '../../identity/clients/client';
-import { AuthenticatesClient, CurrentClient } from '../../identity/client-auth/client-auth.guard';
+import { AuthenticatesClient, ClientAddress, CurrentClient } from '../../identity/client-auth/client-auth.guard';
 import type { FormBody } from '../../protocol/form';
 import { DpopProof } from '../../tokens/dpop/dpop-proof.header';
 import type { DpopHeader } from '../../tokens/dpop/dpop-proof.verifier';
@@ -17,7 +17,12 @@ export class PushedAuthorizationController {
   @HttpCode(201)
   @AuthenticatesClient('pushed_authorization')
   @NoStore()
-  push(@Body() body: FormBody, @CurrentClient() client: AuthenticatedClient, @DpopProof() dpopProof: DpopHeader): Promise<PushedAuthorizationResponse> {
-    return this.pushed.push(body, client.client, dpopProof);
+  push(
+    @Body() body: FormBody,
+    @CurrentClient() client: AuthenticatedClient,
+    @ClientAddress() address: string,
+    @DpopProof() dpopProof: DpopHeader,
+  ): Promise<PushedAuthorizationResponse> {
+    return this.pushed.push(body, client, address, dpopProof);
   }
 }

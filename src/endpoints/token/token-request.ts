@@ -42,9 +42,7 @@ export function readTokenRequest<P extends object>(
 ): TokenRequest<P> {
   rejectRepeatedParameters(body, validator);
   // RFC 8707: before the scope, so that invalid_target wins over invalid_scope.
-  const resourceIndicators = validator.resourceIndicators
-    ? resolveResourceIndicators(readResourceIndicators(body.resource), catalog, client.allowedScopes)
-    : [];
+  const resourceIndicators = validator.resourceIndicators ? resolveResourceIndicators(readResourceIndicators(body.resource), catalog, client) : [];
   const scopes = resolveRequestedScopes(singleParameter(body, 'scope'), client.allowedScopes, (scope) => catalog.isKnownScope(scope));
   const refusal = { error: validator.parameterError ?? 'invalid_request' } as const;
   const rawParameters = pickDeclaredParameters(validator.parameters, body);

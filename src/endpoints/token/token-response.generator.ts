@@ -140,6 +140,7 @@ export class TokenResponseGenerator {
       lifetimeSeconds: client.accessTokenLifetimeSeconds,
       scopes: grant.scopes,
       audience: grant.audience,
+      selfRegistered: client.selfRegistered,
       subject: grant.subject,
       authTime: grant.authTime,
       authenticationMethods: grant.authenticationMethods,

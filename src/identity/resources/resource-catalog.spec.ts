@@ -45,6 +45,18 @@ describe('ResourceCatalog', () => {
       expect(shared.audiencesFor(['shop.read'])).toEqual(['orders', 'billing']);
       expect(shared.audiencesFor(['billing.pay', 'orders.read'])).toEqual(['billing', 'orders']);
     });
+
+    it('names only the resources opened to self-registered clients for one of them, whatever scopes they share', () => {
+      const shared = new ResourceCatalog({
+        identityResources: [],
+        apiResources: [
+          { name: 'notes', scopes: ['notes.read'], openToSelfRegistered: true },
+          { name: 'admin', scopes: ['notes.read', 'admin'] },
+        ],
+      });
+      expect(shared.audiencesFor(['notes.read'])).toEqual(['notes', 'admin']);
+      expect(shared.audiencesFor(['notes.read', 'admin'], true)).toEqual(['notes']);
+    });
   });
 
   describe('isAddressedTo', () => {

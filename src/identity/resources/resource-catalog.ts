@@ -57,11 +57,18 @@ export class ResourceCatalog {
     return this.identity.get(scope);
   }
 
-  /** The names of the API resources that the scopes belong to, without repetition. */
-  audiencesFor(scopes: readonly string[]): string[] {
+  /**
+   * The names of the API resources that the scopes belong to, without repetition. For a client that
+   * registered itself (`selfRegistered`), only those opened to such clients: a scope shared with a
+   * closed resource never names it (docs/agents.md).
+   */
+  audiencesFor(scopes: readonly string[], selfRegistered = false): string[] {
     const audiences: string[] = [];
     for (const scope of scopes) {
-      for (const audience of this.audiencesByScope.get(scope) ?? []) if (!audiences.includes(audience)) audiences.push(audience);
+      for (const audience of this.audiencesByScope.get(scope) ?? []) {
+        if (audiences.includes(audience) || (selfRegistered && this.apis.get(audience)?.openToSelfRegistered !== true)) continue;
+        audiences.push(audience);
+      }
     }
     return audiences;
   }

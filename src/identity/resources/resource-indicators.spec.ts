@@ -57,16 +57,30 @@ describe('isResourceIndicator', () => {
 
 describe('resolveResourceIndicators', () => {
   it('resolves known URIs the client may request a scope of', () => {
-    expect(resolveResourceIndicators([NOTES, API1], catalog, ['notes', 'api1'])).toEqual([notes, api1]);
+    expect(resolveResourceIndicators([NOTES, API1], catalog, { allowedScopes: ['notes', 'api1'] })).toEqual([notes, api1]);
     // One of the resource's scopes is enough.
-    expect(resolveResourceIndicators([NOTES], catalog, ['notes.write'])).toEqual([notes]);
+    expect(resolveResourceIndicators([NOTES], catalog, { allowedScopes: ['notes.write'] })).toEqual([notes]);
   });
 
   it('refuses an unknown, relative or fragment URI, a resource name, and a resource none of whose scopes the client may request', () => {
     for (const uri of ['https://other.example/', 'api1', `${API1}#x`, '/api1', 'notes']) {
-      expect(() => resolveResourceIndicators([uri], catalog, ['notes', 'api1'])).toThrow(refused('invalid_target'));
+      expect(() => resolveResourceIndicators([uri], catalog, { allowedScopes: ['notes', 'api1'] })).toThrow(refused('invalid_target'));
     }
-    expect(() => resolveResourceIndicators([NOTES, API1], catalog, ['notes'])).toThrow(refused('invalid_target'));
+    expect(() => resolveResourceIndicators([NOTES, API1], catalog, { allowedScopes: ['notes'] })).toThrow(refused('invalid_target'));
+  });
+
+  it('refuses a self-registered client a resource not opened to such clients, even through a scope it shares with an open one', () => {
+    const sharing = new ResourceCatalog({
+      identityResources: [],
+      apiResources: [
+        { name: 'open', scopes: ['shared'], uri: 'https://open.example/', openToSelfRegistered: true },
+        { name: 'closed', scopes: ['shared'], uri: 'https://closed.example/' },
+      ],
+    });
+    const agent = { allowedScopes: ['shared'], selfRegistered: 'metadata_document' };
+    expect(resolveResourceIndicators(['https://open.example/'], sharing, agent).map((api) => api.name)).toEqual(['open']);
+    expect(() => resolveResourceIndicators(['https://closed.example/'], sharing, agent)).toThrow(refused('invalid_target'));
+    expect(resolveResourceIndicators(['https://closed.example/'], sharing, { allowedScopes: ['shared'] }).map((api) => api.name)).toEqual(['closed']);
   });
 });
 
@@ -115,9 +129,14 @@ describe('authorizedResourceUris', () => {
 describe('precedence', () => {
   it('answers invalid_target before invalid_scope when both apply, resources being resolved first', () => {
     const both = () =>
-      scopesForResources({ names: ['api2'], explicit: true }, resolveResourceIndicators(['https://unknown.example/'], catalog, ['api2']), catalog);
+      scopesForResources(
+        { names: ['api2'], explicit: true },
+        resolveResourceIndicators(['https://unknown.example/'], catalog, { allowedScopes: ['api2'] }),
+        catalog,
+      );
     expect(refusal(both)).toBe('invalid_target');
-    const scopeOnly = () => scopesForResources({ names: ['api2'], explicit: true }, resolveResourceIndicators([NOTES], catalog, ['notes', 'api2']), catalog);
+    const scopeOnly = () =>
+      scopesForResources({ names: ['api2'], explicit: true }, resolveResourceIndicators([NOTES], catalog, { allowedScopes: ['notes', 'api2'] }), catalog);
     expect(refusal(scopeOnly)).toBe('invalid_scope');
   });
 });

@@ -34,18 +34,35 @@ export function isResourceIndicator(value: string): boolean {
   return URL.canParse(value);
 }
 
+/** The client a token is for, as the resources it may name see it (a structural `Client`). */
+export interface ResourceRequester {
+  readonly allowedScopes: readonly string[];
+  /** How the client registered itself; absent for the operator's clients. */
+  readonly selfRegistered?: string;
+}
+
+/**
+ * Whether the client may obtain a token naming this API resource: it may request one of its scopes,
+ * and a client that registered itself only a resource opened to such clients — decided per resource,
+ * never through a scope the resource shares with an open one (docs/agents.md).
+ */
+export function mayTarget(api: ApiResource, client: ResourceRequester): boolean {
+  if (client.selfRegistered !== undefined && api.openToSelfRegistered !== true) return false;
+  return api.scopes.some((scope) => client.allowedScopes.includes(scope));
+}
+
 /**
  * RFC 8707 §2: each requested URI is well formed and the resource URI of a known API resource that
- * the client may request a scope of; otherwise `invalid_target`. Checked before the scope, so that
+ * the client may target (`mayTarget`); otherwise `invalid_target`. Checked before the scope, so that
  * when both are wrong `invalid_target` wins (docs/tokens.md#resource-indicators).
  */
-export function resolveResourceIndicators(uris: readonly string[], catalog: ResourceLookup, allowedScopes: readonly string[]): ApiResource[] {
+export function resolveResourceIndicators(uris: readonly string[], catalog: ResourceLookup, client: ResourceRequester): ApiResource[] {
   return uris.map((uri) => {
     const shown = uri.slice(0, 200);
     if (!isResourceIndicator(uri)) throw OAuthError.invalidTarget(`resource ${shown} is not an absolute URI without a fragment`);
     const api = catalog.apiResourceByUri(uri);
     if (!api) throw OAuthError.invalidTarget(`resource ${shown} is unknown`);
-    if (!api.scopes.some((scope) => allowedScopes.includes(scope))) throw OAuthError.invalidTarget(`the client may not obtain a token for resource ${shown}`);
+    if (!mayTarget(api, client)) throw OAuthError.invalidTarget(`the client may not obtain a token for resource ${shown}`);
     return api;
   });
 }

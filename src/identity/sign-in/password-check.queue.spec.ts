@@ -24,10 +24,10 @@ describe('PasswordCheckQueue', () => {
     const queue = new PasswordCheckQueue({ concurrency: 1, queueLength: 1, queueTimeoutMs: 2500 });
     const running = pending();
     const waiting = pending();
-    const first = queue.run(running.check, { trustedDevice: false });
-    const second = queue.run(waiting.check, { trustedDevice: false });
-    await expect(queue.run(pending().check, { trustedDevice: false })).rejects.toEqual(new PasswordChecksBusy(3));
-    const refused = await queue.run(pending().check, { trustedDevice: false }).catch((error: PasswordChecksBusy) => error);
+    const first = queue.run(running.check, {});
+    const second = queue.run(waiting.check, {});
+    await expect(queue.run(pending().check, {})).rejects.toEqual(new PasswordChecksBusy(3));
+    const refused = await queue.run(pending().check, {}).catch((error: PasswordChecksBusy) => error);
     expect(refused).toMatchObject({ code: 'temporarily_unavailable', status: 503, options: { retryAfterSeconds: 3 } });
     running.finish('a');
     waiting.finish('b');
@@ -39,8 +39,8 @@ describe('PasswordCheckQueue', () => {
     const queue = new PasswordCheckQueue({ concurrency: 1, queueLength: 4, queueTimeoutMs: 1000 });
     const running = pending();
     const late = pending();
-    void queue.run(running.check, { trustedDevice: false });
-    const waiting = queue.run(late.check, { trustedDevice: false });
+    void queue.run(running.check, {});
+    const waiting = queue.run(late.check, {});
     jest.advanceTimersByTime(1000);
     await expect(waiting).rejects.toBeInstanceOf(PasswordChecksBusy);
     running.finish('done');
@@ -53,10 +53,10 @@ describe('PasswordCheckQueue', () => {
     const running = pending();
     const anonymous = pending();
     const trusted = pending();
-    void queue.run(running.check, { trustedDevice: false });
-    const anonymousDone = queue.run(anonymous.check, { trustedDevice: false });
-    await expect(queue.run(pending().check, { trustedDevice: false })).rejects.toBeInstanceOf(PasswordChecksBusy);
-    const trustedDone = queue.run(trusted.check, { trustedDevice: true });
+    void queue.run(running.check, {});
+    const anonymousDone = queue.run(anonymous.check, {});
+    await expect(queue.run(pending().check, {})).rejects.toBeInstanceOf(PasswordChecksBusy);
+    const trustedDone = queue.run(trusted.check, { trustedUser: 'alice' });
     running.finish('done');
     await settle();
     expect([trusted.started(), anonymous.started()]).toEqual([true, false]);
@@ -67,16 +67,46 @@ describe('PasswordCheckQueue', () => {
     await expect(anonymousDone).resolves.toBe('anonymous');
   });
 
+  it("takes one check at a time per device-cookie user: the user's second is refused at once, and nobody else waits behind it", async () => {
+    const queue = new PasswordCheckQueue({ concurrency: 1, queueLength: 2, queueTimeoutMs: 10_000 });
+    const running = pending();
+    const mallory = pending();
+    const alice = pending();
+    const stranger = pending();
+    void queue.run(running.check, {});
+    const malloryDone = queue.run(mallory.check, { trustedUser: 'mallory' });
+    for (let i = 0; i < 5; i++) await expect(queue.run(pending().check, { trustedUser: 'mallory' })).rejects.toBeInstanceOf(PasswordChecksBusy);
+    const aliceDone = queue.run(alice.check, { trustedUser: 'alice' });
+    const strangerDone = queue.run(stranger.check, {});
+    running.finish('done');
+    await settle();
+    expect([mallory.started(), alice.started(), stranger.started()]).toEqual([true, false, false]);
+    mallory.finish('mallory');
+    await expect(malloryDone).resolves.toBe('mallory');
+    expect(alice.started()).toBe(true);
+    // Her check is over: mallory may wait again, behind those who waited before her.
+    const malloryAgain = pending();
+    const malloryAgainDone = queue.run(malloryAgain.check, { trustedUser: 'mallory' });
+    alice.finish('alice');
+    await expect(aliceDone).resolves.toBe('alice');
+    expect(malloryAgain.started()).toBe(true);
+    malloryAgain.finish('again');
+    await expect(malloryAgainDone).resolves.toBe('again');
+    expect(stranger.started()).toBe(true);
+    stranger.finish('stranger');
+    await expect(strangerDone).resolves.toBe('stranger');
+  });
+
   it('frees the slot of a check that failed', async () => {
     const queue = new PasswordCheckQueue({ concurrency: 1, queueLength: 0, queueTimeoutMs: 1000 });
-    await expect(queue.run(() => Promise.reject(new Error('directory down')), { trustedDevice: false })).rejects.toThrow('directory down');
-    await expect(queue.run(() => Promise.resolve('next'), { trustedDevice: false })).resolves.toBe('next');
+    await expect(queue.run(() => Promise.reject(new Error('directory down')), {})).rejects.toThrow('directory down');
+    await expect(queue.run(() => Promise.resolve('next'), {})).resolves.toBe('next');
   });
 
   it('runs everything at once when the bound is off', async () => {
     const queue = new PasswordCheckQueue({ concurrency: 0, queueLength: 0, queueTimeoutMs: 1000 });
     const checks = Array.from({ length: 50 }, () => pending());
-    const results = checks.map((check) => queue.run(check.check, { trustedDevice: false }));
+    const results = checks.map((check) => queue.run(check.check, {}));
     expect(checks.every((check) => check.started())).toBe(true);
     checks.forEach((check, i) => check.finish(String(i)));
     await expect(Promise.all(results)).resolves.toHaveLength(50);

@@ -21,23 +21,43 @@ interface Waiter {
   readonly timer: NodeJS.Timeout;
 }
 
+/** Where a check waits: `trustedUser` is the username a valid device cookie of the sign-in was issued for. */
+export interface PasswordCheckLane {
+  readonly trustedUser?: string;
+}
+
 /**
  * Bounds concurrent password hashing (docs/throttling.md#password-hashing): a flood of wrong
  * passwords from many addresses, each under every budget, must not make a real user's sign-in wait
  * behind thousands of scrypt runs. Holders of a device cookie wait in a lane of their own that goes
- * first; whoever finds their lane full, or waits past the deadline, gets a fast
+ * first, one check at a time per user: a second one while the first waits or runs is refused, so a
+ * cookie (or many, for one account) buys its holder one place and never starves anyone else.
+ * Whoever finds their lane full, or waits past the deadline, gets a fast
  * `503 temporarily_unavailable` instead of a slow answer.
  */
 export class PasswordCheckQueue {
   private running = 0;
   private readonly trusted: Waiter[] = [];
   private readonly others: Waiter[] = [];
+  /** The users with a check in the trusted lane, waiting or running. */
+  private readonly trustedUsers = new Set<string>();
 
   constructor(private readonly limits: PasswordCheckLimits) {}
 
-  async run<T>(check: () => Promise<T>, { trustedDevice }: { trustedDevice: boolean }): Promise<T> {
+  async run<T>(check: () => Promise<T>, { trustedUser }: PasswordCheckLane): Promise<T> {
     if (this.limits.concurrency <= 0) return check();
-    await this.slot(trustedDevice ? this.trusted : this.others);
+    if (trustedUser === undefined) return this.inLane(this.others, check);
+    if (this.trustedUsers.has(trustedUser)) throw this.busy();
+    this.trustedUsers.add(trustedUser);
+    try {
+      return await this.inLane(this.trusted, check);
+    } finally {
+      this.trustedUsers.delete(trustedUser);
+    }
+  }
+
+  private async inLane<T>(lane: Waiter[], check: () => Promise<T>): Promise<T> {
+    await this.slot(lane);
     try {
       return await check();
     } finally {

@@ -26,22 +26,30 @@ export class PasswordCheck {
   constructor(
     @Inject(UserDirectory) private readonly users: Pick<UserDirectory, 'authenticate'>,
     @Inject(PasswordHasher) private readonly hasher: Pick<PasswordHasher, 'verify'>,
-    @Inject(SignInThrottle) private readonly signIns: Pick<SignInThrottle, 'isInBackOff' | 'recordFailure' | 'recordSuccess'>,
+    @Inject(SignInThrottle) private readonly signIns: Pick<SignInThrottle, 'admit' | 'succeeded'>,
     @Inject(PasswordCheckQueue) private readonly queue: Pick<PasswordCheckQueue, 'run'>,
   ) {}
 
   async check({ username, password, address, deviceId }: PasswordAttempt): Promise<PasswordCheckResult> {
-    const inBackOff = await this.signIns.isInBackOff(username, address, deviceId);
-    // During a back-off the password is not checked, but a decoy is hashed all the same: the refusal
-    // takes as long as a checked password, so timing does not reveal the back-off.
-    const check = () => (inBackOff ? this.hasher.verify(password, undefined).then(() => undefined) : this.users.authenticate(username, password));
-    const user = await this.queue.run(check, { trustedDevice: deviceId !== undefined });
-    if (inBackOff) return { refusal: 'back_off' };
-    if (!user) {
-      await this.signIns.recordFailure(username, address, deviceId);
-      return { refusal: 'invalid_credentials' };
+    const result = await this.queue.run(() => this.checkAdmitted({ username, password, address, deviceId }), {
+      trustedUser: deviceId === undefined ? undefined : username,
+    });
+    if (result.user) await this.signIns.succeeded(username, address, deviceId);
+    return result;
+  }
+
+  /**
+   * In a hashing slot, the attempt is counted first (a refused check counts in no budget), and
+   * checked only when the back-off admits it.
+   */
+  private async checkAdmitted({ username, password, address, deviceId }: PasswordAttempt): Promise<PasswordCheckResult> {
+    if (!(await this.signIns.admit(username, address, deviceId))) {
+      // The password is not checked, but a decoy is hashed all the same: the refusal takes as long
+      // as a checked password, so timing does not reveal the back-off.
+      await this.hasher.verify(password, undefined);
+      return { refusal: 'back_off' };
     }
-    await this.signIns.recordSuccess(username, address, deviceId);
-    return { user };
+    const user = await this.users.authenticate(username, password);
+    return user ? { user } : { refusal: 'invalid_credentials' };
   }
 }

@@ -64,6 +64,54 @@ function describeStore(name: string, create: () => Promise<{ store: CounterStore
         expect(await store.apply([{ kind: 'peek', key: key('u') }], T0)).toEqual([{ count: 0, untilMs: 0 }]);
       });
     });
+
+    describe('gates (attempts counted before they are made)', () => {
+      const gates = (back: string, window: string) =>
+        [
+          { kind: 'fail', key: key(back), policy, gate: true },
+          { kind: 'hit', key: key(window), windowMs: 60_000, limit: 5, gate: true },
+        ] as const;
+
+      it("counts all of a request's gates, and none once one of their keys blocks", async () => {
+        for (let i = 1; i <= 3; i++) expect((await store.apply(gates('u', 'w'), T0)).map(({ count }) => count)).toEqual([i, i]);
+        // The third failure started a back-off: the next request's gates are refused, nothing is counted.
+        expect(await store.apply(gates('u', 'w'), T0 + 1)).toEqual([
+          { count: 3, untilMs: T0 + 30_000, refused: true },
+          { count: 3, untilMs: T0 + 60_000, refused: true },
+        ]);
+        expect(await store.apply(gates('other', 'w'), T0 + 1)).toEqual([
+          { count: 1, untilMs: 0 },
+          { count: 4, untilMs: T0 + 60_000 },
+        ]);
+      });
+
+      it('refuses a window gate at its limit, and lets the other operations of the request run', async () => {
+        const gate = { kind: 'hit', key: key('w'), windowMs: 60_000, limit: 2, gate: true } as const;
+        await store.apply([gate, gate], T0);
+        expect(await store.apply([gate, { kind: 'hit', key: key('plain'), windowMs: 60_000, limit: 2 }], T0)).toEqual([
+          { count: 2, untilMs: T0 + 60_000, refused: true },
+          { count: 1, untilMs: T0 + 60_000 },
+        ]);
+      });
+
+      it('admits exactly the budget of a burst sent at once', async () => {
+        const gate = { kind: 'hit', key: key('burst'), windowMs: 60_000, limit: 5, gate: true } as const;
+        const readings = await Promise.all(Array.from({ length: 20 }, () => store.apply([gate], T0)));
+        expect(readings.filter(([reading]) => !reading.refused)).toHaveLength(5);
+      });
+    });
+
+    describe('release', () => {
+      it('gives back one hit, never below zero, and creates no key', async () => {
+        const hit = { kind: 'hit', key: key('w'), windowMs: 60_000, limit: 5 } as const;
+        await store.apply([hit, hit], T0);
+        expect(await store.apply([{ kind: 'release', key: key('w') }], T0)).toEqual([{ count: 1, untilMs: T0 + 60_000 }]);
+        await store.apply([{ kind: 'release', key: key('w') }], T0);
+        expect(await store.apply([{ kind: 'release', key: key('w') }], T0)).toEqual([{ count: 0, untilMs: T0 + 60_000 }]);
+        expect(await store.apply([{ kind: 'release', key: key('none') }], T0)).toEqual([{ count: 0, untilMs: 0 }]);
+        expect(await store.apply([{ kind: 'peek', key: key('none') }], T0)).toEqual([{ count: 0, untilMs: 0 }]);
+      });
+    });
   });
 }
 
@@ -77,7 +125,7 @@ class ShiftedClockStore extends CounterStore {
   }
   async apply(ops: Parameters<CounterStore['apply']>[0], nowMs: number) {
     const readings = await this.store.apply(ops, nowMs + this.shiftMs);
-    return readings.map(({ count, untilMs }) => ({ count, untilMs: untilMs === 0 ? 0 : untilMs - this.shiftMs }));
+    return readings.map((reading) => ({ ...reading, untilMs: reading.untilMs === 0 ? 0 : reading.untilMs - this.shiftMs }));
   }
 }
 

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { backOffMs, CounterStore, NO_READING, type CounterOp, type CounterReading } from './counter-store';
+import { backOffMs, CounterStore, gateBlocks, isGate, NO_READING, type CounterOp, type CounterReading } from './counter-store';
 
 interface Entry {
   count: number;
@@ -28,14 +28,23 @@ export class MemoryCounterStore extends CounterStore {
   }
 
   async apply(ops: readonly CounterOp[], nowMs: number): Promise<CounterReading[]> {
-    return ops.map((op) => this.applyOne(op, nowMs));
+    const refused = ops.some((op) => isGate(op) && gateBlocks(op, this.read(op.key, nowMs), nowMs));
+    return ops.map((op) => (refused && isGate(op) ? { ...this.read(op.key, nowMs), refused: true } : this.applyOne(op, nowMs)));
+  }
+
+  private read(key: string, nowMs: number): CounterReading {
+    const entry = this.find(key, nowMs);
+    return entry ? { count: entry.count, untilMs: entry.untilMs } : NO_READING;
   }
 
   private applyOne(op: CounterOp, nowMs: number): CounterReading {
     const entry = this.find(op.key, nowMs);
     switch (op.kind) {
       case 'peek':
-        return entry ? { count: entry.count, untilMs: entry.untilMs } : NO_READING;
+        return this.read(op.key, nowMs);
+      case 'release':
+        if (entry && entry.count > 0) entry.count--;
+        return this.read(op.key, nowMs);
       case 'clear':
         this.ordinary.delete(op.key);
         this.blocking.delete(op.key);

@@ -1,17 +1,33 @@
 import Redis, { type Result } from 'ioredis';
-import { CounterStore, type CounterOp, type CounterReading } from './counter-store';
+import { CounterStore, isGate, type CounterOp, type CounterReading } from './counter-store';
 
 // Every key is a hash { c = count, u = until (epoch ms) } that expires by itself. One script runs
-// all of a request's operations, so a request costs one round trip. The back-off arithmetic is the
-// same as backOffMs() in counter-store.ts.
+// all of a request's operations, so a request costs one round trip, atomically: its gates (see
+// counter-store.ts) are all counted or, when one of their keys blocks, none. The back-off
+// arithmetic is the same as backOffMs() in counter-store.ts.
 const APPLY_SCRIPT = `
 local now = tonumber(ARGV[1])
+local function read(key)
+  local values = redis.call('HMGET', key, 'c', 'u')
+  return tonumber(values[1]) or 0, tonumber(values[2]) or 0
+end
+local refused = false
+for i, key in ipairs(KEYS) do
+  local base = 1 + (i - 1) * 5
+  if ARGV[base + 5] == '1' then
+    local count, untilMs = read(key)
+    if untilMs > now and (ARGV[base + 1] == 'fail' or count >= tonumber(ARGV[base + 3])) then refused = true end
+  end
+end
 local out = {}
 for i, key in ipairs(KEYS) do
-  local base = 1 + (i - 1) * 4
+  local base = 1 + (i - 1) * 5
   local kind, a, b, c = ARGV[base + 1], tonumber(ARGV[base + 2]), tonumber(ARGV[base + 3]), tonumber(ARGV[base + 4])
-  local count, untilMs = 0, 0
-  if kind == 'hit' then
+  local count, untilMs, gateRefused = 0, 0, 0
+  if refused and ARGV[base + 5] == '1' then
+    count, untilMs = read(key)
+    gateRefused = 1
+  elseif kind == 'hit' then
     count = redis.call('HINCRBY', key, 'c', 1)
     if count == 1 then
       untilMs = now + a
@@ -26,19 +42,21 @@ for i, key in ipairs(KEYS) do
     redis.call('HSET', key, 'u', untilMs)
     redis.call('PEXPIREAT', key, math.max(untilMs, now) + c)
   elseif kind == 'peek' then
-    local values = redis.call('HMGET', key, 'c', 'u')
-    count, untilMs = tonumber(values[1]) or 0, tonumber(values[2]) or 0
+    count, untilMs = read(key)
+  elseif kind == 'release' then
+    count, untilMs = read(key)
+    if count > 0 then count = redis.call('HINCRBY', key, 'c', -1) end
   else
     redis.call('DEL', key)
   end
-  out[i] = { count, untilMs }
+  out[i] = { count, untilMs, gateRefused }
 end
 return out
 `;
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    tollgateThrottle(numberOfKeys: number, ...keysAndArgs: (string | number)[]): Result<[number, number][], Context>;
+    tollgateThrottle(numberOfKeys: number, ...keysAndArgs: (string | number)[]): Result<[number, number, number][], Context>;
   }
 }
 
@@ -67,7 +85,9 @@ export class RedisCounterStore extends CounterStore {
     const args: (string | number)[] = [nowMs];
     for (const op of ops) args.push(...scriptArguments(op));
     const replies = await this.redis.tollgateThrottle(ops.length, ...ops.map((op) => op.key), ...args);
-    return replies.map(([count, untilMs]) => ({ count: Number(count), untilMs: Number(untilMs) }));
+    return replies.map(([count, untilMs, refused]) =>
+      Number(refused) === 1 ? { count: Number(count), untilMs: Number(untilMs), refused: true } : { count: Number(count), untilMs: Number(untilMs) },
+    );
   }
 
   /** Whether the first connection is up within `timeoutMs` (commands fail at once until it is). */
@@ -90,12 +110,13 @@ export class RedisCounterStore extends CounterStore {
 }
 
 function scriptArguments(op: CounterOp): (string | number)[] {
+  const gate = isGate(op) ? 1 : 0;
   switch (op.kind) {
     case 'hit':
-      return ['hit', op.windowMs, op.limit, 0];
+      return ['hit', op.windowMs, op.limit, 0, gate];
     case 'fail':
-      return ['fail', op.policy.threshold, op.policy.baseMs, op.policy.maxMs];
+      return ['fail', op.policy.threshold, op.policy.baseMs, op.policy.maxMs, gate];
     default:
-      return [op.kind, 0, 0, 0];
+      return [op.kind, 0, 0, 0, 0];
   }
 }

@@ -1,5 +1,5 @@
 import { addressKey } from './client-address';
-import type { BackOffPolicy, CounterOp, CounterReading, CounterStore } from './counter-store';
+import type { BackOffPolicy, CounterOp, CounterStore } from './counter-store';
 
 export interface SignInLimits {
   /** Failures of one (username, address) before its back-off starts; 0 = off. */
@@ -17,7 +17,8 @@ const MAX_USERNAME_KEY_LENGTH = 256;
  * Brute-force protection for user passwords (docs/throttling.md), shared by every place a user
  * signs in. Counted per (username, address): guessing from one address never locks the user out
  * from another; and per device for a browser with a device cookie, which its address's failures never
- * hold back (docs/throttling.md#device-cookies). Callers answer a back-off exactly like a wrong password.
+ * hold back (docs/throttling.md#device-cookies). Attempts are counted before they are checked, not
+ * after. Callers answer a back-off exactly like a wrong password.
  */
 export class SignInThrottle {
   private readonly policy: BackOffPolicy;
@@ -31,45 +32,43 @@ export class SignInThrottle {
   }
 
   /**
-   * `deviceId`: the sign-in carries a valid device cookie for this username (src/sign-in/device-cookie.ts).
-   * It is then judged by that device's own failures alone, never by the address's.
+   * Takes one attempt from the budgets before the password is checked, so that of a burst sent at
+   * once no more than the budget is checked; false (nothing counted) when the sign-in is in back-off.
+   * An attempt counts as a failure until `succeeded` says otherwise.
+   *
+   * `deviceId`: the sign-in carries a valid device cookie for this username (src/identity/sign-in/device-cookie.ts).
+   * It is then judged by that device's own attempts alone, never by the address's: a device's
+   * failures neither hurt nor use up its address's budgets.
    */
-  async isInBackOff(username: string, address: string, deviceId?: string): Promise<boolean> {
-    const now = this.now();
-    const checks: [CounterOp, (reading: CounterReading) => boolean][] = [];
-    if (deviceId !== undefined) {
-      if (this.pairsCounted) checks.push([{ kind: 'peek', key: deviceKey(deviceId) }, (reading) => reading.untilMs > now]);
-    } else {
-      if (this.pairsCounted) checks.push([{ kind: 'peek', key: pairKey(username, address) }, (reading) => reading.untilMs > now]);
-      if (this.addressesCounted) {
-        checks.push([{ kind: 'peek', key: addressFailuresKey(address) }, (reading) => reading.untilMs > now && reading.count >= this.limits.addressFailures]);
-      }
-    }
-    if (checks.length === 0) return false;
-    const readings = await this.store.apply(
-      checks.map(([op]) => op),
-      now,
-    );
-    return readings.some((reading, i) => checks[i][1](reading));
+  async admit(username: string, address: string, deviceId?: string): Promise<boolean> {
+    const ops = this.gates(username, address, deviceId);
+    if (ops.length === 0) return true;
+    const readings = await this.store.apply(ops, this.now());
+    return !readings.some((reading) => reading.refused);
   }
 
-  /** A device's failures count for that device alone: they neither hurt nor use up its address's budgets. */
-  async recordFailure(username: string, address: string, deviceId?: string): Promise<void> {
+  /** The password was right: the attempt was no failure. The pair's (or device's) failures are forgotten, the address's attempt given back. */
+  async succeeded(username: string, address: string, deviceId?: string): Promise<void> {
     const ops: CounterOp[] = [];
-    if (deviceId !== undefined) {
-      if (this.pairsCounted) ops.push({ kind: 'fail', key: deviceKey(deviceId), policy: this.policy });
-    } else {
-      if (this.pairsCounted) ops.push({ kind: 'fail', key: pairKey(username, address), policy: this.policy });
-      if (this.addressesCounted) {
-        ops.push({ kind: 'hit', key: addressFailuresKey(address), limit: this.limits.addressFailures, windowMs: this.limits.addressWindowSeconds * 1000 });
-      }
-    }
+    if (this.pairsCounted) ops.push({ kind: 'clear', key: deviceId !== undefined ? deviceKey(deviceId) : pairKey(username, address) });
+    if (deviceId === undefined && this.addressesCounted) ops.push({ kind: 'release', key: addressFailuresKey(address) });
     if (ops.length > 0) await this.store.apply(ops, this.now());
   }
 
-  async recordSuccess(username: string, address: string, deviceId?: string): Promise<void> {
+  private gates(username: string, address: string, deviceId: string | undefined): CounterOp[] {
+    const ops: CounterOp[] = [];
     if (this.pairsCounted)
-      await this.store.apply([{ kind: 'clear', key: deviceId !== undefined ? deviceKey(deviceId) : pairKey(username, address) }], this.now());
+      ops.push({ kind: 'fail', key: deviceId !== undefined ? deviceKey(deviceId) : pairKey(username, address), policy: this.policy, gate: true });
+    if (deviceId === undefined && this.addressesCounted) {
+      ops.push({
+        kind: 'hit',
+        key: addressFailuresKey(address),
+        limit: this.limits.addressFailures,
+        windowMs: this.limits.addressWindowSeconds * 1000,
+        gate: true,
+      });
+    }
+    return ops;
   }
 
   private get pairsCounted(): boolean {

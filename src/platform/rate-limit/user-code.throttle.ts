@@ -20,15 +20,23 @@ export class UserCodeThrottle {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Seconds until the user may enter codes again; 0 when they may now. */
-  async waitSeconds(subject: string): Promise<number> {
+  /**
+   * Takes one try from the user's budget before the code is looked up, so that of a burst sent at
+   * once no more than the budget is looked up: 0 when admitted (it counts as a wrong code until
+   * `succeeded`), else the seconds until the user may enter codes again (nothing counted).
+   */
+  async admit(subject: string): Promise<number> {
     const now = this.now();
-    const [reading] = await this.store.apply([{ kind: 'peek', key: userKey(subject) }], now);
-    return reading.untilMs > now && reading.count >= this.limits.failures ? Math.ceil((reading.untilMs - now) / 1000) : 0;
+    const [reading] = await this.store.apply(
+      [{ kind: 'hit', key: userKey(subject), limit: this.limits.failures, windowMs: this.limits.windowSeconds * 1000, gate: true }],
+      now,
+    );
+    return reading.refused ? Math.max(1, Math.ceil((reading.untilMs - now) / 1000)) : 0;
   }
 
-  async recordFailure(subject: string): Promise<void> {
-    await this.store.apply([{ kind: 'hit', key: userKey(subject), limit: this.limits.failures, windowMs: this.limits.windowSeconds * 1000 }], this.now());
+  /** The code was right: the try is given back. */
+  async succeeded(subject: string): Promise<void> {
+    await this.store.apply([{ kind: 'release', key: userKey(subject) }], this.now());
   }
 }
 

@@ -15,6 +15,8 @@ export interface AccessTokenRequest {
   readonly scopes: readonly string[];
   /** RFC 8707: the `aud`, exactly; by default the API resources of the scopes. */
   readonly audience?: readonly string[];
+  /** How the client registered itself, if it did: the default `aud` names only resources opened to such clients (docs/agents.md). */
+  readonly selfRegistered?: string;
   readonly subject?: string;
   readonly authTime?: number;
   readonly authenticationMethods?: readonly string[];
@@ -74,7 +76,10 @@ export class AccessTokenIssuer {
   async issue(request: AccessTokenRequest): Promise<IssuedAccessToken> {
     const now = Math.floor(Date.now() / 1000);
     const exp = Math.min(now + request.lifetimeSeconds, request.expiresAtMost ?? Number.MAX_SAFE_INTEGER);
-    const audiences = request.audience !== undefined && request.audience.length > 0 ? request.audience : this.resources.catalog.audiencesFor(request.scopes);
+    const audiences =
+      request.audience !== undefined && request.audience.length > 0
+        ? request.audience
+        : this.resources.catalog.audiencesFor(request.scopes, request.selfRegistered !== undefined);
     const jwtId = randomBytes(16).toString('base64url');
     const claims: Record<string, unknown> = {
       iss: this.config.issuer,

@@ -123,7 +123,7 @@ export function validateAuthorizationRequest(
   const codeChallenge = readCodeChallenge(parameters);
   const dpopJkt = readDpopJkt(parameters.valid('dpop_jkt'));
   // RFC 8707: the resources before the scope, so that invalid_target wins over invalid_scope.
-  const targets = resolveResourceIndicators(readResourceIndicators(parameters.listed('resource')), catalog, client.allowedScopes);
+  const targets = resolveResourceIndicators(readResourceIndicators(parameters.listed('resource')), catalog, client);
   const requested = resolveRequestedScopes(parameters.valid('scope'), client.allowedScopes, (scope) => catalog.isKnownScope(scope));
   const scopes = scopesForResources(requested, targets, catalog);
   return {

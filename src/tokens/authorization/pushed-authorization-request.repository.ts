@@ -1,3 +1,4 @@
+import type { PendingBound, PendingLimits } from '../../platform/rate-limit/pending-requests';
 import type { PushedParameters } from './pushed-authorization-request';
 
 export interface StoredPushedRequest {
@@ -5,12 +6,18 @@ export interface StoredPushedRequest {
   readonly clientId: string;
   readonly parameters: PushedParameters;
   readonly expiresAt: Date;
+  /** The address an anonymous push came from (docs/throttling.md#pending-requests); none for an authenticated client's. */
+  readonly requestedFrom?: string;
 }
 
 /** Where pushed authorization requests are stored, by a hash of their `request_uri`; also the DI token. */
 export abstract class PushedAuthorizationRequestRepository {
-  /** Stores the request unless its client holds `limit` unexpired ones already; false then. Expired ones make room. */
-  abstract add(request: StoredPushedRequest, limit: number, now: Date): Promise<boolean>;
+  /**
+   * Stores the request unless its client holds `limits.perClient` ones already, or, for a request
+   * with `requestedFrom`, `limits.perAddress` from that address: the bound that was full then.
+   * Expired ones make room.
+   */
+  abstract add(request: StoredPushedRequest, limits: PendingLimits, now: Date): Promise<PendingBound | undefined>;
   /**
    * The first use at the authorization endpoint: in one conditional update, an unexpired request of
    * the client not used before is marked used and lives on until `until`. Its parameters, or undefined.

@@ -18,11 +18,6 @@ export const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
 export const PUSHED_REQUEST_LIFETIME_SECONDS = 60;
 /** Once used, how long the request lives on through the login and consent pages, until a code is issued. */
 export const PUSHED_REQUEST_INTERACTION_SECONDS = 30 * 60;
-/**
- * Unexpired pushed requests one client may hold, used or not: more are refused with a 429 (RFC 9126
- * §2.3). With every parameter at most 2,048 characters, this bounds what one client can store.
- */
-export const MAX_PENDING_PUSHED_REQUESTS_PER_CLIENT = 10_000;
 
 /** The authorization parameters a client pushed, as sent (each a single string). */
 export type PushedParameters = Readonly<Record<string, string>>;

@@ -1,5 +1,6 @@
 import type { Client } from '../../identity/clients/client';
 import type { ResourceStore } from '../../identity/resources/resource.store';
+import type { PendingBound } from '../../platform/rate-limit/pending-requests';
 import { OAuthError } from '../../protocol/oauth-error';
 import type { PushedParameters } from './pushed-authorization-request';
 import { PushedAuthorizationRequestRepository, type StoredPushedRequest } from './pushed-authorization-request.repository';
@@ -12,11 +13,11 @@ interface Row extends StoredPushedRequest {
 /** Keeps rows in memory, with the repository's conditions. */
 class FakeRepository extends PushedAuthorizationRequestRepository {
   readonly rows = new Map<string, Row>();
-  full = false;
-  async add(request: StoredPushedRequest): Promise<boolean> {
-    if (this.full) return false;
+  full?: PendingBound;
+  async add(request: StoredPushedRequest): Promise<PendingBound | undefined> {
+    if (this.full) return this.full;
     this.rows.set(request.requestUriHash, { ...request, claimed: false });
-    return true;
+    return undefined;
   }
   async claim(hash: string, clientId: string, now: Date, until: Date): Promise<PushedParameters | undefined> {
     const row = this.live(hash, clientId, now);
@@ -51,6 +52,8 @@ const webapp = {
   allowedScopes: ['openid'],
   redirectUris: ['https://web.example/cb'],
 } as unknown as Client;
+const authenticated = { client: webapp, method: 'client_secret_basic' } as const;
+const ADDRESS = '2001:db8:1:2::7';
 const request = { response_type: 'code', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', scope: 'openid' };
 const resources = { catalog: { isKnownScope: () => true, isIdentityScope: () => false, apiResourceByUri: () => undefined } } as unknown as ResourceStore;
 const t0 = new Date('2026-01-01T00:00:00Z');
@@ -80,15 +83,26 @@ describe('PushedAuthorizationService', () => {
   });
 
   describe('push', () => {
-    it('refuses with a 429 when the client holds too many pending requests', async () => {
-      repository.full = true;
-      const error = await service.push(request, webapp, undefined, t0).catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(OAuthError);
-      expect((error as OAuthError).status).toBe(429);
+    it('refuses with a 429 when the client, or the client from this address, holds too many pending requests', async () => {
+      for (const [bound, description] of [
+        ['client', 'too many pushed requests are pending for this client'],
+        ['address', 'too many pushed requests are pending for this client from this address'],
+      ] as const) {
+        repository.full = bound;
+        const error = await service.push(request, authenticated, ADDRESS, undefined, t0).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(OAuthError);
+        expect(error).toMatchObject({ code: 'invalid_request', status: 429, description, options: { retryAfterSeconds: 60 } });
+      }
+    });
+
+    it("counts an anonymous push under its address (an IPv6 /64), an authenticated client's under none", async () => {
+      await service.push(request, { client: webapp, method: 'none' }, ADDRESS, undefined, t0);
+      await service.push(request, authenticated, ADDRESS, undefined, t0);
+      expect([...repository.rows.values()].map((row) => row.requestedFrom)).toEqual(['2001:db8:1:2::/64', undefined]);
     });
 
     it('answers a request_uri of 256 random bits that lives 60 seconds, storing only its hash', async () => {
-      const response = await service.push(request, webapp, undefined, t0);
+      const response = await service.push(request, authenticated, ADDRESS, undefined, t0);
       expect(response).toEqual({ request_uri: expect.stringMatching(/^urn:ietf:params:oauth:request_uri:[A-Za-z0-9_-]{43}$/), expires_in: 60 });
       const [[hash, row]] = [...repository.rows];
       expect(response.request_uri).not.toContain(hash);
@@ -98,7 +112,7 @@ describe('PushedAuthorizationService', () => {
 
   describe('push with DPoP (RFC 9449 §10.1)', () => {
     const pushedJkt = async (body: Record<string, string>, proof?: string) => {
-      const { request_uri: uri } = await service.push(body, webapp, proof, t0);
+      const { request_uri: uri } = await service.push(body, authenticated, ADDRESS, proof, t0);
       return (await service.redeem(uri, 'webapp', false, t0)).valid('dpop_jkt');
     };
 
@@ -110,16 +124,16 @@ describe('PushedAuthorizationService', () => {
     });
 
     it('refuses an invalid proof, or a dpop_jkt of another key than the proof, and stores nothing', async () => {
-      expect(await codeOf(service.push(request, webapp, 'invalid', t0))).toBe('invalid_dpop_proof');
-      expect(await codeOf(service.push({ ...request, dpop_jkt: 'A'.repeat(43) }, webapp, 'proof', t0))).toBe('invalid_dpop_proof');
-      expect(await codeOf(service.push({ ...request, dpop_jkt: 'short' }, webapp, 'proof', t0))).toBe('invalid_request');
+      expect(await codeOf(service.push(request, authenticated, ADDRESS, 'invalid', t0))).toBe('invalid_dpop_proof');
+      expect(await codeOf(service.push({ ...request, dpop_jkt: 'A'.repeat(43) }, authenticated, ADDRESS, 'proof', t0))).toBe('invalid_dpop_proof');
+      expect(await codeOf(service.push({ ...request, dpop_jkt: 'short' }, authenticated, ADDRESS, 'proof', t0))).toBe('invalid_request');
       expect(repository.rows.size).toBe(0);
     });
   });
 
   describe('redeem', () => {
     it('refuses a malformed, unknown, expired or other client’s request_uri', async () => {
-      const { request_uri: uri } = await service.push(request, webapp, undefined, t0);
+      const { request_uri: uri } = await service.push(request, authenticated, ADDRESS, undefined, t0);
       expect(await codeOf(service.redeem('urn:ietf:params:oauth:request_uri:short', 'webapp', false, t0))).toBe('invalid_request_uri');
       expect(await codeOf(service.redeem(`urn:ietf:params:oauth:request_uri:${'A'.repeat(43)}`, 'webapp', false, t0))).toBe('invalid_request_uri');
       expect(await codeOf(service.redeem(uri, 'spa', false, t0))).toBe('invalid_request_uri');
@@ -127,7 +141,7 @@ describe('PushedAuthorizationService', () => {
     });
 
     it('is used once at the endpoint, then only from the pages, until consumed', async () => {
-      const { request_uri: uri } = await service.push(request, webapp, undefined, t0);
+      const { request_uri: uri } = await service.push(request, authenticated, ADDRESS, undefined, t0);
       expect(await codeOf(service.redeem(uri, 'webapp', true, t0))).toBe('invalid_request_uri');
       expect((await service.redeem(uri, 'webapp', false, later(30))).valid('scope')).toBe('openid');
       expect(await codeOf(service.redeem(uri, 'webapp', false, later(31)))).toBe('invalid_request_uri');
@@ -139,7 +153,7 @@ describe('PushedAuthorizationService', () => {
     });
 
     it('reads what the pages kept', async () => {
-      const { request_uri: uri } = await service.push({ ...request, prompt: 'login' }, webapp, undefined, t0);
+      const { request_uri: uri } = await service.push({ ...request, prompt: 'login' }, authenticated, ADDRESS, undefined, t0);
       await service.redeem(uri, 'webapp', false, t0);
       await service.keep(uri, { ...request, client_id: 'webapp' });
       expect((await service.redeem(uri, 'webapp', true, t0)).valid('prompt')).toBeUndefined();

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Client } from '../../identity/clients/client';
+import type { AuthenticatedClient } from '../../identity/clients/client';
+import { PENDING_LIMITS, pendingRequestOrigin, tooManyPending } from '../../platform/rate-limit/pending-requests';
 import type { FormBody } from '../../protocol/form';
 import { inspectParameters } from '../../protocol/inspected-parameters';
 import { OAuthError } from '../../protocol/oauth-error';
@@ -8,7 +9,6 @@ import { ResourceStore } from '../../identity/resources/resource.store';
 import { DpopProofVerifier, type DpopHeader } from '../dpop/dpop-proof.verifier';
 import { AuthorizationParameters, type AuthorizationInput } from './authorization-parameters';
 import {
-  MAX_PENDING_PUSHED_REQUESTS_PER_CLIENT,
   PUSHED_REQUEST_INTERACTION_SECONDS,
   PUSHED_REQUEST_LIFETIME_SECONDS,
   REQUEST_URI_PREFIX,
@@ -33,23 +33,32 @@ export class PushedAuthorizationService {
 
   /**
    * RFC 9126 §2: validates and stores the request; its `request_uri` has 256 random bits, only their
-   * hash is stored. A DPoP proof sent with it is checked once the request is valid (RFC 9449 §10.1).
+   * hash is stored. Pending ones are bounded per client, and anonymous ones (a public client's, which
+   * anyone can push) per address too: more are a 429 (RFC 9126 §2.3, docs/throttling.md#pending-requests).
+   * A DPoP proof sent with it is checked once the request is valid (RFC 9449 §10.1).
    */
-  async push(body: FormBody, client: Client, dpopProof: DpopHeader = undefined, now = new Date()): Promise<PushedAuthorizationResponse> {
+  async push(
+    body: FormBody,
+    { client, method }: AuthenticatedClient,
+    address: string,
+    dpopProof: DpopHeader = undefined,
+    now = new Date(),
+  ): Promise<PushedAuthorizationResponse> {
     const valid = validatePushedRequest(inspectParameters(AuthorizationParameters, body), client, this.resources.catalog);
     const parameters = bindToProofKey(valid, await this.dpop.forPushedRequest(dpopProof));
     const handle = generateHandle();
-    const stored = await this.repository.add(
+    const full = await this.repository.add(
       {
         requestUriHash: hashHandle(handle),
         clientId: client.clientId,
         parameters,
         expiresAt: new Date(now.getTime() + PUSHED_REQUEST_LIFETIME_SECONDS * 1000),
+        requestedFrom: pendingRequestOrigin(address, method !== 'none'),
       },
-      MAX_PENDING_PUSHED_REQUESTS_PER_CLIENT,
+      PENDING_LIMITS,
       now,
     );
-    if (!stored) throw new OAuthError('invalid_request', 'too many pushed requests are pending for this client', { status: 429, retryAfterSeconds: 60 });
+    if (full) throw tooManyPending(full, 'invalid_request', 'pushed requests');
     return { request_uri: `${REQUEST_URI_PREFIX}${handle}`, expires_in: PUSHED_REQUEST_LIFETIME_SECONDS };
   }
 

@@ -1,3 +1,4 @@
+import type { PendingBound, PendingLimits } from '../../platform/rate-limit/pending-requests';
 import type { DeviceApproval, DeviceAuthorization } from './device-authorization';
 
 export interface NewDeviceAuthorization {
@@ -7,10 +8,18 @@ export interface NewDeviceAuthorization {
   readonly scopes: readonly string[];
   readonly intervalSeconds: number;
   readonly expiresAt: Date;
+  /** The address an anonymous request came from (docs/throttling.md#pending-requests); none for an authenticated client's. */
+  readonly requestedFrom?: string;
 }
 
 /** Where device authorization requests are stored, shared by every instance; also the DI token. */
 export abstract class DeviceAuthorizationRepository {
+  /**
+   * The bound a new request would pass: the client holds `limits.perClient` unexpired requests, or
+   * (with `requestedFrom`) `limits.perAddress` from that address. Concurrent requests may pass it
+   * together, so a bound may be passed by a few, never without limit.
+   */
+  abstract fullFor(clientId: string, requestedFrom: string | undefined, limits: PendingLimits, now: Date): Promise<PendingBound | undefined>;
   /** Stores the request; false when its user code is taken (the caller draws another). */
   abstract add(request: NewDeviceAuthorization): Promise<boolean>;
   abstract findByDeviceCode(deviceCodeHash: string, clientId: string): Promise<DeviceAuthorization | undefined>;

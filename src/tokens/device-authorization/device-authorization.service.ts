@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Client } from '../../identity/clients/client';
+import type { AuthenticatedClient } from '../../identity/clients/client';
+import { PENDING_LIMITS, pendingRequestOrigin, tooManyPending } from '../../platform/rate-limit/pending-requests';
 import type { ConfigType } from '../../platform/config/config-slice';
 import { issuerConfig } from '../../platform/config/config.slices';
 import { singleParameter, type FormBody } from '../../protocol/form';
@@ -42,11 +43,18 @@ export class DeviceAuthorizationService {
     this.verificationUri = `${config.issuer}${VERIFICATION_PATH}`;
   }
 
-  /** RFC 8628 §3.1–3.2: a device code of 256 random bits (only its hash is stored) and a user code. */
-  async start(body: FormBody, client: Client, now = new Date()): Promise<DeviceAuthorizationResponse> {
+  /**
+   * RFC 8628 §3.1–3.2: a device code of 256 random bits (only its hash is stored) and a user code.
+   * Pending requests are bounded per client, and anonymous ones (a public client's, which anyone can
+   * start) per address too: more are a 429 (docs/throttling.md#pending-requests).
+   */
+  async start(body: FormBody, { client, method }: AuthenticatedClient, address: string, now = new Date()): Promise<DeviceAuthorizationResponse> {
     if (!client.allowedGrantTypes.includes(DEVICE_CODE_GRANT_TYPE))
       throw OAuthError.unauthorizedClient('the client may not use the device authorization grant');
     const scopes = resolveRequestedScopes(singleParameter(body, 'scope'), client.allowedScopes, (scope) => this.resources.catalog.isKnownScope(scope));
+    const requestedFrom = pendingRequestOrigin(address, method !== 'none');
+    const full = await this.repository.fullFor(client.clientId, requestedFrom, PENDING_LIMITS, now);
+    if (full) throw tooManyPending(full, 'temporarily_unavailable', 'device authorizations');
     const deviceCode = generateHandle();
     const expiresAt = new Date(now.getTime() + DEVICE_CODE_LIFETIME_SECONDS * 1000);
     for (let attempt = 0; attempt < USER_CODE_ATTEMPTS; attempt++) {
@@ -58,6 +66,7 @@ export class DeviceAuthorizationService {
         scopes: scopes.names,
         intervalSeconds: POLLING_INTERVAL_SECONDS,
         expiresAt,
+        requestedFrom,
       };
       if (await this.repository.add(request)) {
         const shown = formatUserCode(userCode);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LessThan, LessThanOrEqual, MoreThan, Not, IsNull, Repository } from 'typeorm';
 import type { PushedParameters } from '../pushed-authorization-request';
+import type { PendingBound, PendingLimits } from '../../../platform/rate-limit/pending-requests';
 import { PushedAuthorizationRequestRepository, type StoredPushedRequest } from '../pushed-authorization-request.repository';
 import { PushedAuthorizationRequestEntity } from './pushed-authorization-request.entity';
 
@@ -13,28 +14,35 @@ export class TypeOrmPushedAuthorizationRequestRepository extends PushedAuthoriza
     super();
   }
 
-  async add(request: StoredPushedRequest, limit: number, now: Date): Promise<boolean> {
-    if (await this.insertBelow(request, limit)) return true;
+  async add(request: StoredPushedRequest, limits: PendingLimits, now: Date): Promise<PendingBound | undefined> {
+    if (await this.insertBelow(request, limits)) return undefined;
     // Full: the client's expired rows (not purged yet) make room, if any.
     await this.requests.delete({ clientId: request.clientId, expiresAt: LessThanOrEqual(now) });
-    return this.insertBelow(request, limit);
+    if (await this.insertBelow(request, limits)) return undefined;
+    return (await this.held(request, limits.perAddress)) ? 'address' : 'client';
   }
 
   /**
-   * Every row of the client counts, expired or not, so the table holds at most `limit` per client.
-   * Counting at most `limit` rows keeps the check cheap; concurrent pushes may pass it together, so
-   * the bound may be passed by a few rows, never without limit.
+   * Every row counts, expired or not, so the table holds at most `perClient` per client and
+   * `perAddress` per (client, address). Counting at most the bound's rows keeps the check cheap;
+   * concurrent pushes may pass it together, so a bound may be passed by a few rows, never without limit.
    */
-  private async insertBelow(request: StoredPushedRequest, limit: number): Promise<boolean> {
-    // Raw SQL: the bounded count and the INSERT are one statement (INSERT … SELECT … WHERE … RETURNING).
+  private async insertBelow(request: StoredPushedRequest, { perClient, perAddress }: PendingLimits): Promise<boolean> {
+    // Raw SQL: the bounded counts and the INSERT are one statement (INSERT … SELECT … WHERE … RETURNING).
     const rows: unknown[] = await this.requests.query(
-      `INSERT INTO pushed_authorization_requests (request_uri_hash, client_id, parameters, expires_at)
-       SELECT $1, $2, $3, $4
+      `INSERT INTO pushed_authorization_requests (request_uri_hash, client_id, parameters, expires_at, requested_from)
+       SELECT $1, $2, $3, $4, $6
        WHERE (SELECT count(*) FROM (SELECT 1 FROM pushed_authorization_requests WHERE client_id = $2 LIMIT $5) AS held) < $5
+         AND ($6::text IS NULL OR (SELECT count(*) FROM (SELECT 1 FROM pushed_authorization_requests WHERE client_id = $2 AND requested_from = $6 LIMIT $7) AS mine) < $7)
        RETURNING request_uri_hash`,
-      [request.requestUriHash, request.clientId, JSON.stringify(request.parameters), request.expiresAt, limit],
+      [request.requestUriHash, request.clientId, JSON.stringify(request.parameters), request.expiresAt, perClient, request.requestedFrom ?? null, perAddress],
     );
     return rows.length === 1;
+  }
+
+  /** Whether the request's address holds its bound (the refusal's reason). */
+  private async held({ clientId, requestedFrom }: StoredPushedRequest, perAddress: number): Promise<boolean> {
+    return requestedFrom !== undefined && (await this.requests.count({ where: { clientId, requestedFrom }, take: perAddress })) >= perAddress;
   }
 
   async claim(requestUriHash: string, clientId: string, now: Date, until: Date): Promise<PushedParameters | undefined> {

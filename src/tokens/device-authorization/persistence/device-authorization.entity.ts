@@ -2,6 +2,8 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm'
 import type { DeviceAuthorizationStatus } from '../device-authorization';
 
 @Entity('device_authorizations')
+@Index('device_authorizations_client_expires_idx', ['clientId', 'expiresAt'])
+@Index('device_authorizations_client_from_idx', ['clientId', 'requestedFrom', 'expiresAt'])
 export class DeviceAuthorizationEntity {
   /** SHA-256 of the device_code, base64url. The device_code itself is never stored. */
   @PrimaryColumn({ name: 'device_code_hash', type: 'text' })
@@ -40,6 +42,10 @@ export class DeviceAuthorizationEntity {
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
+
+  /** The address key of an anonymous request (docs/throttling.md#pending-requests). */
+  @Column({ name: 'requested_from', type: 'text', nullable: true })
+  requestedFrom!: string | null;
 
   @Index('device_authorizations_expires_at_idx')
   @Column({ name: 'expires_at', type: 'timestamptz' })

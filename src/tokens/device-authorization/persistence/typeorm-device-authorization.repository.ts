@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { LessThan, MoreThan, Repository } from 'typeorm';
+import { LessThan, MoreThan, Repository, type FindOptionsWhere } from 'typeorm';
+import type { PendingBound, PendingLimits } from '../../../platform/rate-limit/pending-requests';
 import type { DeviceApproval, DeviceAuthorization } from '../device-authorization';
 import { DeviceAuthorizationRepository, type NewDeviceAuthorization } from '../device-authorization.repository';
 import { DeviceAuthorizationEntity } from './device-authorization.entity';
@@ -13,12 +14,20 @@ export class TypeOrmDeviceAuthorizationRepository extends DeviceAuthorizationRep
     super();
   }
 
+  async fullFor(clientId: string, requestedFrom: string | undefined, { perClient, perAddress }: PendingLimits, now: Date): Promise<PendingBound | undefined> {
+    // Counting at most the bound's rows keeps the check cheap.
+    const pending = (where: FindOptionsWhere<DeviceAuthorizationEntity>, bound: number) =>
+      this.authorizations.count({ where: { ...where, clientId, expiresAt: MoreThan(now) }, take: bound }).then((count) => count >= bound);
+    if (requestedFrom !== undefined && (await pending({ requestedFrom }, perAddress))) return 'address';
+    return (await pending({}, perClient)) ? 'client' : undefined;
+  }
+
   async add(request: NewDeviceAuthorization): Promise<boolean> {
     // Raw SQL: INSERT … ON CONFLICT DO NOTHING says whether the user code was free in one statement, without a failed transaction.
     const rows: unknown[] = await this.authorizations.query(
-      `INSERT INTO device_authorizations (device_code_hash, user_code, client_id, scopes, interval_seconds, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (user_code) DO NOTHING RETURNING device_code_hash`,
-      [request.deviceCodeHash, request.userCode, request.clientId, request.scopes, request.intervalSeconds, request.expiresAt],
+      `INSERT INTO device_authorizations (device_code_hash, user_code, client_id, scopes, interval_seconds, expires_at, requested_from)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (user_code) DO NOTHING RETURNING device_code_hash`,
+      [request.deviceCodeHash, request.userCode, request.clientId, request.scopes, request.intervalSeconds, request.expiresAt, request.requestedFrom ?? null],
     );
     return rows.length === 1;
   }
