@@ -5,59 +5,13 @@ import { join } from 'node:path';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import { Client } from 'pg';
 import { emptyDatabase, ISSUER, TEST_KEY_ENCRYPTION_KEY } from '../support/create-test-app';
-import { ensureBuilt, freePort, ROOT, runToExit, spawnService, type Exit } from '../support/built-service';
+import { ensureBuilt, freePort, ROOT, runToExit, spawnService } from '../support/built-service';
+import { ServiceProcess } from '../support/service-process';
 import { request, requestTokenFrom } from '../support/http';
 
 const REQUESTS = 60;
 const SUCCESS = 'tollgate_http_requests_total{endpoint="/connect/token",grant_type="client_credentials",outcome="success"}';
 const ISSUED = 'tollgate_tokens_issued_total{grant_type="client_credentials"}';
-
-interface LogLine {
-  readonly level: number;
-  readonly pid: number;
-  readonly msg?: string;
-  readonly context?: string;
-  readonly req?: { readonly path: string };
-}
-
-/** The built service as one process with its output, read as pino's JSON lines. */
-class ServiceProcess {
-  readonly exited: Promise<Exit>;
-  private stdout = '';
-
-  constructor(readonly child: ChildProcess) {
-    child.stdout!.on('data', (chunk: Buffer) => (this.stdout += chunk.toString()));
-    this.exited = runToExit(child, 60_000);
-  }
-
-  /** The complete lines so far: the last one may still be arriving in pieces. */
-  lines(): LogLine[] {
-    return this.stdout
-      .split('\n')
-      .slice(0, -1)
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as LogLine);
-  }
-
-  /** Pids of the processes that logged a message starting with `text`, in order. */
-  pidsLogging(text: string): number[] {
-    return this.lines()
-      .filter((line) => line.msg?.startsWith(text))
-      .map((line) => line.pid);
-  }
-
-  async waitFor(what: string, done: () => boolean): Promise<void> {
-    let exit: Exit | undefined;
-    void this.exited.then(
-      (value) => (exit = value),
-      () => undefined,
-    );
-    for (const deadline = Date.now() + 20_000; !done(); await new Promise((wait) => setTimeout(wait, 100))) {
-      if (exit) throw new Error(`the service exited (${exit.code ?? exit.signal}) before ${what}:\n${exit.stdout}${exit.stderr}`);
-      if (Date.now() > deadline) throw new Error(`no ${what} within 20 s:\n${this.stdout}`);
-    }
-  }
-}
 
 function sample(metrics: string, series: string): number | undefined {
   const row = metrics.split('\n').find((line) => line.startsWith(`${series} `));
