@@ -1,8 +1,9 @@
+import { Client } from 'pg';
 import { NestPinoLogger } from '../../src/platform/logging/nest-pino.logger';
 import { CuttableProxy } from '../support/cuttable-proxy';
 import { sql, startTestServer, testDatabaseUrl, type TestServer } from '../support/create-test-app';
 import { expectTokenError, insertClient, insertUser, uniqueName } from '../support/fixtures';
-import { request, requestToken } from '../support/http';
+import { request, requestToken, type HttpResponse } from '../support/http';
 import { revoke, type ClientCredentials } from '../support/token-lifecycle';
 
 /** A test server that reaches the run's database through a proxy the test can cut or freeze. */
@@ -57,7 +58,7 @@ describe('a database that stops answering (frozen, or a network black hole)', ()
 
       proxy.restore();
       const recoveredInMs = await eventually(async () => (await requestToken(server.url, 'frontend', 'frontend-secret', passwordGrant)).status === 200, 20_000);
-      await eventually(async () => infos.mock.calls.some(([message]) => /Database available again/.test(String(message))), 5_000);
+      await eventually(async () => infos.mock.calls.some(([message]) => /Database available again/.test(String(message))), 15_000);
 
       const messages = errors.mock.calls.map(([message]) => String(message));
       expect(messages.filter((message) => /Database unavailable/.test(message))).toHaveLength(1);
@@ -171,3 +172,167 @@ describe('revocations during a database outage', () => {
     proxy.restore();
   }, 60_000);
 });
+
+/**
+ * What PostgreSQL itself does in an outage, on a server reaching it directly, every lookup from the
+ * database (CACHE_TTL_SECONDS=0): statements cancelled by statement_timeout, backends terminated
+ * (pg_terminate_backend), connections refused (ALLOW_CONNECTIONS false). Each is 503
+ * temporarily_unavailable with Retry-After on every endpoint, a 503 page on the authorization
+ * endpoint's, and one log line when the outage starts and one when it ends.
+ */
+describe('PostgreSQL cancelling, terminating and refusing', () => {
+  let server: TestServer;
+  let accessToken: string;
+  const database = new URL(testDatabaseUrl()).pathname.slice(1);
+  const passwordGrant = { grant_type: 'password', username: 'alice', password: 'alice', scope: 'openid api1' };
+
+  beforeAll(async () => {
+    server = await startTestServer({ CACHE_TTL_SECONDS: '0' });
+    accessToken = (await requestToken(server.url, 'frontend', 'frontend-secret', passwordGrant)).body.access_token as string;
+  });
+  afterAll(async () => {
+    await sqlOn(adminUrl(), `ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS true`);
+    await server.close();
+  });
+
+  const token = () => requestToken(server.url, 'frontend', 'frontend-secret', passwordGrant);
+  const userinfo = () => request(`${server.url}/connect/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } });
+  const authorizationPage = () =>
+    request(
+      `${server.url}/connect/authorize?${new URLSearchParams({
+        client_id: 'spa',
+        redirect_uri: 'http://127.0.0.1:5173/callback',
+        response_type: 'code',
+        scope: 'openid',
+        code_challenge: 'c'.repeat(43),
+        code_challenge_method: 'S256',
+      })}`,
+    );
+
+  function expectUnavailable(response: HttpResponse): void {
+    expect({ status: response.status, retryAfter: response.headers.get('retry-after'), body: response.body }).toEqual({
+      status: 503,
+      retryAfter: '5',
+      body: { error: 'temporarily_unavailable', error_description: expect.any(String) },
+    });
+  }
+
+  function expectUnavailablePage(response: HttpResponse): void {
+    expect({ status: response.status, type: response.headers.get('content-type'), retryAfter: response.headers.get('retry-after') }).toEqual({
+      status: 503,
+      type: 'text/html; charset=utf-8',
+      retryAfter: '5',
+    });
+    expect(response.body).toContain('temporarily unavailable');
+  }
+
+  /** Runs `outage`, then waits for the service to serve again; returns what was logged meanwhile. */
+  async function loggedDuring(outage: () => Promise<void>): Promise<{ errors: string[]; infos: string[] }> {
+    const errors = jest.spyOn(NestPinoLogger.prototype, 'error');
+    const infos = jest.spyOn(NestPinoLogger.prototype, 'log');
+    try {
+      await outage();
+      await eventually(async () => (await token()).status === 200, 20_000);
+      await eventually(async () => infos.mock.calls.some(([message]) => /Database available again/.test(String(message))), 15_000);
+      return { errors: errors.mock.calls.map(([message]) => String(message)), infos: infos.mock.calls.map(([message]) => String(message)) };
+    } finally {
+      errors.mockRestore();
+      infos.mockRestore();
+    }
+  }
+
+  function expectOneOutageLogged({ errors, infos }: { errors: string[]; infos: string[] }): void {
+    expect(errors.filter((message) => /Database unavailable/.test(message))).toHaveLength(1);
+    expect(errors.filter((message) => /server_error|query failed/.test(message))).toEqual([]);
+    expect(infos.filter((message) => /Database available again/.test(message))).toHaveLength(1);
+  }
+
+  /** Holds `tables` locked, as a long migration or a stuck transaction would, until `release` is called. */
+  async function lockTables(tables: string): Promise<{ pid: number; release: () => Promise<void> }> {
+    const locker = new Client({ connectionString: testDatabaseUrl() });
+    await locker.connect();
+    await locker.query(`BEGIN; LOCK TABLE ${tables} IN ACCESS EXCLUSIVE MODE`);
+    const pid = (await locker.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+    return { pid, release: async () => void (await locker.query('ROLLBACK').finally(() => locker.end())) };
+  }
+
+  it('a statement cancelled by statement_timeout (10 s), across requests that arrive over several seconds', async () => {
+    const logged = await loggedDuring(async () => {
+      const lock = await lockTables('clients, users');
+      try {
+        // Two waves 2 s apart: their timeouts end 2 s apart too, and still make one outage.
+        const first = [token(), userinfo(), authorizationPage()];
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        const second = [token(), userinfo(), authorizationPage()];
+        for (const wave of [first, second]) {
+          const [tokenResponse, userinfoResponse, page] = await Promise.all(wave);
+          expectUnavailable(tokenResponse);
+          expectUnavailable(userinfoResponse);
+          expectUnavailablePage(page);
+        }
+      } finally {
+        await lock.release();
+      }
+    });
+    expectOneOutageLogged(logged);
+  }, 60_000);
+
+  it('backends terminated in the middle of their statements (pg_terminate_backend)', async () => {
+    const logged = await loggedDuring(async () => {
+      const lock = await lockTables('clients, users');
+      try {
+        const waiting = Promise.all([token(), userinfo(), authorizationPage()]);
+        await eventually(async () => (await waitingBackends(lock.pid)) >= 3, 5_000);
+        await sqlOn(
+          testDatabaseUrl(),
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid NOT IN (pg_backend_pid(), ${lock.pid})`,
+        );
+        const [tokenResponse, userinfoResponse, page] = await waiting;
+        expectUnavailable(tokenResponse);
+        expectUnavailable(userinfoResponse);
+        expectUnavailablePage(page);
+      } finally {
+        await lock.release();
+      }
+    });
+    expectOneOutageLogged(logged);
+  }, 60_000);
+
+  it('a database refusing connections (ALLOW_CONNECTIONS false)', async () => {
+    const logged = await loggedDuring(async () => {
+      await sqlOn(adminUrl(), `ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS false`);
+      try {
+        await sqlOn(adminUrl(), `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database}'`);
+        expectUnavailable(await token());
+        expectUnavailable(await userinfo());
+        expectUnavailablePage(await authorizationPage());
+      } finally {
+        await sqlOn(adminUrl(), `ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS true`);
+      }
+    });
+    expectOneOutageLogged(logged);
+  }, 60_000);
+});
+
+/** The server's maintenance database: where a database of the run can be altered from. */
+function adminUrl(): string {
+  const url = new URL(testDatabaseUrl());
+  url.pathname = '/postgres';
+  return url.toString();
+}
+
+async function sqlOn(url: string, text: string): Promise<void> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Backends of the run's database waiting for the lock that `lockHolder` holds. */
+async function waitingBackends(lockHolder: number): Promise<number> {
+  const rows = await sql<{ count: number }>(`SELECT count(*)::int AS count FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [lockHolder]);
+  return rows[0].count;
+}
