@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { Browser, locationParameters, pkce } from '../support/browser';
 import { clientAssertion, demoPublicJwk, JWT_BEARER } from '../support/client-assertions';
@@ -113,6 +114,15 @@ describe('client ID metadata documents', () => {
       await expectErrorPage(documents.document('/array', '[]'), 'JSON object');
       await expectErrorPage(documents.document('/not-json', 'hello'), 'not JSON');
       await expectErrorPage(documents.urlOf('/missing'), 'answered 404');
+    });
+
+    it('a document naming a member twice, nested too deeply, or with an RSA key under 2048 bits', async () => {
+      const url = documents.urlOf('/twice');
+      documents.document('/twice', `{"client_id":"${url}","redirect_uris":["${CALLBACK}"],"redirect_uris":["https://attacker.example/cb"]}`);
+      await expectErrorPage(url, 'the member &quot;redirect_uris&quot; is named twice');
+      await expectErrorPage(goodDocument('/deep', { x: JSON.parse(`${'['.repeat(40)}${']'.repeat(40)}`) }), 'nested deeper than 32 levels');
+      const weak = { ...generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ format: 'jwk' }), kid: 'weak' };
+      await expectErrorPage(goodDocument('/weak', { token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [weak] } }), 'at least 2048 bits');
     });
 
     it('a redirect_uri the document does not list', async () => {

@@ -4,6 +4,7 @@ import type { Client } from '../client';
 import { ClientRepository } from '../client.repository';
 import type { ConfigType } from '../../../platform/config/config-slice';
 import { agentsConfig } from '../../../platform/config/config.slices';
+import { readJsonDocument } from '../../../protocol/json-object';
 import { ResourceStore } from '../../resources/resource.store';
 import { cacheLifetimeSeconds } from './cache-lifetime';
 import { clientIdUrlProblem } from './client-id-url';
@@ -103,10 +104,11 @@ export class ClientMetadataDocumentResolver implements OnModuleDestroy {
   }
 }
 
+/** The response as JSON (readJsonDocument: bounded in depth, no member named twice). */
 function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text);
-  } catch {
-    throw new ClientMetadataError('invalid_client_metadata', 'the response is not JSON');
+    return readJsonDocument(text);
+  } catch (error) {
+    throw new ClientMetadataError('invalid_client_metadata', `the response cannot be read: ${(error as Error).message}`);
   }
 }
