@@ -10,6 +10,7 @@ import { limitConcurrentRequests } from './platform/http/concurrency-limit';
 import { refuseOtherMethods } from './platform/http/method-not-allowed';
 import { allowRedirectOrigins } from './platform/http/cors';
 import { keepBodyText } from './platform/http/json-body-text';
+import { rememberClientAddress } from './platform/http/client-address-context';
 import { stampArrivalTime } from './platform/http/request-arrival';
 import { sendStrictTransportSecurity } from './platform/http/strict-transport-security';
 
@@ -40,6 +41,7 @@ export class FastifySetup implements OnApplicationBootstrap {
     sendStrictTransportSecurity(fastify, config.issuer);
     stampArrivalTime(fastify);
     keepBodyText(fastify);
+    rememberClientAddress(fastify);
     limitConcurrentRequests(fastify, config.maxConcurrentRequests, config.issuer);
     allowRedirectOrigins(fastify, (origin) => redirectOrigins.has(origin));
     // Grant validators are registered at boot and never change.

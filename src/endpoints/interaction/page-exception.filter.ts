@@ -12,7 +12,8 @@ import { PageRenderer } from './page.renderer';
 /**
  * The browser pages' errors: when the service cannot answer now (the database unavailable,
  * docs/errors.md), a person gets a 503 page with Retry-After instead of JSON, and a database outage
- * is reported as on the other routes (logged once); any other error is rendered as there.
+ * is reported as on the other routes (logged once); over a budget of its address (a 429), a 429 page
+ * saying which. Any other error is rendered as on the other routes.
  */
 @Catch()
 @Injectable()
@@ -32,6 +33,15 @@ export class PageExceptionFilter implements ExceptionFilter {
     const error = toOAuthError(exception);
     if (error.code !== 'temporarily_unavailable') return this.others.catch(exception, host);
     if (isDatabaseUnavailable(exception)) this.outages.refused(exception);
-    void this.pages.unavailable(host.switchToHttp().getResponse<FastifyReply>(), error.options.retryAfterSeconds ?? 5);
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const retryAfterSeconds = error.options.retryAfterSeconds ?? 5;
+    // 429: this address asked too much (its description says what); 503: the service cannot answer now.
+    if (error.status === 429)
+      void this.pages.unavailable(reply, retryAfterSeconds, `${capitalized(error.description ?? 'too many requests')}. Please try again later.`, 429);
+    else void this.pages.unavailable(reply, retryAfterSeconds);
   }
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -80,14 +80,15 @@ export class PageRenderer {
     }
   }
 
-  /** A 503 page with Retry-After: the service cannot answer now (page-exception.filter.ts), or sign-ins are queued. */
+  /** A page with Retry-After: the service cannot answer now (503, page-exception.filter.ts), sign-ins are queued, or the address asked too much (429). */
   async unavailable(
     reply: FastifyReply,
     retryAfterSeconds: number,
     message = 'The service is temporarily unavailable. Please try again in a few seconds.',
+    status: 429 | 503 = 503,
   ): Promise<void> {
     reply.header('Retry-After', String(retryAfterSeconds));
-    return this.view(reply, 503, 'error', { message });
+    return this.view(reply, status, 'error', { message });
   }
 
   /** The verification page's steps (docs/device-authorization.md): the login and consent templates post to the device flow's endpoints. */
