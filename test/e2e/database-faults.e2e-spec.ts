@@ -209,108 +209,93 @@ describe('PostgreSQL cancelling, terminating and refusing', () => {
       })}`,
     );
 
-  function expectUnavailable(response: HttpResponse): void {
-    expect({ status: response.status, retryAfter: response.headers.get('retry-after'), body: response.body }).toEqual({
-      status: 503,
-      retryAfter: '5',
-      body: { error: 'temporarily_unavailable', error_description: expect.any(String) },
-    });
-  }
+  /** Token, UserInfo and the authorization page at once. */
+  const askEach = () => Promise.all([token(), userinfo(), authorizationPage()]);
 
-  function expectUnavailablePage(response: HttpResponse): void {
-    expect({ status: response.status, type: response.headers.get('content-type'), retryAfter: response.headers.get('retry-after') }).toEqual({
+  /** 503 temporarily_unavailable with Retry-After: JSON at the token and UserInfo endpoints, a page at the authorization endpoint. */
+  function expectEachUnavailable([tokenResponse, userinfoResponse, page]: HttpResponse[]): void {
+    for (const response of [tokenResponse, userinfoResponse]) {
+      expect({ status: response.status, retryAfter: response.headers.get('retry-after'), body: response.body }).toEqual({
+        status: 503,
+        retryAfter: '5',
+        body: { error: 'temporarily_unavailable', error_description: expect.any(String) },
+      });
+    }
+    expect({ status: page.status, type: page.headers.get('content-type'), retryAfter: page.headers.get('retry-after') }).toEqual({
       status: 503,
       type: 'text/html; charset=utf-8',
       retryAfter: '5',
     });
-    expect(response.body).toContain('temporarily unavailable');
+    expect(page.body).toContain('temporarily unavailable');
   }
 
-  /** Runs `outage`, then waits for the service to serve again; returns what was logged meanwhile. */
-  async function loggedDuring(outage: () => Promise<void>): Promise<{ errors: string[]; infos: string[] }> {
+  /** Runs `outage`, waits for the service to serve again, and expects one log line when it started and one when it ended. */
+  async function expectOneOutageLogged(outage: () => Promise<void>): Promise<void> {
     const errors = jest.spyOn(NestPinoLogger.prototype, 'error');
     const infos = jest.spyOn(NestPinoLogger.prototype, 'log');
     try {
       await outage();
       await eventually(async () => (await token()).status === 200, 20_000);
       await eventually(async () => infos.mock.calls.some(([message]) => /Database available again/.test(String(message))), 15_000);
-      return { errors: errors.mock.calls.map(([message]) => String(message)), infos: infos.mock.calls.map(([message]) => String(message)) };
+      const logged = (spy: typeof errors) => spy.mock.calls.map(([message]) => String(message));
+      expect(logged(errors).filter((message) => /Database unavailable/.test(message))).toHaveLength(1);
+      expect(logged(errors).filter((message) => /server_error|query failed/.test(message))).toEqual([]);
+      expect(logged(infos).filter((message) => /Database available again/.test(message))).toHaveLength(1);
     } finally {
       errors.mockRestore();
       infos.mockRestore();
     }
   }
 
-  function expectOneOutageLogged({ errors, infos }: { errors: string[]; infos: string[] }): void {
-    expect(errors.filter((message) => /Database unavailable/.test(message))).toHaveLength(1);
-    expect(errors.filter((message) => /server_error|query failed/.test(message))).toEqual([]);
-    expect(infos.filter((message) => /Database available again/.test(message))).toHaveLength(1);
-  }
-
-  /** Holds `tables` locked, as a long migration or a stuck transaction would, until `release` is called. */
-  async function lockTables(tables: string): Promise<{ pid: number; release: () => Promise<void> }> {
+  /** Runs `during` while `clients` and `users` are locked, as a long migration or a stuck transaction would hold them. */
+  async function whileLocked(during: (lockHolder: number) => Promise<void>): Promise<void> {
     const locker = new Client({ connectionString: testDatabaseUrl() });
     await locker.connect();
-    await locker.query(`BEGIN; LOCK TABLE ${tables} IN ACCESS EXCLUSIVE MODE`);
-    const pid = (await locker.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
-    return { pid, release: async () => void (await locker.query('ROLLBACK').finally(() => locker.end())) };
+    try {
+      await locker.query('BEGIN; LOCK TABLE clients, users IN ACCESS EXCLUSIVE MODE');
+      await during((await locker.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid);
+    } finally {
+      await locker.query('ROLLBACK').finally(() => locker.end());
+    }
   }
 
   it('a statement cancelled by statement_timeout (10 s), across requests that arrive over several seconds', async () => {
-    const logged = await loggedDuring(async () => {
-      const lock = await lockTables('clients, users');
-      try {
+    await expectOneOutageLogged(() =>
+      whileLocked(async () => {
         // Two waves 2 s apart: their timeouts end 2 s apart too, and still make one outage.
-        const first = [token(), userinfo(), authorizationPage()];
+        const first = askEach();
         await new Promise((resolve) => setTimeout(resolve, 2_000));
-        const second = [token(), userinfo(), authorizationPage()];
-        for (const wave of [first, second]) {
-          const [tokenResponse, userinfoResponse, page] = await Promise.all(wave);
-          expectUnavailable(tokenResponse);
-          expectUnavailable(userinfoResponse);
-          expectUnavailablePage(page);
-        }
-      } finally {
-        await lock.release();
-      }
-    });
-    expectOneOutageLogged(logged);
+        const second = askEach();
+        expectEachUnavailable(await first);
+        expectEachUnavailable(await second);
+      }),
+    );
   }, 60_000);
 
   it('backends terminated in the middle of their statements (pg_terminate_backend)', async () => {
-    const logged = await loggedDuring(async () => {
-      const lock = await lockTables('clients, users');
-      try {
-        const waiting = Promise.all([token(), userinfo(), authorizationPage()]);
-        await eventually(async () => (await waitingBackends(lock.pid)) >= 3, 5_000);
+    await expectOneOutageLogged(() =>
+      whileLocked(async (lockHolder) => {
+        const waiting = askEach();
+        await eventually(async () => (await waitingBackends(lockHolder)) >= 3, 5_000);
         await sqlOn(
           testDatabaseUrl(),
-          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid NOT IN (pg_backend_pid(), ${lock.pid})`,
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid NOT IN (pg_backend_pid(), ${lockHolder})`,
         );
-        const [tokenResponse, userinfoResponse, page] = await waiting;
-        expectUnavailable(tokenResponse);
-        expectUnavailable(userinfoResponse);
-        expectUnavailablePage(page);
-      } finally {
-        await lock.release();
-      }
-    });
-    expectOneOutageLogged(logged);
+        expectEachUnavailable(await waiting);
+      }),
+    );
   }, 60_000);
 
   it('a database refusing connections (ALLOW_CONNECTIONS false)', async () => {
-    const logged = await loggedDuring(async () => {
+    await expectOneOutageLogged(async () => {
       await sqlOn(adminUrl(), `ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS false`);
       try {
         await sqlOn(adminUrl(), `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database}'`);
-        expectUnavailable(await token());
-        expectUnavailable(await userinfo());
-        expectUnavailablePage(await authorizationPage());
+        expectEachUnavailable([await token(), await userinfo(), await authorizationPage()]);
       } finally {
         await sqlOn(adminUrl(), `ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS true`);
       }
     });
-    expectOneOutageLogged(logged);
   }, 60_000);
 });
 

@@ -12,15 +12,8 @@ import { WorkerSupervisor } from './worker-supervisor';
 export async function runClusterPrimary(config: AppConfig, stopTimeoutMs: number): Promise<number> {
   const logger = createRootLogger(config.logLevel).child({ context: 'Cluster' });
   const supervisor = new WorkerSupervisor({ workers: config.workers.count, stopTimeoutMs }, logger);
-  const metrics =
-    config.metricsPort === undefined
-      ? undefined
-      : await serveWorkersMetrics(
-          config.host,
-          config.metricsPort,
-          supervisorRegistry(() => supervisor.status()),
-          (line) => logger.debug(line),
-        );
+  const own = supervisorRegistry(() => supervisor.status());
+  const metrics = config.metricsPort === undefined ? undefined : await serveWorkersMetrics(config.host, config.metricsPort, own, (line) => logger.debug(line));
   if (metrics) logger.info(`Metrics of every worker on http://${config.host}:${(metrics.address() as AddressInfo).port}/metrics`);
   const exitCode = await supervisor.run();
   metrics?.close();
