@@ -133,9 +133,9 @@ describe('WORKERS: several worker processes behind one port', () => {
   /** The built service with two workers, once both listen; `listening()` names every worker that has listened so far. */
   async function startCluster(extra: Record<string, string> = {}) {
     const env = await environment({ METRICS_PORT: String(await freePort()), SHUTDOWN_DRAIN_SECONDS: '1', ...extra });
-    const service = new ServiceProcess(spawnService(env, ROOT, children), 170_000);
+    const service = new ServiceProcess(spawnService(env, ROOT, children), 240_000);
     const listening = () => service.pidsLogging(`Tollgate listening on 127.0.0.1:${env.PORT},`);
-    await service.waitFor('two listening workers', () => listening().length === 2);
+    await service.waitFor('two listening workers', () => listening().length === 2, 60_000);
     const scrape = async () => (await request(`http://127.0.0.1:${env.METRICS_PORT}/metrics`)).body as string;
     const token = () => requestTokenFrom('127.0.0.1', `http://127.0.0.1:${env.PORT}`, 'm2m', 'm2m-secret', { grant_type: 'client_credentials', scope: 'api1' });
     return { service, listening, scrape, token };
@@ -157,7 +157,7 @@ describe('WORKERS: several worker processes behind one port', () => {
       const victims = listening().slice(-2);
       for (const pid of victims) process.kill(pid, 'SIGKILL');
       await service.waitFor(`round ${round} of exits`, () => restartLines(service).length === 2 * round);
-      if (round < 3) await service.waitFor(`round ${round} of replacements`, () => listening().length === 2 + 2 * round);
+      if (round < 3) await service.waitFor(`round ${round} of replacements`, () => listening().length === 2 + 2 * round, 60_000);
     }
     const waits = restartLines(service).map((message) => /a new one starts in (\d+) ms/.exec(message ?? '')?.[1]);
     expect(waits).toEqual(['1000', '2000', '4000', '8000', '16000', '30000']);
@@ -170,7 +170,7 @@ describe('WORKERS: several worker processes behind one port', () => {
     expect(sample(metrics, 'tollgate_cluster_worker_restart_delay_seconds')).toBe(30);
 
     // The first of the last two replacements serves again after its 16 s; the other is still waiting its 30 s.
-    await service.waitFor('a worker serving again', () => listening().length === 7, 40_000);
+    await service.waitFor('a worker serving again', () => listening().length === 7, 60_000);
     expect((await token()).status).toBe(200);
     expect(sample(await scrape(), 'tollgate_cluster_workers_listening')).toBe(1);
 
@@ -178,7 +178,7 @@ describe('WORKERS: several worker processes behind one port', () => {
     const exit = await service.exited;
     expect({ code: exit.code, signal: exit.signal }).toEqual({ code: 0, signal: null });
     expect(service.lines().filter((line) => line.level >= 50)).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 
   it('replaces a worker whose replacement cannot reach the database, until it can', async () => {
     const target = new URL(database.url);
@@ -209,7 +209,7 @@ describe('WORKERS: several worker processes behind one port', () => {
       proxy.restore();
       await proxy.stop();
     }
-  }, 120_000);
+  }, 240_000);
 
   it('stops when a worker fails to start, with its message and exit code 1', async () => {
     const missing = join(tmpdir(), `tollgate-missing-${process.pid}.js`);
