@@ -9,6 +9,8 @@ import { recordRequestMetrics } from './platform/metrics/request-metrics.hook';
 import { limitConcurrentRequests } from './platform/http/concurrency-limit';
 import { refuseOtherMethods } from './platform/http/method-not-allowed';
 import { allowRedirectOrigins } from './platform/http/cors';
+import { keepBodyText } from './platform/http/json-body-text';
+import { rememberClientAddress } from './platform/http/client-address-context';
 import { stampArrivalTime } from './platform/http/request-arrival';
 import { sendStrictTransportSecurity } from './platform/http/strict-transport-security';
 
@@ -33,8 +35,13 @@ export class FastifySetup implements OnApplicationBootstrap {
     if (typeof fastify?.addHook !== 'function') throw new Error('Tollgate runs on Fastify: create the application with a FastifyAdapter');
     // Node waits 60 s for a request's headers by default; a slow client gets far less (slow loris).
     fastify.server.headersTimeout = HEADERS_TIMEOUT_MS;
+    // RFC 9112 §9.6: a client that shuts down its sending side after its request still wants the
+    // answer; Node's default drops the request instead (its `httpAllowHalfOpen`, long-standing if undocumented).
+    Object.assign(fastify.server, { httpAllowHalfOpen: true });
     sendStrictTransportSecurity(fastify, config.issuer);
     stampArrivalTime(fastify);
+    keepBodyText(fastify);
+    rememberClientAddress(fastify);
     limitConcurrentRequests(fastify, config.maxConcurrentRequests, config.issuer);
     allowRedirectOrigins(fastify, (origin) => redirectOrigins.has(origin));
     // Grant validators are registered at boot and never change.

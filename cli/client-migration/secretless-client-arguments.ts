@@ -1,3 +1,4 @@
+import { weakKeyProblem } from '../../src/protocol/jwk-strength';
 import { jwksUriProblem } from '../../src/identity/trusted-issuers/jwks-uri';
 import { spiffeTrustDomainOf } from '../../src/identity/trusted-issuers/trusted-issuer';
 
@@ -49,6 +50,8 @@ export function checkJwksDocument(document: unknown, problems: string[]): { keys
     if (typeof key !== 'object' || key === null || typeof (key as { kty?: unknown }).kty !== 'string')
       return problem('every key must be a JWK object with "kty"');
     if (['d', 'k', 'p', 'q'].some((member) => member in key)) return problem('the file holds private or symmetric key material: register only the public keys');
+    const weak = weakKeyProblem(key);
+    if (weak) return problem(weak);
   }
   return { keys: keys as object[] };
 }

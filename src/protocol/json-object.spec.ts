@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { hasDuplicateKeys, parseJsonObject } from './json-object';
+import { hasDuplicateKeys, MAX_JSON_DEPTH, parseJsonObject, readJsonDocument } from './json-object';
 
 describe('parseJsonObject', () => {
   it.each([
@@ -60,5 +60,26 @@ describe('hasDuplicateKeys', () => {
       }),
       { seed: 42, numRuns: 500 },
     );
+  });
+});
+
+describe('readJsonDocument', () => {
+  const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+  it.each([
+    ['not JSON', '{"client_id":', 'not JSON'],
+    ['an empty text', '', 'not JSON'],
+    ['arrays nested 10,000 deep', nested(10_000), 'nested deeper than 32 levels'],
+    ['objects nested one level too deep', `${'{"a":'.repeat(MAX_JSON_DEPTH + 1)}1${'}'.repeat(MAX_JSON_DEPTH + 1)}`, 'nested deeper than 32 levels'],
+    ['a member named twice', '{"redirect_uris":["a"],"redirect_uris":["b"]}', 'the member "redirect_uris" is named twice'],
+    ['a member named twice in other spelling, in a key', '{"keys":[{"kty":"EC","\\u006bty":"RSA"}]}', 'the member "kty" is named twice'],
+  ])('refuses %s', (_, text, reason) => {
+    expect(() => readJsonDocument(text)).toThrow(reason);
+  });
+
+  it('reads any JSON value up to the depth, with brackets inside strings not counted', () => {
+    expect(readJsonDocument(nested(MAX_JSON_DEPTH))).toEqual(JSON.parse(nested(MAX_JSON_DEPTH)));
+    expect(readJsonDocument(`{"s":"${'['.repeat(100)}","n":[1,{"a":[]}]}`)).toEqual({ s: '['.repeat(100), n: [1, { a: [] }] });
+    expect(readJsonDocument('"text"')).toBe('text');
   });
 });

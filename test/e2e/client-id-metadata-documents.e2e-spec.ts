@@ -1,8 +1,9 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { Browser, locationParameters, pkce } from '../support/browser';
 import { clientAssertion, demoPublicJwk, JWT_BEARER } from '../support/client-assertions';
 import { uniqueName } from '../support/fixtures';
-import { jwtPayload, postForm, request } from '../support/http';
+import { jwtPayload, postForm, postFormFrom, request, requestFrom } from '../support/http';
 import { startMetadataDocumentServer, type MetadataDocumentServer } from '../support/metadata-document-server';
 
 const CALLBACK = 'https://agent.example/callback';
@@ -113,6 +114,15 @@ describe('client ID metadata documents', () => {
       await expectErrorPage(documents.document('/array', '[]'), 'JSON object');
       await expectErrorPage(documents.document('/not-json', 'hello'), 'not JSON');
       await expectErrorPage(documents.urlOf('/missing'), 'answered 404');
+    });
+
+    it('a document naming a member twice, nested too deeply, or with an RSA key under 2048 bits', async () => {
+      const url = documents.urlOf('/twice');
+      documents.document('/twice', `{"client_id":"${url}","redirect_uris":["${CALLBACK}"],"redirect_uris":["https://attacker.example/cb"]}`);
+      await expectErrorPage(url, 'the member &quot;redirect_uris&quot; is named twice');
+      await expectErrorPage(goodDocument('/deep', { x: JSON.parse(`${'['.repeat(40)}${']'.repeat(40)}`) }), 'nested deeper than 32 levels');
+      const weak = { ...generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ format: 'jwk' }), kid: 'weak' };
+      await expectErrorPage(goodDocument('/weak', { token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [weak] } }), 'at least 2048 bits');
     });
 
     it('a redirect_uri the document does not list', async () => {
@@ -270,5 +280,61 @@ describe('client ID metadata documents under an https issuer', () => {
     expect(resolvesToLoopback.status).toBe(400);
     expect(resolvesToLoopback.text).toContain('not at a public address');
     expect(documents.hits(path)).toBe(0);
+  });
+});
+
+/**
+ * docs/agents.md#bounds: each distinct URL is a fetch and, once valid, a `clients` row, so the
+ * documents an address may have fetched for the first time are counted (RATE_LIMIT_METADATA_DOCUMENTS
+ * per RATE_LIMIT_WINDOW_SECONDS), before anything is fetched.
+ */
+describe('client ID metadata documents: new documents counted per client address', () => {
+  let server: TestServer;
+  let documents: MetadataDocumentServer;
+  beforeAll(async () => {
+    documents = await startMetadataDocumentServer();
+    server = await startTestServer({ RATE_LIMIT_METADATA_DOCUMENTS: '3' });
+  });
+  afterAll(async () => {
+    await server.close();
+    await documents.close();
+  });
+
+  const document = (path: string) => documents.document(path, { client_id: documents.urlOf(path), redirect_uris: [CALLBACK] });
+  const authorizeFrom = (address: string, clientId: string) =>
+    requestFrom(
+      address,
+      `${server.url}/connect/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid', code_challenge: 'c'.repeat(43), code_challenge_method: 'S256' })}`,
+      'GET',
+    );
+  const storedClients = async (clientId: string) => (await sql('SELECT client_id FROM clients WHERE client_id = $1', [clientId])).length;
+
+  it('answers 429 over the budget, fetching and storing nothing, at the authorization and token endpoints; known documents and other addresses are served', async () => {
+    const urls = ['/a', '/b', '/c', '/d', '/e'].map(document);
+    const failing = documents.urlOf('/missing');
+    for (const url of [urls[0], urls[1], failing]) expect((await authorizeFrom('127.0.0.1', url)).status).not.toBe(429);
+    // A document that failed is a fetch too, and leaves no client behind.
+    expect(await storedClients(failing)).toBe(0);
+
+    const page = await authorizeFrom('127.0.0.1', urls[2]);
+    expect({ status: page.status, type: page.headers.get('content-type') }).toEqual({ status: 429, type: 'text/html; charset=utf-8' });
+    expect(Number(page.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(page.body).toContain('Too many new client metadata documents from this address. Please try again later.');
+    const token = await postFormFrom('127.0.0.1', `${server.url}/connect/token`, {
+      grant_type: 'authorization_code',
+      client_id: urls[3],
+      code: 'x',
+      redirect_uri: CALLBACK,
+      code_verifier: 'v'.repeat(43),
+    });
+    expect({ status: token.status, error: token.body.error }).toEqual({ status: 429, error: 'temporarily_unavailable' });
+    expect(Number(token.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect([documents.hits('/c'), documents.hits('/d'), await storedClients(urls[2]), await storedClients(urls[3])]).toEqual([0, 0, 0, 0]);
+
+    // Documents already held cost nothing; another address has its own budget.
+    expect((await authorizeFrom('127.0.0.1', urls[0])).status).toBe(200);
+    expect(documents.hits('/a')).toBe(1);
+    expect((await authorizeFrom('127.0.0.2', urls[2])).status).toBe(200);
+    expect(await storedClients(urls[2])).toBe(1);
   });
 });

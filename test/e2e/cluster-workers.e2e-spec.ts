@@ -5,59 +5,14 @@ import { join } from 'node:path';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import { Client } from 'pg';
 import { emptyDatabase, ISSUER, TEST_KEY_ENCRYPTION_KEY } from '../support/create-test-app';
-import { ensureBuilt, freePort, ROOT, runToExit, spawnService, type Exit } from '../support/built-service';
+import { ensureBuilt, freePort, ROOT, runToExit, spawnService } from '../support/built-service';
+import { ServiceProcess } from '../support/service-process';
+import { CuttableProxy } from '../support/cuttable-proxy';
 import { request, requestTokenFrom } from '../support/http';
 
 const REQUESTS = 60;
 const SUCCESS = 'tollgate_http_requests_total{endpoint="/connect/token",grant_type="client_credentials",outcome="success"}';
 const ISSUED = 'tollgate_tokens_issued_total{grant_type="client_credentials"}';
-
-interface LogLine {
-  readonly level: number;
-  readonly pid: number;
-  readonly msg?: string;
-  readonly context?: string;
-  readonly req?: { readonly path: string };
-}
-
-/** The built service as one process with its output, read as pino's JSON lines. */
-class ServiceProcess {
-  readonly exited: Promise<Exit>;
-  private stdout = '';
-
-  constructor(readonly child: ChildProcess) {
-    child.stdout!.on('data', (chunk: Buffer) => (this.stdout += chunk.toString()));
-    this.exited = runToExit(child, 60_000);
-  }
-
-  /** The complete lines so far: the last one may still be arriving in pieces. */
-  lines(): LogLine[] {
-    return this.stdout
-      .split('\n')
-      .slice(0, -1)
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as LogLine);
-  }
-
-  /** Pids of the processes that logged a message starting with `text`, in order. */
-  pidsLogging(text: string): number[] {
-    return this.lines()
-      .filter((line) => line.msg?.startsWith(text))
-      .map((line) => line.pid);
-  }
-
-  async waitFor(what: string, done: () => boolean): Promise<void> {
-    let exit: Exit | undefined;
-    void this.exited.then(
-      (value) => (exit = value),
-      () => undefined,
-    );
-    for (const deadline = Date.now() + 20_000; !done(); await new Promise((wait) => setTimeout(wait, 100))) {
-      if (exit) throw new Error(`the service exited (${exit.code ?? exit.signal}) before ${what}:\n${exit.stdout}${exit.stderr}`);
-      if (Date.now() > deadline) throw new Error(`no ${what} within 20 s:\n${this.stdout}`);
-    }
-  }
-}
 
 function sample(metrics: string, series: string): number | undefined {
   const row = metrics.split('\n').find((line) => line.startsWith(`${series} `));
@@ -174,6 +129,87 @@ describe('WORKERS: several worker processes behind one port', () => {
     expect(new Set(service.pidsLogging('SIGTERM received, shutting down'))).toEqual(new Set([survivor, replacement]));
     expect(service.lines().filter((line) => line.level >= 50)).toEqual([]);
   }, 60_000);
+
+  /** The built service with two workers, once both listen; `listening()` names every worker that has listened so far. */
+  async function startCluster(extra: Record<string, string> = {}) {
+    const env = await environment({ METRICS_PORT: String(await freePort()), SHUTDOWN_DRAIN_SECONDS: '1', ...extra });
+    const service = new ServiceProcess(spawnService(env, ROOT, children), 240_000);
+    const listening = () => service.pidsLogging(`Tollgate listening on 127.0.0.1:${env.PORT},`);
+    await service.waitFor('two listening workers', () => listening().length === 2, 60_000);
+    const scrape = async () => (await request(`http://127.0.0.1:${env.METRICS_PORT}/metrics`)).body as string;
+    const token = () => requestTokenFrom('127.0.0.1', `http://127.0.0.1:${env.PORT}`, 'm2m', 'm2m-secret', { grant_type: 'client_credentials', scope: 'api1' });
+    return { service, listening, scrape, token };
+  }
+
+  /** The primary's warnings about exits and restarts, in order. */
+  const restartLines = (service: ServiceProcess) =>
+    service
+      .lines()
+      .filter((line) => line.pid === service.child.pid && line.level === 40)
+      .map((line) => line.msg);
+
+  it('keeps replacing workers that keep dying, the wait doubling up to 30 s, and tells it in its log and on METRICS_PORT', async () => {
+    const { service, listening, scrape, token } = await startCluster();
+    expect(sample(await scrape(), 'tollgate_cluster_workers_listening')).toBe(2);
+    expect(sample(await scrape(), 'tollgate_cluster_worker_restart_delay_seconds')).toBe(1);
+    // Six deaths within a minute, both workers at a time: the sixth used to stop the service for good.
+    for (let round = 1; round <= 3; round++) {
+      const victims = listening().slice(-2);
+      for (const pid of victims) process.kill(pid, 'SIGKILL');
+      await service.waitFor(`round ${round} of exits`, () => restartLines(service).length === 2 * round);
+      if (round < 3) await service.waitFor(`round ${round} of replacements`, () => listening().length === 2 + 2 * round, 60_000);
+    }
+    const waits = restartLines(service).map((message) => /a new one starts in (\d+) ms/.exec(message ?? '')?.[1]);
+    expect(waits).toEqual(['1000', '2000', '4000', '8000', '16000', '30000']);
+    expect(restartLines(service)[5]).toMatch(
+      /^Worker \d+ exited with signal SIGKILL; a new one starts in 30000 ms \(restart 6 within a minute: the wait doubles each time, up to 30 s\)$/,
+    );
+    expect(service.exitedWith).toBeUndefined();
+    const metrics = await scrape();
+    expect(sample(metrics, 'tollgate_cluster_worker_restarts')).toBe(6);
+    expect(sample(metrics, 'tollgate_cluster_worker_restart_delay_seconds')).toBe(30);
+
+    // The first of the last two replacements serves again after its 16 s; the other is still waiting its 30 s.
+    await service.waitFor('a worker serving again', () => listening().length === 7, 60_000);
+    expect((await token()).status).toBe(200);
+    expect(sample(await scrape(), 'tollgate_cluster_workers_listening')).toBe(1);
+
+    service.child.kill('SIGTERM');
+    const exit = await service.exited;
+    expect({ code: exit.code, signal: exit.signal }).toEqual({ code: 0, signal: null });
+    expect(service.lines().filter((line) => line.level >= 50)).toEqual([]);
+  }, 240_000);
+
+  it('replaces a worker whose replacement cannot reach the database, until it can', async () => {
+    const target = new URL(database.url);
+    const proxy = new CuttableProxy(target.hostname, Number(target.port || 5432));
+    await proxy.start();
+    try {
+      target.host = `127.0.0.1:${proxy.port}`;
+      const { service, listening, token } = await startCluster({ DATABASE_URL: target.toString() });
+      proxy.sever();
+      process.kill(listening()[0], 'SIGKILL');
+      await service.waitFor(
+        'a replacement that fails to start',
+        () => restartLines(service).some((message) => /before it listened; a new one starts in/.test(message ?? '')),
+        40_000,
+      );
+      expect(service.exitedWith).toBeUndefined();
+      proxy.restore();
+      await service.waitFor('the replacement serving', () => listening().length === 3, 60_000);
+      // The survivor's pool may hold a connection cut with the database: it answers 503 until it notices.
+      let answer = await token();
+      for (const deadline = Date.now() + 10_000; answer.status === 503 && Date.now() < deadline; answer = await token()) {
+        await new Promise((wait) => setTimeout(wait, 200));
+      }
+      expect(answer.status).toBe(200);
+      service.child.kill('SIGTERM');
+      expect((await service.exited).code).toBe(0);
+    } finally {
+      proxy.restore();
+      await proxy.stop();
+    }
+  }, 240_000);
 
   it('stops when a worker fails to start, with its message and exit code 1', async () => {
     const missing = join(tmpdir(), `tollgate-missing-${process.pid}.js`);

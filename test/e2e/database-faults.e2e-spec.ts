@@ -1,8 +1,9 @@
+import { Client } from 'pg';
 import { NestPinoLogger } from '../../src/platform/logging/nest-pino.logger';
 import { CuttableProxy } from '../support/cuttable-proxy';
 import { sql, startTestServer, testDatabaseUrl, type TestServer } from '../support/create-test-app';
 import { expectTokenError, insertClient, insertUser, uniqueName } from '../support/fixtures';
-import { request, requestToken } from '../support/http';
+import { request, requestToken, type HttpResponse } from '../support/http';
 import { revoke, type ClientCredentials } from '../support/token-lifecycle';
 
 /** A test server that reaches the run's database through a proxy the test can cut or freeze. */
@@ -57,7 +58,7 @@ describe('a database that stops answering (frozen, or a network black hole)', ()
 
       proxy.restore();
       const recoveredInMs = await eventually(async () => (await requestToken(server.url, 'frontend', 'frontend-secret', passwordGrant)).status === 200, 20_000);
-      await eventually(async () => infos.mock.calls.some(([message]) => /Database available again/.test(String(message))), 5_000);
+      await eventually(async () => infos.mock.calls.some(([message]) => /Database available again/.test(String(message))), 15_000);
 
       const messages = errors.mock.calls.map(([message]) => String(message));
       expect(messages.filter((message) => /Database unavailable/.test(message))).toHaveLength(1);
@@ -171,3 +172,152 @@ describe('revocations during a database outage', () => {
     proxy.restore();
   }, 60_000);
 });
+
+/**
+ * What PostgreSQL itself does in an outage, on a server reaching it directly, every lookup from the
+ * database (CACHE_TTL_SECONDS=0): statements cancelled by statement_timeout, backends terminated
+ * (pg_terminate_backend), connections refused (ALLOW_CONNECTIONS false). Each is 503
+ * temporarily_unavailable with Retry-After on every endpoint, a 503 page on the authorization
+ * endpoint's, and one log line when the outage starts and one when it ends.
+ */
+describe('PostgreSQL cancelling, terminating and refusing', () => {
+  let server: TestServer;
+  let accessToken: string;
+  const database = new URL(testDatabaseUrl()).pathname.slice(1);
+  const passwordGrant = { grant_type: 'password', username: 'alice', password: 'alice', scope: 'openid api1' };
+
+  beforeAll(async () => {
+    server = await startTestServer({ CACHE_TTL_SECONDS: '0' });
+    accessToken = (await requestToken(server.url, 'frontend', 'frontend-secret', passwordGrant)).body.access_token as string;
+  });
+  afterAll(async () => {
+    await sqlOn(adminUrl(), `ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS true`);
+    await server.close();
+  });
+
+  const token = () => requestToken(server.url, 'frontend', 'frontend-secret', passwordGrant);
+  const userinfo = () => request(`${server.url}/connect/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } });
+  const authorizationPage = () =>
+    request(
+      `${server.url}/connect/authorize?${new URLSearchParams({
+        client_id: 'spa',
+        redirect_uri: 'http://127.0.0.1:5173/callback',
+        response_type: 'code',
+        scope: 'openid',
+        code_challenge: 'c'.repeat(43),
+        code_challenge_method: 'S256',
+      })}`,
+    );
+
+  /** Token, UserInfo and the authorization page at once. */
+  const askEach = () => Promise.all([token(), userinfo(), authorizationPage()]);
+
+  /** 503 temporarily_unavailable with Retry-After: JSON at the token and UserInfo endpoints, a page at the authorization endpoint. */
+  function expectEachUnavailable([tokenResponse, userinfoResponse, page]: HttpResponse[]): void {
+    for (const response of [tokenResponse, userinfoResponse]) {
+      expect({ status: response.status, retryAfter: response.headers.get('retry-after'), body: response.body }).toEqual({
+        status: 503,
+        retryAfter: '5',
+        body: { error: 'temporarily_unavailable', error_description: expect.any(String) },
+      });
+    }
+    expect({ status: page.status, type: page.headers.get('content-type'), retryAfter: page.headers.get('retry-after') }).toEqual({
+      status: 503,
+      type: 'text/html; charset=utf-8',
+      retryAfter: '5',
+    });
+    expect(page.body).toContain('temporarily unavailable');
+  }
+
+  /** Runs `outage`, waits for the service to serve again, and expects one log line when it started and one when it ended. */
+  async function expectOneOutageLogged(outage: () => Promise<void>): Promise<void> {
+    const errors = jest.spyOn(NestPinoLogger.prototype, 'error');
+    const infos = jest.spyOn(NestPinoLogger.prototype, 'log');
+    try {
+      await outage();
+      await eventually(async () => (await token()).status === 200, 20_000);
+      await eventually(async () => infos.mock.calls.some(([message]) => /Database available again/.test(String(message))), 15_000);
+      const logged = (spy: typeof errors) => spy.mock.calls.map(([message]) => String(message));
+      expect(logged(errors).filter((message) => /Database unavailable/.test(message))).toHaveLength(1);
+      expect(logged(errors).filter((message) => /server_error|query failed/.test(message))).toEqual([]);
+      expect(logged(infos).filter((message) => /Database available again/.test(message))).toHaveLength(1);
+    } finally {
+      errors.mockRestore();
+      infos.mockRestore();
+    }
+  }
+
+  /** Runs `during` while `clients` and `users` are locked, as a long migration or a stuck transaction would hold them. */
+  async function whileLocked(during: (lockHolder: number) => Promise<void>): Promise<void> {
+    const locker = new Client({ connectionString: testDatabaseUrl() });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN; LOCK TABLE clients, users IN ACCESS EXCLUSIVE MODE');
+      await during((await locker.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid);
+    } finally {
+      await locker.query('ROLLBACK').finally(() => locker.end());
+    }
+  }
+
+  it('a statement cancelled by statement_timeout (10 s), across requests that arrive over several seconds', async () => {
+    await expectOneOutageLogged(() =>
+      whileLocked(async () => {
+        // Two waves 2 s apart: their timeouts end 2 s apart too, and still make one outage.
+        const first = askEach();
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        const second = askEach();
+        expectEachUnavailable(await first);
+        expectEachUnavailable(await second);
+      }),
+    );
+  }, 60_000);
+
+  it('backends terminated in the middle of their statements (pg_terminate_backend)', async () => {
+    await expectOneOutageLogged(() =>
+      whileLocked(async (lockHolder) => {
+        const waiting = askEach();
+        await eventually(async () => (await waitingBackends(lockHolder)) >= 3, 5_000);
+        await sqlOn(
+          testDatabaseUrl(),
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid NOT IN (pg_backend_pid(), ${lockHolder})`,
+        );
+        expectEachUnavailable(await waiting);
+      }),
+    );
+  }, 60_000);
+
+  it('a database refusing connections (ALLOW_CONNECTIONS false)', async () => {
+    await expectOneOutageLogged(async () => {
+      await sqlOn(adminUrl(), `ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS false`);
+      try {
+        await sqlOn(adminUrl(), `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database}'`);
+        expectEachUnavailable([await token(), await userinfo(), await authorizationPage()]);
+      } finally {
+        await sqlOn(adminUrl(), `ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS true`);
+      }
+    });
+  }, 60_000);
+});
+
+/** The server's maintenance database: where a database of the run can be altered from. */
+function adminUrl(): string {
+  const url = new URL(testDatabaseUrl());
+  url.pathname = '/postgres';
+  return url.toString();
+}
+
+async function sqlOn(url: string, text: string): Promise<void> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Backends of the run's database waiting for the lock that `lockHolder` holds. */
+async function waitingBackends(lockHolder: number): Promise<number> {
+  const rows = await sql<{ count: number }>(`SELECT count(*)::int AS count FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [lockHolder]);
+  return rows[0].count;
+}

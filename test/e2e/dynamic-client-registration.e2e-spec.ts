@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { UnusedClientPurger } from '../../src/endpoints/client-registration/unused-client.purger';
 import { Browser, locationParameters, pkce } from '../support/browser';
@@ -14,6 +15,18 @@ function register(base: string, metadata: unknown, headers: Record<string, strin
     method: 'POST',
     body: typeof metadata === 'string' ? metadata : JSON.stringify(metadata),
     headers: { 'content-type': 'application/json', ...headers },
+  });
+}
+
+/** Sends `raw` on a connection of its own, then shuts down the sending side (FIN) and reads what comes back until the server closes. */
+function halfClosedExchange(base: string, raw: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port: Number(new URL(base).port) }, () => socket.end(raw));
+    let received = '';
+    socket.setTimeout(10_000, () => socket.destroy(new Error(`no answer within 10 s; received: ${received}`)));
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(received));
   });
 }
 
@@ -218,6 +231,96 @@ describe('dynamic client registration, open', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(broken.status).toBe(400);
+  });
+
+  describe('refuses bodies no reader should guess at, never with a 500', () => {
+    const rsaJwks = (bits: number) => ({
+      keys: [{ ...generateKeyPairSync('rsa', { modulusLength: bits }).publicKey.export({ format: 'jwk' }), kid: `rsa-${bits}` }],
+    });
+    const privateKeyJwt = (jwks: unknown) => ({ redirect_uris: [CALLBACK], token_endpoint_auth_method: 'private_key_jwt', jwks });
+
+    function expectMetadataError(response: HttpResponse, description: RegExp): void {
+      expectError(response, 400, 'invalid_client_metadata');
+      expect(response.body.error_description).toMatch(description);
+    }
+
+    it('JSON nested 10,000 levels deep (over the size limit as well), 5,000 or 33 levels, at registration and at an update', async () => {
+      const nested = (depth: number) => `{"redirect_uris":["${CALLBACK}"],"x":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+      expectMetadataError(await register(server.url, nested(10_000)), /at most 16384 bytes/);
+      expectMetadataError(await register(server.url, nested(5_000)), /nested deeper than 32 levels/);
+      expectMetadataError(await register(server.url, nested(32)), /nested deeper than 32 levels/);
+      expect((await register(server.url, nested(31))).status).toBe(201);
+      const { body } = await register(server.url, { redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none' });
+      const update = await request(`${server.url}/connect/register/${body.client_id}`, {
+        method: 'PUT',
+        body: `{"client_id":"${body.client_id}","redirect_uris":["${CALLBACK}"],"x":${'{"a":'.repeat(2_000)}1${'}'.repeat(2_000)}}`,
+        headers: { authorization: `Bearer ${body.registration_access_token}`, 'content-type': 'application/json' },
+      });
+      expectMetadataError(update, /nested deeper than 32 levels/);
+    });
+
+    it('a member named twice, at registration and at an update (JSON parsers disagree on which one counts)', async () => {
+      expectMetadataError(
+        await register(server.url, `{"redirect_uris":["${CALLBACK}"],"token_endpoint_auth_method":"none","token_endpoint_auth_method":"client_secret_basic"}`),
+        /named twice/,
+      );
+      expectMetadataError(await register(server.url, `{"redirect_uris":["${CALLBACK}"],"jwks":{"keys":[{"kty":"EC","kty":"RSA"}]}}`), /named twice/);
+      const { body } = await register(server.url, { redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none' });
+      const update = await request(`${server.url}/connect/register/${body.client_id}`, {
+        method: 'PUT',
+        body: `{"client_id":"${body.client_id}","redirect_uris":["${CALLBACK}"],"redirect_uris":["https://attacker.example/cb"]}`,
+        headers: { authorization: `Bearer ${body.registration_access_token}`, 'content-type': 'application/json' },
+      });
+      expectMetadataError(update, /named twice/);
+    });
+
+    it('a charset other than UTF-8 (RFC 8259 §8.1), whatever the bytes', async () => {
+      const metadata = { redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none' };
+      for (const contentType of ['application/json; charset=utf-16', 'application/json; charset=UTF-16LE', 'application/json;charset=iso-8859-1']) {
+        const refused = await register(server.url, metadata, { 'content-type': contentType });
+        expectError(refused, 400, 'invalid_request');
+        expect(refused.body.error_description).toMatch(/must be UTF-8/);
+      }
+      const utf16 = await request(`${server.url}/connect/register`, {
+        method: 'POST',
+        body: Buffer.from(`\ufeff${JSON.stringify(metadata)}`, 'utf16le'),
+        headers: { 'content-type': 'application/json; charset=utf-16' },
+      });
+      expectError(utf16, 400, 'invalid_request');
+      expect(utf16.body.error_description).toMatch(/must be UTF-8/);
+      for (const contentType of ['application/json; charset=utf-8', 'application/json; charset="UTF-8"', 'Application/JSON']) {
+        expect((await register(server.url, metadata, { 'content-type': contentType })).status).toBe(201);
+      }
+    });
+
+    it('RSA keys under 2048 bits (RFC 7518 §3.3), at registration and at an update', async () => {
+      expectMetadataError(await register(server.url, privateKeyJwt(rsaJwks(512))), /RSA key .*2048 bits/);
+      expectMetadataError(await register(server.url, privateKeyJwt(rsaJwks(1024))), /RSA key .*2048 bits/);
+      const registered = await register(server.url, privateKeyJwt(rsaJwks(2048)));
+      expect(registered.status).toBe(201);
+      const update = await request(`${server.url}/connect/register/${registered.body.client_id}`, {
+        method: 'PUT',
+        body: JSON.stringify({ client_id: registered.body.client_id, ...privateKeyJwt(rsaJwks(1024)) }),
+        headers: { authorization: `Bearer ${registered.body.registration_access_token}`, 'content-type': 'application/json' },
+      });
+      expectMetadataError(update, /RSA key .*2048 bits/);
+    });
+  });
+
+  it('answers an RFC 7592 request whose client shuts down its sending side after the request (RFC 9112 §9.6)', async () => {
+    const { body } = await register(server.url, { client_name: 'Half', redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none' });
+    const path = `/connect/register/${body.client_id}`;
+    const authorization = `Authorization: Bearer ${body.registration_access_token}`;
+    const read = await halfClosedExchange(server.url, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${authorization}\r\n\r\n`);
+    expect(read).toMatch(/^HTTP\/1\.1 200 /);
+    expect(read).toContain('"client_name":"Half"');
+    const update = JSON.stringify({ client_id: body.client_id, client_name: 'Closed', redirect_uris: [CALLBACK] });
+    const put = await halfClosedExchange(
+      server.url,
+      `PUT ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${authorization}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(update)}\r\n\r\n${update}`,
+    );
+    expect(put).toMatch(/^HTTP\/1\.1 200 /);
+    expect(put).toContain('"client_name":"Closed"');
   });
 
   it('marks a registered client used when it is looked up and its mark is over an hour old', async () => {

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
@@ -74,6 +75,11 @@ describe('migrations for secretless clients and trusted issuers', () => {
     );
     expect(privateKeys.code).toBe(2);
     expect(privateKeys.stderr).toContain('--jwks-file: the file holds private or symmetric key material');
+    const weakKey = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ format: 'jwk' });
+    await writeFile(join(outDir, 'weak.json'), JSON.stringify({ keys: [weakKey] }));
+    const weak = await generate(runClientMigrationCommand, '--client-id', 'x', '--grant', 'client_credentials', '--scope', 'api2', '--jwks-file', 'weak.json');
+    expect(weak.code).toBe(2);
+    expect(weak.stderr).toContain('--jwks-file: an RSA key must be at least 2048 bits (RFC 7518 §3.3), not 1024');
     const noIssuer = await generate(
       runClientMigrationCommand,
       '--client-id',

@@ -28,6 +28,7 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
     SIGN_IN_FAILURES_BEFORE_BACKOFF: '0',
     SIGN_IN_ADDRESS_FAILURES: '0',
     PASSWORD_HASHING_CONCURRENCY: '0',
+    RATE_LIMIT_METADATA_DOCUMENTS: '0',
     // One key-encryption key for the run: specs reach the shared database by different URLs (proxies).
     KEY_ENCRYPTION_KEY: TEST_KEY_ENCRYPTION_KEY,
     ...env,

@@ -59,25 +59,14 @@ export function jwtPayload(jwt: string): Record<string, any> {
 }
 
 /**
- * POSTs a form from a chosen local address (127.0.0.2, 127.0.0.3, … all reach a server on
+ * An HTTP request from a chosen local address (127.0.0.2, 127.0.0.3, … all reach a server on
  * 127.0.0.1), so that one spec can play callers at different client addresses.
  */
-export function postFormFrom(
-  localAddress: string,
-  url: string,
-  form: Record<string, string | string[]>,
-  headers: Record<string, string> = {},
-): Promise<HttpResponse> {
-  const body = toForm(form);
+export function requestFrom(localAddress: string, url: string, method: string, body = '', headers: Record<string, string> = {}): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(
       url,
-      {
-        method: 'POST',
-        localAddress,
-        agent: false,
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body), ...headers },
-      },
+      { method, localAddress, agent: false, headers: { 'content-length': Buffer.byteLength(body), ...headers } },
       (incoming) => {
         const chunks: Buffer[] = [];
         incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -99,6 +88,16 @@ export function postFormFrom(
     outgoing.on('error', reject);
     outgoing.end(body);
   });
+}
+
+/** POSTs a form from a chosen local address (requestFrom). */
+export function postFormFrom(
+  localAddress: string,
+  url: string,
+  form: Record<string, string | string[]>,
+  headers: Record<string, string> = {},
+): Promise<HttpResponse> {
+  return requestFrom(localAddress, url, 'POST', toForm(form), { 'content-type': 'application/x-www-form-urlencoded', ...headers });
 }
 
 /** A token request with client_secret_basic from a chosen local address. */

@@ -1,10 +1,11 @@
 import { Controller, Delete, Get, Header, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { bodyText } from '../../platform/http/json-body-text';
 import { OAuthRoute } from '../../platform/http/oauth-route';
 import { ClientRegistrationService, type ClientInformation, type RegistrationInput } from './client-registration.service';
 
 const input = (request: FastifyRequest): RegistrationInput => ({
-  body: request.body,
+  text: bodyText(request),
   contentType: request.headers['content-type'],
   authorization: request.headers.authorization,
 });
@@ -18,7 +19,7 @@ export class ClientRegistrationController {
   constructor(private readonly registrations: ClientRegistrationService) {}
 
   @Post()
-  @OAuthRoute({ challenge: 'Bearer' })
+  @OAuthRoute({ challenge: 'Bearer', bodyText: true })
   @HttpCode(201)
   @Header('Cache-Control', 'no-store')
   register(@Req() request: FastifyRequest): Promise<ClientInformation> {
@@ -33,7 +34,7 @@ export class ClientRegistrationController {
   }
 
   @Put(':clientId')
-  @OAuthRoute({ challenge: 'Bearer' })
+  @OAuthRoute({ challenge: 'Bearer', bodyText: true })
   @Header('Cache-Control', 'no-store')
   update(@Param('clientId') clientId: string, @Req() request: FastifyRequest): Promise<ClientInformation> {
     return this.registrations.update(clientId, input(request));

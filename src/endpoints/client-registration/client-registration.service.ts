@@ -3,15 +3,16 @@ import type { ConfigType } from '../../platform/config/config-slice';
 import { agentsConfig } from '../../platform/config/config.slices';
 import { hashClientSecret } from '../../identity/clients/client-secret.verifier';
 import { bearerTokenFromHeader } from '../../protocol/bearer-token';
+import { readJsonDocument } from '../../protocol/json-object';
 import { OAuthError } from '../../protocol/oauth-error';
 import { RegistrationThrottle } from '../../platform/rate-limit/registration.throttle';
 import { ResourceStore } from '../../identity/resources/resource.store';
 import { generateCredential, readRegistrationMetadata, registeredClientRecord, tokenMatches } from './client-registration';
 import { InitialAccessTokenRepository, RegisteredClientRepository, type StoredRegistration } from './registered-client.repository';
 
-/** What the registration endpoint was sent: the JSON body (already parsed), its media type, the Authorization header. */
+/** What the registration endpoint was sent: the body as sent (UTF-8), its media type, the Authorization header. */
 export interface RegistrationInput {
-  readonly body: unknown;
+  readonly text: string | undefined;
   readonly contentType: string | undefined;
   readonly authorization: string | undefined;
 }
@@ -66,7 +67,7 @@ export class ClientRegistrationService {
   /** RFC 7592 §2.2: the metadata sent replaces what was registered; the authentication method stays. */
   async update(clientId: string, input: RegistrationInput): Promise<ClientInformation> {
     const { stored, token } = await this.authorize(clientId, input.authorization);
-    const body = readJsonBody(input) as Record<string, unknown>;
+    const body = readJsonBody(input);
     if (body.client_id !== clientId) throw OAuthError.invalidClientMetadata('client_id must be the registered client_id');
     const sent = SERVER_FIELDS.find((name) => name in body);
     if (sent) throw OAuthError.invalidClientMetadata(`${sent} must not be sent in an update`);
@@ -119,12 +120,20 @@ export class ClientRegistrationService {
   }
 }
 
-/** RFC 7591 §3.1: a JSON object, bounded in size. */
-function readJsonBody({ body, contentType }: RegistrationInput): unknown {
+/**
+ * RFC 7591 §3.1: a JSON object, bounded in size and depth, no member named twice (readJsonDocument).
+ * Its charset, if given, was checked to be UTF-8 before it was parsed (json-body-text.ts).
+ */
+function readJsonBody({ text, contentType }: RegistrationInput): Record<string, unknown> {
   const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();
-  if (mediaType !== 'application/json') throw OAuthError.invalidClientMetadata('the request body must be application/json');
+  if (mediaType !== 'application/json' || text === undefined) throw OAuthError.invalidClientMetadata('the request body must be application/json');
+  if (Buffer.byteLength(text) > MAX_METADATA_BYTES) throw OAuthError.invalidClientMetadata(`the client metadata must be at most ${MAX_METADATA_BYTES} bytes`);
+  let body: unknown;
+  try {
+    body = readJsonDocument(text);
+  } catch (error) {
+    throw OAuthError.invalidClientMetadata(`the client metadata cannot be read: ${(error as Error).message}`);
+  }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw OAuthError.invalidClientMetadata('the client metadata must be a JSON object');
-  if (JSON.stringify(body).length > MAX_METADATA_BYTES)
-    throw OAuthError.invalidClientMetadata(`the client metadata must be at most ${MAX_METADATA_BYTES} bytes`);
-  return body;
+  return body as Record<string, unknown>;
 }

@@ -1,12 +1,14 @@
-import { Controller, Get, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { InspectedParameters } from '../../protocol/inspected-parameters';
 import { DeviceConsentForm, DeviceEntryForm, DeviceLoginForm } from './device-forms';
 import { DeviceVerificationService } from './device-verification.service';
 import { PageForm, PageQuery } from './page-parameters';
+import { PageExceptionFilter } from './page-exception.filter';
 import { PageRenderer } from './page.renderer';
 
 /** The device authorization grant's verification page (RFC 8628 §3.3, docs/device-authorization.md). */
+@UseFilters(PageExceptionFilter)
 @Controller('connect/device')
 export class DeviceVerificationController {
   constructor(

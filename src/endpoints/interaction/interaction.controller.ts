@@ -1,4 +1,4 @@
-import { Controller, Get, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthorizationParameters, type AuthorizationInput } from '../../tokens/authorization/authorization-parameters';
 import type { InspectedParameters } from '../../protocol/inspected-parameters';
@@ -7,6 +7,7 @@ import { EndSessionService } from './end-session.service';
 import { ConsentForm, LoginForm, LogoutForm } from './interaction-forms';
 import { InteractionService } from './interaction.service';
 import { PageForm, PageQuery } from './page-parameters';
+import { PageExceptionFilter } from './page-exception.filter';
 import { PageRenderer } from './page.renderer';
 import { StylesheetSource } from './stylesheet.source';
 
@@ -14,6 +15,7 @@ import { StylesheetSource } from './stylesheet.source';
  * The browser-facing endpoints (docs/browser-sign-in.md): authorization (OpenID Connect Core
  * §3.1.2), the login and consent forms, RP-Initiated Logout and its confirmation, and the pages' stylesheet.
  */
+@UseFilters(PageExceptionFilter)
 @Controller()
 export class InteractionController {
   constructor(

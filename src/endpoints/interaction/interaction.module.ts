@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../../platform/audit/audit.module';
+import { DatabaseMonitoringModule } from '../../platform/database/database-monitoring.module';
 import { AuthorizeModule } from '../../tokens/authorization/authorize.module';
 import { ClientsModule } from '../../identity/clients/clients.module';
 import { DeviceAuthorizationModule } from '../../tokens/device-authorization/device-authorization.module';
@@ -33,6 +34,7 @@ import { StylesheetSource } from './stylesheet.source';
     SignInModule,
     DeviceAuthorizationModule,
     RateLimitModule,
+    DatabaseMonitoringModule,
   ],
   controllers: [InteractionController, DeviceVerificationController],
   providers: [PageTemplates, InteractionService, DeviceVerificationService, EndSessionService, CsrfTokens, PageRenderer, PasswordSignIn, StylesheetSource],

@@ -43,8 +43,7 @@ export class PageRenderer {
       case 'csrf_failed':
         return this.view(reply, 403, 'error', { message: 'The form expired or did not come from this site.' });
       case 'busy':
-        reply.header('Retry-After', String(page.retryAfterSeconds));
-        return this.view(reply, 503, 'error', { message: 'Too many sign-ins are being checked right now. Please try again in a few seconds.' });
+        return this.unavailable(reply, page.retryAfterSeconds, 'Too many sign-ins are being checked right now. Please try again in a few seconds.');
       case 'signed_out':
         return this.view(reply, 200, 'signed-out', {});
       case 'redirect':
@@ -79,6 +78,17 @@ export class PageRenderer {
       default:
         return this.devicePage(context, page);
     }
+  }
+
+  /** A page with Retry-After: the service cannot answer now (503, page-exception.filter.ts), sign-ins are queued, or the address asked too much (429). */
+  async unavailable(
+    reply: FastifyReply,
+    retryAfterSeconds: number,
+    message = 'The service is temporarily unavailable. Please try again in a few seconds.',
+    status: 429 | 503 = 503,
+  ): Promise<void> {
+    reply.header('Retry-After', String(retryAfterSeconds));
+    return this.view(reply, status, 'error', { message });
   }
 
   /** The verification page's steps (docs/device-authorization.md): the login and consent templates post to the device flow's endpoints. */

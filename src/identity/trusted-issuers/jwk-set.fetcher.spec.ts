@@ -35,6 +35,15 @@ describe('JwkSetFetcher.fetch', () => {
     await expect(fetcher.fetch(server.url, false)).rejects.toThrow('not a JWK Set');
   });
 
+  it('refuses JSON that is not, nests too deeply or names a member twice', async () => {
+    server.serve('{"keys":[');
+    await expect(fetcher.fetch(server.url, false)).rejects.toThrow('not JSON');
+    server.serve(`{"keys":[${'['.repeat(40)}${']'.repeat(40)}]}`);
+    await expect(fetcher.fetch(server.url, false)).rejects.toThrow('nested deeper than 32 levels');
+    server.serve('{"keys":[{"kty":"EC","kty":"RSA"}]}');
+    await expect(fetcher.fetch(server.url, false)).rejects.toThrow('named twice');
+  });
+
   it('returns the usable keys of the set', async () => {
     server.serve({ keys: [ec, { ...ec, kid: 'enc', use: 'enc' }] });
     await expect(fetcher.fetch(server.url, false)).resolves.toEqual({ jwks: { keys: [ec] } });

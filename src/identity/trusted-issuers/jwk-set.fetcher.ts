@@ -1,4 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { readJsonDocument } from '../../protocol/json-object';
 import { jwksUriProblem } from './jwks-uri';
 import { usableJwkSet, type UsableJwkSet } from './jwk-set';
 
@@ -32,7 +33,7 @@ export class JwkSetFetcher {
       throw new Error(`the JWK Set endpoint answered ${response.status}`);
     }
     const text = await readLimited(response, this.limits.maxBytes);
-    return usableJwkSet(JSON.parse(text), spiffe);
+    return usableJwkSet(readJsonDocument(text), spiffe);
   }
 }
 

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { usableJwkSet } from './jwk-set';
 
 const ec = { kty: 'EC', crv: 'P-256', x: 'x', y: 'y', kid: 'a' };
@@ -12,6 +13,12 @@ describe('usableJwkSet', () => {
   it('drops private and symmetric keys, encryption keys and non-objects', () => {
     const set = usableJwkSet({ keys: [{ ...ec, d: 'secret' }, { kty: 'oct', k: 'c2VjcmV0' }, { ...ec, use: 'enc' }, 'x', null, { kid: 'no-kty' }] }, false);
     expect(set.jwks.keys).toEqual([]);
+  });
+
+  it('drops RSA keys under 2048 bits, which nothing may be verified with (RFC 7518 §3.3)', () => {
+    const rsa = (bits: number) => ({ ...generateKeyPairSync('rsa', { modulusLength: bits }).publicKey.export({ format: 'jwk' }), kid: `rsa-${bits}` });
+    const strong = rsa(2048);
+    expect(usableJwkSet({ keys: [rsa(1024), strong, rsa(512)] }, false).jwks.keys).toEqual([strong]);
   });
 
   it('keeps signature keys with or without use', () => {

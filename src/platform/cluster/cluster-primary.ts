@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { AppConfig } from '../config/app.config';
 import { createRootLogger } from '../logging/root-logger';
-import { serveWorkersMetrics } from './cluster-metrics';
+import { serveWorkersMetrics, supervisorRegistry } from './cluster-metrics';
 import { WorkerSupervisor } from './worker-supervisor';
 
 /**
@@ -11,9 +11,11 @@ import { WorkerSupervisor } from './worker-supervisor';
  */
 export async function runClusterPrimary(config: AppConfig, stopTimeoutMs: number): Promise<number> {
   const logger = createRootLogger(config.logLevel).child({ context: 'Cluster' });
-  const metrics = config.metricsPort === undefined ? undefined : await serveWorkersMetrics(config.host, config.metricsPort, (line) => logger.debug(line));
+  const supervisor = new WorkerSupervisor({ workers: config.workers.count, stopTimeoutMs }, logger);
+  const own = supervisorRegistry(() => supervisor.status());
+  const metrics = config.metricsPort === undefined ? undefined : await serveWorkersMetrics(config.host, config.metricsPort, own, (line) => logger.debug(line));
   if (metrics) logger.info(`Metrics of every worker on http://${config.host}:${(metrics.address() as AddressInfo).port}/metrics`);
-  const exitCode = await new WorkerSupervisor({ workers: config.workers.count, stopTimeoutMs }, logger).run();
+  const exitCode = await supervisor.run();
   metrics?.close();
   return exitCode;
 }

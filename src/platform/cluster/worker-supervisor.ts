@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
-import { RestartBudget } from './restart-budget';
+import { MAX_RESTART_DELAY_MS, RestartBackoff } from './restart-backoff';
 
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
@@ -10,18 +10,32 @@ export interface WorkerSupervisorOptions {
   readonly stopTimeoutMs: number;
 }
 
+/** What the primary tells on METRICS_PORT (cluster-metrics.ts). */
+export interface SupervisorStatus {
+  readonly listening: number;
+  /** Workers replaced since the start. */
+  readonly restarts: number;
+  /** The wait a worker exiting now would get before its replacement starts. */
+  readonly restartDelayMs: number;
+}
+
 /**
  * The primary of `WORKERS` > 1 (docs/operations.md#several-cores-workers). It forks the workers, each
- * the whole service, sharing the listening port through node:cluster. A worker that dies after it
- * listened is replaced (RestartBudget); one that dies before it listened stops them all (exit 1), as
- * a failed start stops a single process. SIGTERM or SIGINT is passed to every worker, which drains
- * as a single process does; the primary exits once all have, with 0 if each exited with 0.
+ * the whole service, sharing the listening port through node:cluster. While the service starts, a
+ * worker that dies before it listened stops them all (exit 1), as a failed start stops a single
+ * process. Once every worker has listened, any worker that dies is replaced, after a wait that
+ * grows with the restarts of the last minute (RestartBackoff): what requests do may slow the
+ * service down, never stop it. SIGTERM or SIGINT is passed to every worker, which drains as a
+ * single process does; the primary exits once all have, with 0 if each exited with 0.
  */
 export class WorkerSupervisor {
   private readonly alive = new Set<Worker>();
   private readonly listening = new Set<Worker>();
-  private readonly restarts = new RestartBudget();
+  private readonly backoff = new RestartBackoff();
   private readonly pendingForks = new Set<NodeJS.Timeout>();
+  private restarts = 0;
+  /** Every worker has listened once: the start is over. */
+  private started = false;
   private stopping = false;
   private failed = false;
   private finish: (exitCode: number) => void = () => undefined;
@@ -46,9 +60,15 @@ export class WorkerSupervisor {
     this.alive.add(cluster.fork());
   }
 
+  status(): SupervisorStatus {
+    return { listening: this.listening.size, restarts: this.restarts, restartDelayMs: this.backoff.delayAt(Date.now()) };
+  }
+
   private onListening(worker: Worker): void {
     this.listening.add(worker);
-    if (this.listening.size === this.options.workers) this.logger.info(`All ${this.options.workers} workers listening`);
+    if (this.listening.size < this.options.workers) return;
+    this.started = true;
+    this.logger.info(`All ${this.options.workers} workers listening`);
   }
 
   private onExit(worker: Worker, code: number | null, signal: string | null): void {
@@ -60,10 +80,17 @@ export class WorkerSupervisor {
       if (this.alive.size === 0) this.finish(this.failed ? 1 : 0);
       return;
     }
-    if (!listened) return this.giveUp(`${how} before it listened: stopping`);
-    const delay = this.restarts.nextDelayMs(Date.now());
-    if (delay === undefined) return this.giveUp(`${how}, too many restarts within a minute: stopping`);
-    this.logger.warn(`${how}; a new one starts in ${delay} ms`);
+    if (!listened && !this.started) return this.giveUp(`${how} before it listened: stopping`);
+    this.restartLater(`${how}${listened ? '' : ' before it listened'}`);
+  }
+
+  private restartLater(how: string): void {
+    const now = Date.now();
+    const delay = this.backoff.nextDelayMs(now);
+    const recent = this.backoff.recentRestarts(now);
+    this.restarts++;
+    const backingOff = recent > 1 ? ` (restart ${recent} within a minute: the wait doubles each time, up to ${MAX_RESTART_DELAY_MS / 1000} s)` : '';
+    this.logger.warn({ restarts: this.restarts, restartDelayMs: delay }, `${how}; a new one starts in ${delay} ms${backingOff}`);
     const timer = setTimeout(() => {
       this.pendingForks.delete(timer);
       this.fork();

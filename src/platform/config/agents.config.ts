@@ -16,6 +16,8 @@ export interface AgentsConfig {
   readonly dynamicClientExpiryDays: number;
   /** `RATE_LIMIT_REGISTRATIONS`: registration requests per address per `RATE_LIMIT_WINDOW_SECONDS`; 0 = off. */
   readonly registrationsPerAddress: number;
+  /** `RATE_LIMIT_METADATA_DOCUMENTS`: documents fetched for the first time per address per `RATE_LIMIT_WINDOW_SECONDS`; 0 = off. */
+  readonly metadataDocumentsPerAddress: number;
 }
 
 /** The variables of docs/agents.md, each optional. */
@@ -25,6 +27,7 @@ export class AgentsEnvironment {
   @IsIn(DYNAMIC_REGISTRATION_MODES, mustBe('"off", "open" or "token"')) DYNAMIC_REGISTRATION?: DynamicRegistrationMode;
   @IntegerIn(1, 3650) DYNAMIC_CLIENT_EXPIRY_DAYS?: number;
   @IntegerIn(0, 1_000_000) RATE_LIMIT_REGISTRATIONS?: number;
+  @IntegerIn(0, 1_000_000) RATE_LIMIT_METADATA_DOCUMENTS?: number;
 }
 
 export function readAgentsConfig(env: Env, problems: string[]): AgentsConfig {
@@ -36,5 +39,6 @@ export function readAgentsConfig(env: Env, problems: string[]): AgentsConfig {
     dynamicRegistration: v.DYNAMIC_REGISTRATION ?? 'off',
     dynamicClientExpiryDays: v.DYNAMIC_CLIENT_EXPIRY_DAYS ?? 30,
     registrationsPerAddress: v.RATE_LIMIT_REGISTRATIONS ?? 20,
+    metadataDocumentsPerAddress: v.RATE_LIMIT_METADATA_DOCUMENTS ?? 20,
   };
 }

@@ -6,7 +6,8 @@ describe('isDatabaseUnavailable', () => {
   it.each([
     ['a unique violation (23505)', withCode('23505', 'duplicate key value violates unique constraint')],
     ['a syntax error (42601)', withCode('42601')],
-    ['a query cancelled by statement timeout (57014)', withCode('57014')],
+    ['a serialization failure (40001)', withCode('40001')],
+    ['a prerequisite not met, other than a database closed to connections (55000)', withCode('55000', 'cannot drop the currently open database')],
     ['a plain error', new Error('boom')],
     ['a node error unrelated to the network', withCode('ENOENT')],
     ['undefined', undefined],
@@ -32,6 +33,10 @@ describe('isDatabaseUnavailable', () => {
     ['57P01 (admin shutdown)', '57P01'],
     ['57P03 (cannot connect now)', '57P03'],
     ['53300 (too many connections)', '53300'],
+    ['53100 (disk full)', '53100'],
+    ['57014 (statement cancelled by statement_timeout)', '57014'],
+    ['57P05 (idle-session timeout)', '57P05'],
+    ['25P03 (idle-in-transaction timeout)', '25P03'],
   ])('is true for SQLSTATE %s', (_, code) => {
     expect(isDatabaseUnavailable(withCode(code))).toBe(true);
   });
@@ -42,6 +47,7 @@ describe('isDatabaseUnavailable', () => {
     'Client has encountered a connection error and is not queryable',
     'the database system is starting up',
     'the database system is shutting down',
+    'database "tollgate" is not currently accepting connections',
   ])('is true for the pool message "%s"', (message) => {
     expect(isDatabaseUnavailable(new Error(message))).toBe(true);
   });

@@ -7,6 +7,8 @@ export interface OAuthRouteOptions {
   readonly challenge?: 'Bearer';
   /** RFC 9110 §15.5.6: the other methods on the route's path get 405 with `Allow` and this description. */
   readonly otherMethods?: string;
+  /** The route reads its body as sent (json-body-text.ts), which must then be UTF-8. */
+  readonly bodyText?: boolean;
 }
 
 /** Declares how the route's errors are rendered (docs/errors.md); one per handler. */

@@ -9,6 +9,7 @@ import { CounterStore } from './counter-store';
 import { FailOpenCounterStore } from './fail-open-counter-store';
 import { MemoryCounterStore } from './memory-counter-store';
 import { RedisCounterStore } from './redis-counter-store';
+import { MetadataDocumentThrottle } from './metadata-document.throttle';
 import { RegistrationThrottle } from './registration.throttle';
 import { SignInThrottle } from './sign-in.throttle';
 import { UserCodeThrottle } from './user-code.throttle';
@@ -34,7 +35,7 @@ async function counterStore(limits: RateLimitConfig, metrics: TollgateMetrics): 
   });
 }
 
-/** Throttling of client authentication, user sign-in, user-code entry and client registration (docs/throttling.md). */
+/** Throttling of client authentication, user sign-in, user-code entry, client registration and new metadata documents (docs/throttling.md). */
 @Module({
   imports: [MetricsModule],
   providers: [
@@ -70,8 +71,14 @@ async function counterStore(limits: RateLimitConfig, metrics: TollgateMetrics): 
       useFactory: (store: CounterStore, limits: ConfigType<typeof throttlingConfig>, agents: ConfigType<typeof agentsConfig>) =>
         new RegistrationThrottle(store, { perAddress: agents.registrationsPerAddress, windowSeconds: limits.windowSeconds }),
     },
+    {
+      provide: MetadataDocumentThrottle,
+      inject: [CounterStore, throttlingConfig.KEY, agentsConfig.KEY],
+      useFactory: (store: CounterStore, limits: ConfigType<typeof throttlingConfig>, agents: ConfigType<typeof agentsConfig>) =>
+        new MetadataDocumentThrottle(store, { perAddress: agents.metadataDocumentsPerAddress, windowSeconds: limits.windowSeconds }),
+    },
   ],
-  exports: [ClientAuthThrottle, SignInThrottle, UserCodeThrottle, RegistrationThrottle],
+  exports: [ClientAuthThrottle, SignInThrottle, UserCodeThrottle, RegistrationThrottle, MetadataDocumentThrottle],
 })
 export class RateLimitModule implements OnApplicationShutdown {
   constructor(@Inject(CounterStore) private readonly store: CounterStore) {}

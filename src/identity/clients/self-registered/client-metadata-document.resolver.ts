@@ -4,6 +4,9 @@ import type { Client } from '../client';
 import { ClientRepository } from '../client.repository';
 import type { ConfigType } from '../../../platform/config/config-slice';
 import { agentsConfig } from '../../../platform/config/config.slices';
+import { currentClientAddress } from '../../../platform/http/client-address-context';
+import { MetadataDocumentThrottle } from '../../../platform/rate-limit/metadata-document.throttle';
+import { readJsonDocument } from '../../../protocol/json-object';
 import { ResourceStore } from '../../resources/resource.store';
 import { cacheLifetimeSeconds } from './cache-lifetime';
 import { clientIdUrlProblem } from './client-id-url';
@@ -43,6 +46,7 @@ export class ClientMetadataDocumentResolver implements OnModuleDestroy {
     @Inject(agentsConfig.KEY) private readonly config: ConfigType<typeof agentsConfig>,
     private readonly resources: ResourceStore,
     private readonly clients: ClientRepository,
+    private readonly newDocuments: MetadataDocumentThrottle,
   ) {
     // docs/agents.md#development: while the issuer is http, loopback documents are accepted too.
     this.allowLoopbackHttp = new URL(config.issuer).protocol === 'http:';
@@ -60,6 +64,7 @@ export class ClientMetadataDocumentResolver implements OnModuleDestroy {
     if (!this.config.metadataDocuments) return { problem: 'client ID metadata documents are not accepted by this server' };
     const urlProblem = clientIdUrlProblem(clientId, this.allowLoopbackHttp);
     if (urlProblem) return { problem: urlProblem };
+    await this.admitNewDocument(clientId);
     const document = await this.documents.get(clientId);
     if ('problem' in document) return { problem: `the client metadata document cannot be used: ${document.problem}` };
     const client = selfRegisteredClient(
@@ -73,6 +78,16 @@ export class ClientMetadataDocumentResolver implements OnModuleDestroy {
       this.resources.catalog,
     );
     return { client };
+  }
+
+  /**
+   * docs/agents.md#bounds: a document not held yet is counted against the requesting address before
+   * it is fetched; over the budget, `429 temporarily_unavailable` (a 429 page at the authorization
+   * endpoint), nothing fetched and nothing stored.
+   */
+  private async admitNewDocument(url: string): Promise<void> {
+    const address = currentClientAddress();
+    if (address !== undefined && this.documents.wouldFetchNew(url)) await this.newDocuments.admit(address);
   }
 
   private async fetchDocument(url: string): Promise<Fetched<ClientDocument> | Refusal> {
@@ -103,10 +118,11 @@ export class ClientMetadataDocumentResolver implements OnModuleDestroy {
   }
 }
 
+/** The response as JSON (readJsonDocument: bounded in depth, no member named twice). */
 function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text);
-  } catch {
-    throw new ClientMetadataError('invalid_client_metadata', 'the response is not JSON');
+    return readJsonDocument(text);
+  } catch (error) {
+    throw new ClientMetadataError('invalid_client_metadata', `the response cannot be read: ${(error as Error).message}`);
   }
 }

@@ -43,6 +43,15 @@ export class MetadataDocumentCache<T> {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** Whether `get(url)` would fetch a document not held yet: none usable, no failure remembered, none loading. */
+  wouldFetchNew(url: string): boolean {
+    const now = this.now();
+    const cached = this.entries.get(url);
+    if (cached && now < cached.expiresAt) return false;
+    const failed = this.failures.get(url);
+    return !(failed && now < failed.until) && !this.loading.has(url);
+  }
+
   async get(url: string): Promise<T | Refusal> {
     const now = this.now();
     const cached = this.entries.get(url);

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { Agent, buildConnector, request } from 'undici';
+import { Agent, buildConnector, request, type Dispatcher } from 'undici';
 import type { OutboundAddressPolicy } from './outbound-address.policy';
 
 /** A fetch Tollgate refused or could not complete; `message` is safe to show (no secrets in it). */
@@ -85,20 +85,23 @@ export class OutboundFetcher {
   };
 }
 
-async function readLimited(body: AsyncIterable<Buffer> & { destroy(): unknown }, declared: number, maxBytes: number): Promise<string> {
+/**
+ * The body as text, at most `maxBytes`. A body not read to its end is handed to undici's `dump`,
+ * which listens for the error undici emits when it destroys an unread body: destroyed unheard, that
+ * error would end the process.
+ */
+async function readLimited(body: Dispatcher.ResponseData['body'], declared: number, maxBytes: number): Promise<string> {
   const tooLarge = () => new OutboundFetchError(`the response is larger than ${maxBytes} bytes`);
   if (declared > maxBytes) {
-    body.destroy();
+    await body.dump({ limit: maxBytes });
     throw tooLarge();
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of body) {
+  // Leaving the loop early (too large, or an error) destroys the body with the iterator listening.
+  for await (const chunk of body as AsyncIterable<Buffer>) {
     size += chunk.byteLength;
-    if (size > maxBytes) {
-      body.destroy();
-      throw tooLarge();
-    }
+    if (size > maxBytes) throw tooLarge();
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');

@@ -1,11 +1,12 @@
 import type { JSONWebKeySet, JWK } from 'jose';
+import { weakKeyProblem } from '../../../protocol/jwk-strength';
 
 const MAX_KEYS = 10;
 
 /**
  * The public signature keys of a client's JWK Set (RFC 7517 §5, RFC 7591 §2 `jwks`): 1 to 10 keys,
- * each with a `kty`, none with private or symmetric members, `use` absent or `sig`. Throws with
- * the reason otherwise: a client that publishes a private key has leaked it.
+ * each with a `kty`, none with private or symmetric members, `use` absent or `sig`, no RSA key under
+ * 2048 bits. Throws with the reason otherwise: a client that publishes a private key has leaked it.
  */
 export function publicJwkSet(document: unknown): JSONWebKeySet {
   const keys = (document as { keys?: unknown } | null)?.keys;
@@ -16,6 +17,8 @@ export function publicJwkSet(document: unknown): JSONWebKeySet {
     const jwk = key as JWK;
     if ('d' in jwk || 'k' in jwk || 'p' in jwk) throw new Error('a key has private or symmetric members');
     if (jwk.use !== undefined && jwk.use !== 'sig') throw new Error('a key is not for signatures');
+    const weak = weakKeyProblem(jwk);
+    if (weak) throw new Error(weak);
   }
   return { keys: keys as JWK[] };
 }
