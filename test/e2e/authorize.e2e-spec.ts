@@ -308,6 +308,32 @@ describe('authorization code flow', () => {
       expect(await wider.text()).toContain('See your name and profile');
     });
 
+    it('asks a client back with the union of its scopes (MCP scope step-up) only for the new ones, and remembers the union', async () => {
+      const browser = new Browser();
+      const username = uniqueName('erin');
+      await insertUser({ username, password: 'erin-password' });
+      const first = await signIn(
+        browser,
+        await browser.get(authorizeUrl(authorizationRequest(WEBAPP, { scope: 'openid api1' }).parameters)),
+        username,
+        'erin-password',
+      );
+      expect(await browser.submit(server.url, await first.text(), { decision: 'allow' })).toMatchObject({ status: 302 });
+
+      const stepUp = await browser.get(authorizeUrl(authorizationRequest(WEBAPP, { scope: 'openid api1 email' }).parameters));
+      expect(stepUp.status).toBe(200);
+      const html = await stepUp.text();
+      const asked = [...html.matchAll(/<li>([^<]*)<\/li>/g)].map(([, item]) => item);
+      expect(asked).toEqual(['See your email address']);
+      const allowed = await browser.submit(server.url, html, { decision: 'allow' });
+      expect(allowed.status).toBe(302);
+      expect(locationParameters(allowed).code).toEqual(expect.any(String));
+
+      const union = await browser.get(authorizeUrl(authorizationRequest(WEBAPP, { scope: 'email api1 openid' }).parameters));
+      expect(union.status).toBe(302);
+      expect(locationParameters(union).code).toEqual(expect.any(String));
+    });
+
     it('answers a deny with access_denied at the redirect URI', async () => {
       const browser = new Browser();
       const consent = await signIn(browser, await browser.get(authorizeUrl(authorizationRequest(WEBAPP, { prompt: 'consent' }).parameters)), 'bob');

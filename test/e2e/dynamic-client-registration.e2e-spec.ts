@@ -60,6 +60,25 @@ describe('dynamic client registration, open', () => {
     expect((await request(`${server.url}/.well-known/openid-configuration`)).body.registration_endpoint).toBe('http://tollgate.test/connect/register');
   });
 
+  it('takes application_type (MCP 2026-07-28 clients send it): native or web, web when absent, anything else invalid_client_metadata', async () => {
+    const native = await register(server.url, {
+      redirect_uris: ['http://127.0.0.1:8123/callback'],
+      token_endpoint_auth_method: 'none',
+      application_type: 'native',
+    });
+    expect(native.status).toBe(201);
+    expect(native.body.application_type).toBe('native');
+    const read = await request(native.body.registration_client_uri.replace('http://tollgate.test', server.url), {
+      headers: { authorization: `Bearer ${native.body.registration_access_token}` },
+    });
+    expect({ status: read.status, application_type: read.body.application_type }).toEqual({ status: 200, application_type: 'native' });
+    expectError(
+      await register(server.url, { redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none', application_type: 'desktop' }),
+      400,
+      'invalid_client_metadata',
+    );
+  });
+
   it('registers a public client (201) that runs the code flow; grants and scopes are narrowed to the rules', async () => {
     const registered = await register(server.url, {
       client_name: 'Agent',
@@ -81,6 +100,7 @@ describe('dynamic client registration, open', () => {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       scope: 'openid profile offline_access',
+      application_type: 'web',
       registration_access_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       registration_client_uri: `http://tollgate.test/connect/register/${body.client_id}`,
     });

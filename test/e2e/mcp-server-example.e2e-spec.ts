@@ -1,17 +1,25 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { JWTPayload } from 'jose';
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+  type OAuthClientInformationMixed,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+  type OAuthTokens,
+} from '@modelcontextprotocol/client';
+import { SignJWT, type JWTPayload } from 'jose';
 import { randomBytes } from 'node:crypto';
 import { createApp } from '../../src/app.factory';
 import { startExample, type RunningExample } from '../../examples/mcp-server/src/example';
+import { StepUp } from '../../examples/mcp-server/src/step-up-client';
 import { Browser, pkce } from '../support/browser';
 import { freePort } from '../support/built-service';
 import { sql, testConfig } from '../support/create-test-app';
 import { uniqueName } from '../support/fixtures';
 import { jwtPayload, request, userAccessToken } from '../support/http';
+import { servicePrivateKey } from '../support/signing-keys';
 import { startMetadataDocumentServer } from '../support/metadata-document-server';
 import { eventually } from '../support/token-lifecycle';
 
@@ -29,19 +37,23 @@ const CLIENT_INFO = { name: 'tollgate-e2e', version: '1.0.0' };
 
 /**
  * An MCP client's OAuth side as an application writes it: keeps what the SDK hands it, checks the
- * redirect's `state` and `iss` (the SDK does not), and plays alice's browser in
- * redirectToAuthorization: the login page, then the consent page.
+ * redirect's `state` (the SDK does not; finishAuth checks `iss`), and plays alice's browser in
+ * redirectToAuthorization: the login page, then the consent page. With the example's StepUp, an
+ * RFC 9470 challenge leads to an authorization request with its `acr_values`.
  */
 class SignInProvider implements OAuthClientProvider {
   readonly expectedState = randomBytes(16).toString('base64url');
+  readonly stepUp = new StepUp();
   authorizationUrl?: URL;
+  /** Whether redirectToAuthorization signs alice in (a step-up to a passkey cannot be played here before passkeys exist). */
+  signsIn = true;
   consentAsked = false;
   /** The consent page's HTML, when one was shown. */
   consentPage?: string;
   /** What the SDK handed to saveClientInformation (a dynamic registration's answer). */
   savedClient?: OAuthClientInformationMixed;
   private callback?: URL;
-  private saved: { client?: OAuthClientInformationMixed; tokens?: OAuthTokens; verifier?: string } = {};
+  private saved: { client?: OAuthClientInformationMixed; tokens?: OAuthTokens; verifier?: string; discovery?: OAuthDiscoveryState } = {};
 
   /** `client`: what clientInformation() answers before anything was saved (a pre-registered client, or a metadata document's URL). */
   constructor(
@@ -58,8 +70,9 @@ class SignInProvider implements OAuthClientProvider {
   state(): string {
     return this.expectedState;
   }
+  /** A client known before discovery is stamped with its authorization server (SEP-2352: never sent to another). */
   clientInformation(): OAuthClientInformationMixed | undefined {
-    return this.saved.client ?? this.client;
+    return this.saved.client ?? (this.client && { ...this.client, issuer: this.tollgateUrl });
   }
   saveClientInformation(client: OAuthClientInformationMixed): void {
     this.saved.client = client;
@@ -71,6 +84,15 @@ class SignInProvider implements OAuthClientProvider {
   saveTokens(tokens: OAuthTokens): void {
     this.saved.tokens = tokens;
   }
+  dropTokens(): void {
+    this.saved.tokens = undefined;
+  }
+  saveDiscoveryState(discovery: OAuthDiscoveryState): void {
+    this.saved.discovery = discovery;
+  }
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.saved.discovery;
+  }
   saveCodeVerifier(verifier: string): void {
     this.saved.verifier = verifier;
   }
@@ -80,9 +102,10 @@ class SignInProvider implements OAuthClientProvider {
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
-    this.authorizationUrl = authorizationUrl;
+    this.authorizationUrl = this.stepUp.authorizationUrl(authorizationUrl);
+    if (!this.signsIn) return;
     const browser = new Browser();
-    const login = await browser.get(authorizationUrl.href);
+    const login = await browser.get(this.authorizationUrl.href);
     expect(login.status).toBe(200);
     let response = await browser.submit(this.tollgateUrl, await login.text(), { username: 'alice', password: 'alice' });
     if (response.status === 200) {
@@ -96,12 +119,17 @@ class SignInProvider implements OAuthClientProvider {
     this.callback = new URL(response.headers.get('location')!);
   }
 
-  /** The code of the redirect back to the client, once its state and issuer are checked (RFC 9207). */
-  code(issuer: string): string {
+  /** The parameters of the redirect back to the client (code and `iss` for finishAuth), once its state is checked. */
+  callbackParameters(issuer: string): URLSearchParams {
     if (!this.callback) throw new Error('the SDK did not send the user to the authorization endpoint');
     expect(`${this.callback.origin}${this.callback.pathname}`).toBe(REDIRECT_URL);
     expect({ state: this.callback.searchParams.get('state'), iss: this.callback.searchParams.get('iss') }).toEqual({ state: this.expectedState, iss: issuer });
-    return this.callback.searchParams.get('code')!;
+    return this.callback.searchParams;
+  }
+
+  /** The transport's options: this provider, and the step-up middleware in its fetch. */
+  transportOptions() {
+    return { authProvider: this, fetch: this.stepUp.middleware(() => this.dropTokens())(fetch) };
   }
 }
 
@@ -169,10 +197,10 @@ describe('the MCP server example with the MCP SDK client', () => {
    * and sends alice to sign in; the code is redeemed, a new connection calls `list_notes`.
    */
   async function signInAndListNotes(provider: SignInProvider) {
-    const transport = () => new StreamableHTTPClientTransport(new URL(example.mcp.resourceUri), { authProvider: provider });
+    const transport = () => new StreamableHTTPClientTransport(new URL(example.mcp.resourceUri), provider.transportOptions());
     const unauthorized = transport();
     await expect(new Client(CLIENT_INFO).connect(unauthorized)).rejects.toThrow(UnauthorizedError);
-    await unauthorized.finishAuth(provider.code(issuer));
+    await unauthorized.finishAuth(provider.callbackParameters(issuer));
     const client = new Client(CLIENT_INFO);
     await client.connect(transport());
     try {
@@ -214,11 +242,11 @@ describe('the MCP server example with the MCP SDK client', () => {
     expect(Object.fromEntries(authorization.searchParams)).toMatchObject({
       client_id: 'mcp-client',
       resource: example.mcp.resourceUri,
-      scope: 'notes',
+      scope: 'notes offline_access',
       code_challenge_method: 'S256',
     });
     expect(provider.consentAsked).toBe(true);
-    expect(jwtPayload(mcpToken)).toMatchObject({ iss: issuer, sub: '1', aud: example.mcp.resourceUri, client_id: 'mcp-client', scope: 'notes' });
+    expect(jwtPayload(mcpToken)).toMatchObject({ iss: issuer, sub: '1', aud: example.mcp.resourceUri, client_id: 'mcp-client', scope: 'notes offline_access' });
     await expectNotesThroughApi2({ result, mcpToken }, before);
   });
 
@@ -247,7 +275,13 @@ describe('the MCP server example with the MCP SDK client', () => {
           consentAsked: true,
         });
         expect(provider.consentPage).toContain(`MCP client (${new URL(documents.base).host})`);
-        expect(jwtPayload(flow.mcpToken)).toMatchObject({ iss: issuer, sub: '1', aud: example.mcp.resourceUri, client_id: documentUrl, scope: 'notes' });
+        expect(jwtPayload(flow.mcpToken)).toMatchObject({
+          iss: issuer,
+          sub: '1',
+          aud: example.mcp.resourceUri,
+          client_id: documentUrl,
+          scope: 'notes offline_access',
+        });
         await expectNotesThroughApi2(flow, before);
       }
       expect(documents.hits(path)).toBeGreaterThan(0);
@@ -268,7 +302,13 @@ describe('the MCP server example with the MCP SDK client', () => {
     expect(provider.savedClient).toMatchObject({ redirect_uris: [REDIRECT_URL], token_endpoint_auth_method: 'none' });
     expect(provider.authorizationUrl!.searchParams.get('client_id')).toBe(clientId);
     expect(provider.consentAsked).toBe(true);
-    expect(jwtPayload(flow.mcpToken)).toMatchObject({ iss: issuer, sub: '1', aud: example.mcp.resourceUri, client_id: clientId, scope: 'notes' });
+    expect(jwtPayload(flow.mcpToken)).toMatchObject({
+      iss: issuer,
+      sub: '1',
+      aud: example.mcp.resourceUri,
+      client_id: clientId,
+      scope: 'notes offline_access',
+    });
     await expectNotesThroughApi2(flow, before);
   });
 
@@ -301,5 +341,84 @@ describe('the MCP server example with the MCP SDK client', () => {
       `Bearer error="invalid_token", error_description="Missing Authorization header", scope="notes", resource_metadata="${metadataUrl}"`,
     );
     expect(notesApiCalls.every((call) => call.token !== api1Token)).toBe(true);
+  });
+  describe('step-up (RFC 9470): export_notes needs a passkey sign-in, acr "phr"', () => {
+    const exportNotes = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'export_notes', arguments: {} } });
+
+    /** alice's token for the MCP server, signed in with the SDK client; her sign-in has no passkey. */
+    async function signedIn() {
+      const provider = new SignInProvider(issuer, MCP_CLIENT);
+      const flow = await signInAndListNotes(provider);
+      return { provider, token: flow.mcpToken };
+    }
+
+    /** The same claims with an `acr`, re-signed with the service's key: the tokens of a passkey sign-in (CONTRACT §15) until passkeys exist. */
+    async function withAcr(token: string, acr: string): Promise<string> {
+      const header = JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString());
+      return new SignJWT({ ...jwtPayload(token), acr }).setProtectedHeader(header).sign(await servicePrivateKey(header.kid));
+    }
+
+    const post = (token: string) =>
+      request(example.mcp.resourceUri, {
+        method: 'POST',
+        body: exportNotes,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
+      });
+
+    it('answers 401 insufficient_user_authentication with acr_values="phr" to a token without acr, or with acr "pwd"', async () => {
+      const { token } = await signedIn();
+      const metadataUrl = `${new URL(example.mcp.resourceUri).origin}/.well-known/oauth-protected-resource/mcp`;
+      const before = notesApiCalls.length;
+      for (const candidate of [token, await withAcr(token, 'pwd')]) {
+        const refused = await post(candidate);
+        expect({ status: refused.status, challenge: refused.headers.get('www-authenticate'), body: refused.body }).toEqual({
+          status: 401,
+          challenge: `Bearer error="insufficient_user_authentication", error_description="export_notes needs a sign-in with a passkey", acr_values="phr", resource_metadata="${metadataUrl}"`,
+          body: { error: 'insufficient_user_authentication', error_description: 'export_notes needs a sign-in with a passkey' },
+        });
+      }
+      expect(notesApiCalls).toHaveLength(before);
+    });
+
+    it('runs the tool for a token with acr "phr": API 2 gets an exchanged token', async () => {
+      const { provider, token } = await signedIn();
+      provider.saveTokens({ ...provider.tokens()!, access_token: await withAcr(token, 'phr') });
+      const client = new Client(CLIENT_INFO);
+      await client.connect(new StreamableHTTPClientTransport(new URL(example.mcp.resourceUri), provider.transportOptions()));
+      const before = notesApiCalls.length;
+      try {
+        const result = await client.callTool({ name: 'export_notes' });
+        expect(result.isError).toBeFalsy();
+        expect(result.structuredContent).toEqual({ sub: '1', act: { client_id: 'notes-mcp' }, notes: expect.arrayContaining([expect.any(String)]) });
+      } finally {
+        await client.close();
+      }
+      expect(notesApiCalls).toHaveLength(before + 1);
+      expect(notesApiCalls[before].claims).toMatchObject({ sub: '1', aud: 'api2', act: { client_id: 'notes-mcp' } });
+    });
+
+    it('sends the SDK client to sign in again with acr_values=phr, never refreshing into the same sign-in', async () => {
+      const { provider } = await signedIn();
+      const client = new Client(CLIENT_INFO);
+      const transport = new StreamableHTTPClientTransport(new URL(example.mcp.resourceUri), provider.transportOptions());
+      await client.connect(transport);
+      // The SDK would answer a plain 401 with this refresh token: a token of the same sign-in, refused again.
+      expect(provider.tokens()?.refresh_token).toEqual(expect.any(String));
+      provider.signsIn = false;
+      try {
+        await expect(client.callTool({ name: 'export_notes' })).rejects.toThrow(UnauthorizedError);
+      } finally {
+        await client.close();
+      }
+      const authorization = provider.authorizationUrl!;
+      expect(`${authorization.origin}${authorization.pathname}`).toBe(`${issuer}/connect/authorize`);
+      expect(Object.fromEntries(authorization.searchParams)).toMatchObject({
+        client_id: 'mcp-client',
+        resource: example.mcp.resourceUri,
+        acr_values: 'phr',
+        code_challenge_method: 'S256',
+      });
+      expect(provider.tokens()).toBeUndefined();
+    });
   });
 });

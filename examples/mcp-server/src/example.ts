@@ -1,5 +1,4 @@
-import { discoverAuthorizationServerMetadata } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthMetadata } from '@modelcontextprotocol/server';
 import { startNotesApi, type NotesApiOptions, type RunningServer } from './notes-api';
 import { startNotesMcpServer, type RunningMcpServer } from './notes-mcp-server';
 import type { ClientCredentials } from './token-exchange';
@@ -35,7 +34,11 @@ export interface RunningExample {
 
 /** Reads Tollgate's metadata (RFC 8414), then starts API 2 and the MCP server in front of it. */
 export async function startExample(settings: ExampleSettings): Promise<RunningExample> {
-  const tollgate = (await discoverAuthorizationServerMetadata(settings.issuer)) as OAuthMetadata | undefined;
+  // RFC 8414 §3.1: the well-known segment goes before the issuer's path, if it has one.
+  const metadataUrl = new URL(settings.issuer);
+  metadataUrl.pathname = `/.well-known/oauth-authorization-server${metadataUrl.pathname.replace(/\/$/, '')}`;
+  const response = await fetch(metadataUrl);
+  const tollgate = response.ok ? ((await response.json()) as OAuthMetadata) : undefined;
   if (!tollgate?.jwks_uri) throw new Error(`no authorization server metadata with a jwks_uri at ${settings.issuer}`);
   if (tollgate.issuer !== settings.issuer) throw new Error(`${settings.issuer} says its issuer is ${tollgate.issuer}`);
   const notesApi = await startNotesApi({

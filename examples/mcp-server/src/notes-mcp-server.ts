@@ -1,17 +1,23 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
-import type { OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/provider.js';
-import { getOAuthProtectedResourceMetadataUrl, mcpAuthMetadataRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
-import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { OAuthMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { hostHeaderValidation, originValidation, toNodeHandler } from '@modelcontextprotocol/node';
+import {
+  createMcpHandler,
+  getOAuthProtectedResourceMetadataUrl,
+  McpServer,
+  OAuthError,
+  OAuthErrorCode,
+  oauthMetadataResponse,
+  requireBearerAuth,
+  type AuthInfo,
+  type OAuthMetadata,
+  type OAuthTokenVerifier,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { accessTokenVerifier, refusal, scopesOf } from './access-tokens';
 import { NOTES_API_AUDIENCE, NOTES_API_SCOPE, type RunningServer } from './notes-api';
+import { STEP_UP_TOOL, stepUpChallenge } from './step-up';
 import { exchangeToken, type ClientCredentials } from './token-exchange';
 
 export interface NotesMcpServerOptions {
@@ -25,7 +31,7 @@ export interface NotesMcpServerOptions {
   readonly scopes?: readonly string[];
   /** This server's client at Tollgate, for token exchange (demo: `notes-mcp`). */
   readonly client: ClientCredentials;
-  /** API 2, which the `list_notes` tool calls. */
+  /** API 2, which the tools call. */
   readonly notesApiUrl: string;
 }
 
@@ -34,10 +40,13 @@ export interface RunningMcpServer extends RunningServer {
   readonly resourceUri: string;
 }
 
+const notesAnswer = z.object({ sub: z.string(), act: z.looseObject({ client_id: z.string() }).nullable(), notes: z.array(z.string()) });
+
 /**
- * An MCP server that is an OAuth protected resource: it publishes its resource metadata (RFC 9728),
- * which names Tollgate as its authorization server, accepts only Tollgate's tokens addressed to it,
- * and calls API 2 for the user with a token of its own, obtained by token exchange (RFC 8693).
+ * An MCP server (protocol 2026-07-28, and 2025-era clients statelessly) that is an OAuth protected
+ * resource: it publishes its resource metadata (RFC 9728), which names Tollgate as its authorization
+ * server, accepts only Tollgate's tokens addressed to it, and calls API 2 for the user with a token of
+ * its own, obtained by token exchange (RFC 8693).
  */
 export async function startNotesMcpServer(options: NotesMcpServerOptions): Promise<RunningMcpServer> {
   const host = options.host ?? '127.0.0.1';
@@ -48,13 +57,14 @@ export async function startNotesMcpServer(options: NotesMcpServerOptions): Promi
   server.listen(options.port, host);
   await once(server, 'listening');
   const resourceUri = new URL(options.resourceUri ?? `http://${host}:${(server.address() as AddressInfo).port}/mcp`);
+  const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(resourceUri);
 
   const verify = accessTokenVerifier({ issuer: tollgate.issuer, jwksUri: String(tollgate.jwks_uri), audience: resourceUri.href });
   const verifier: OAuthTokenVerifier = {
-    async verifyAccessToken(token) {
-      // The SDK answers 401 for InvalidTokenError only; any other error would be a 500.
+    async verifyAccessToken(token): Promise<AuthInfo> {
+      // The SDK answers 401 for an OAuthError invalid_token only; any other error would be a 500.
       const claims = await verify(token).catch((error: unknown) => {
-        throw new InvalidTokenError(refusal(error));
+        throw new OAuthError(OAuthErrorCode.InvalidToken, refusal(error));
       });
       return {
         token,
@@ -62,12 +72,13 @@ export async function startNotesMcpServer(options: NotesMcpServerOptions): Promi
         scopes: scopesOf(claims),
         expiresAt: claims.exp,
         resource: resourceUri,
-        extra: { sub: claims.sub },
+        extra: { sub: claims.sub, acr: claims.acr },
       };
     },
   };
+  const bearer = requireBearerAuth({ verifier, requiredScopes: scopes, resourceMetadataUrl, expectedResource: resourceUri });
 
-  const listNotes = async (userToken: string) => {
+  const readNotes = async (userToken: string) => {
     const token = await exchangeToken({
       tokenEndpoint: tollgate.token_endpoint,
       client: options.client,
@@ -77,59 +88,66 @@ export async function startNotesMcpServer(options: NotesMcpServerOptions): Promi
     });
     const response = await fetch(`${options.notesApiUrl}/notes`, { headers: { authorization: `Bearer ${token}` } });
     if (!response.ok) throw new Error(`the notes API answered ${response.status}`);
-    return (await response.json()) as { sub: string; act: { client_id: string } | null; notes: string[] };
+    return notesAnswer.parse(await response.json());
   };
 
-  /** A server per request (the SDK's stateless mode): each call is authorized on its own token. */
-  function mcpServer(): McpServer {
-    const mcp = new McpServer({ name: 'tollgate-demo-notes', version: '1.0.0' });
-    mcp.registerTool(
+  /** A server per request: each call is authorized on its own token (`ctx.http.authInfo`, what the verifier returned). */
+  const mcp = createMcpHandler(() => {
+    const notes = new McpServer({ name: 'tollgate-demo-notes', version: '1.0.0' });
+    notes.registerTool(
       'list_notes',
       {
         title: 'List my notes',
         description: "Lists the signed-in user's notes, read from the notes API on the user's behalf.",
-        outputSchema: { sub: z.string(), act: z.looseObject({ client_id: z.string() }).nullable(), notes: z.array(z.string()) },
+        outputSchema: notesAnswer,
       },
-      async (extra) => {
-        const answer = await listNotes(extra.authInfo!.token);
+      async (ctx) => {
+        const answer = await readNotes(ctx.http!.authInfo!.token);
         return { content: [{ type: 'text', text: answer.notes.join('\n') }], structuredContent: answer };
       },
     );
-    return mcp;
-  }
+    notes.registerTool(
+      STEP_UP_TOOL,
+      {
+        title: 'Export my notes',
+        description: 'Exports all of the signed-in user\'s notes; needs a phishing-resistant sign-in (a passkey, acr "phr").',
+        outputSchema: notesAnswer,
+      },
+      async (ctx) => {
+        const answer = await readNotes(ctx.http!.authInfo!.token);
+        return { content: [{ type: 'text', text: JSON.stringify(answer.notes) }], structuredContent: answer };
+      },
+    );
+    return notes;
+  });
 
-  // createMcpExpressApp checks the Host header of loopback servers (DNS rebinding).
-  const app = createMcpExpressApp({ host });
-  app.use(mcpAuthMetadataRouter({ oauthMetadata: tollgate, resourceServerUrl: resourceUri, scopesSupported: scopes, resourceName: 'Demo notes' }));
-  const bearer = requireBearerAuth({
-    verifier,
-    requiredScopes: scopes,
-    resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resourceUri),
-    expectedResource: resourceUri,
+  const metadata = { oauthMetadata: tollgate, resourceServerUrl: resourceUri, scopesSupported: scopes, resourceName: 'Demo notes' };
+  const node = toNodeHandler({
+    async fetch(request) {
+      const metadataDocument = oauthMetadataResponse(request, metadata);
+      if (metadataDocument) return metadataDocument;
+      if (new URL(request.url).pathname !== resourceUri.pathname) return Response.json({ error: 'not_found' }, { status: 404 });
+      const auth = await bearer(request);
+      if (auth instanceof Response) return auth;
+      return (await stepUpChallenge(request, auth, resourceMetadataUrl)) ?? mcp.fetch(request, { authInfo: auth });
+    },
   });
-  app.post(resourceUri.pathname, bearer, async (request, response) => {
-    const mcp = mcpServer();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    response.on('close', () => void Promise.all([transport.close(), mcp.close()]));
-    await mcp.connect(transport);
-    await transport.handleRequest(request, response, request.body);
+  // DNS rebinding and cross-site requests: only this server's own name in Host, and in Origin when a browser sends one.
+  const validHost = hostHeaderValidation([resourceUri.hostname]);
+  const validOrigin = originValidation([resourceUri.hostname]);
+  server.on('request', (request, response) => {
+    if (validHost(request, response) && validOrigin(request, response)) void node(request, response);
   });
-  // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
-  app.all(resourceUri.pathname, bearer, (_request, response) => {
-    response
-      .status(405)
-      .set('allow', 'POST')
-      .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null });
-  });
-  server.on('request', app);
 
   return {
     url: `http://${host}:${(server.address() as AddressInfo).port}`,
     resourceUri: resourceUri.href,
-    close: () =>
-      new Promise((resolve, reject) => {
+    close: async () => {
+      await mcp.close();
+      await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
-      }),
+      });
+    },
   };
 }

@@ -49,6 +49,8 @@ export function registeredClientRecord(clientId: string, metadata: ClientMetadat
     grant_types: client.allowedGrantTypes,
     response_types: ['code'],
     scope: client.allowedScopes.join(' '),
+    // OpenID Connect Dynamic Client Registration §2: `web` when not given.
+    application_type: metadata.applicationType ?? 'web',
     ...(metadata.postLogoutRedirectUris.length > 0 ? { post_logout_redirect_uris: metadata.postLogoutRedirectUris } : {}),
     ...(metadata.clientName === undefined ? {} : { client_name: metadata.clientName }),
     ...(metadata.clientUri === undefined ? {} : { client_uri: metadata.clientUri }),

@@ -69,7 +69,7 @@ export class PageRenderer {
           clientHost: page.request.client.clientHost,
           remembered: !page.request.client.consentEveryTime,
           carried: page.carried,
-          scopes: describeScopes(page.request.scopes),
+          scopes: describeScopes(page.scopes),
           username: user?.username ?? page.session.subject,
         });
       }

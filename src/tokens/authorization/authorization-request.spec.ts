@@ -101,6 +101,19 @@ describe('validateAuthorizationRequest', () => {
     expect(validate(valid).dpopJkt).toBeUndefined();
   });
 
+  it('gives a client that registered itself and sends no scope the scopes of the resources it named, or invalid_scope without one (CONTRACT §11.2)', () => {
+    const notes = { name: 'notes', scopes: ['notes', 'notes.admin'], uri: 'https://notes.example/mcp', openToSelfRegistered: true };
+    const withNotes = { ...catalog, apiResourceByUri: (uri: string) => (uri === notes.uri ? notes : undefined) };
+    const agent: Client = { ...spa, allowedScopes: ['openid', 'profile', 'offline_access', 'notes'], selfRegistered: 'metadata_document' };
+    const noScope = read({ ...valid, scope: undefined, resource: notes.uri });
+    expect(validateAuthorizationRequest(noScope, agent, target, withNotes).scopes).toEqual(['notes']);
+    expect(() => validateAuthorizationRequest(read({ ...valid, scope: undefined }), agent, target, withNotes)).toThrow(
+      expect.objectContaining({ code: 'invalid_scope' }),
+    );
+    // The operator's clients keep their default: every allowed scope but offline_access.
+    expect(validateAuthorizationRequest(read({ ...valid, scope: undefined }), spa, target, withNotes).scopes).toEqual(['openid', 'profile']);
+  });
+
   it('records whether redirect_uri was named, which the token request must then repeat (RFC 6749 §4.1.3)', () => {
     expect(validate(valid).redirectUriSent).toBe(false);
     expect(validate({ ...valid, redirect_uri: 'https://app.example/cb' }).redirectUriSent).toBe(true);

@@ -1,4 +1,5 @@
 import type { Client } from '../../identity/clients/client';
+import type { ApiResource } from '../../identity/resources/resource';
 import { OAuthError } from '../../protocol/oauth-error';
 import { resolveRequestedScopes } from '../../protocol/scope';
 import { readResourceIndicators, type ResourceLookup, resolveResourceIndicators, scopesForResources } from '../../identity/resources/resource-indicators';
@@ -124,8 +125,15 @@ export function validateAuthorizationRequest(
   const dpopJkt = readDpopJkt(parameters.valid('dpop_jkt'));
   // RFC 8707: the resources before the scope, so that invalid_target wins over invalid_scope.
   const targets = resolveResourceIndicators(readResourceIndicators(parameters.listed('resource')), catalog, client);
-  const requested = resolveRequestedScopes(parameters.valid('scope'), client.allowedScopes, (scope) => catalog.isKnownScope(scope));
-  const scopes = scopesForResources(requested, targets, catalog);
+  const scope = parameters.valid('scope');
+  const scopes =
+    scope === undefined && client.selfRegistered
+      ? scopesOfNamedResources(targets, client)
+      : scopesForResources(
+          resolveRequestedScopes(scope, client.allowedScopes, (name) => catalog.isKnownScope(name)),
+          targets,
+          catalog,
+        );
   return {
     ...target,
     redirectUriSent: parameters.valid('redirect_uri') !== undefined,
@@ -139,6 +147,16 @@ export function validateAuthorizationRequest(
     loginHint: parameters.valid('login_hint'),
     dpopJkt,
   };
+}
+
+/**
+ * CONTRACT §11.2, least privilege for agents: a client that registered itself and sends no `scope`
+ * gets the scopes of the resources it named with `resource` that it may request, never an identity
+ * scope or `offline_access`; without a resource either there is nothing to grant (RFC 6749 §3.3).
+ */
+function scopesOfNamedResources(targets: readonly ApiResource[], client: Client): string[] {
+  if (targets.length === 0) throw OAuthError.invalidScope('scope is required: name the scopes, or the resource, the token is for');
+  return [...new Set(targets.flatMap((api) => api.scopes))].filter((scope) => client.allowedScopes.includes(scope));
 }
 
 /** RFC 7636 §4.3, RFC 9700 §2.1.1: PKCE with S256 from every client; `plain` is refused. */

@@ -112,9 +112,10 @@ export class AuthorizeService {
       if (request.prompts.has('none')) throw OAuthError.loginRequired('the user must sign in');
       return { kind: 'login', request, carried };
     }
-    if (!progress.consented && (await this.needsConsent(request, session))) {
+    const toAsk = progress.consented ? [] : await this.scopesToAsk(request, session);
+    if (toAsk.length > 0) {
       if (request.prompts.has('none')) throw OAuthError.consentRequired('the user must consent');
-      return { kind: 'consent', request, carried, session };
+      return { kind: 'consent', request, carried, session, scopes: toAsk };
     }
     if (request.requestUri !== undefined && !(await this.pushed.consume(request.requestUri, request.client.clientId))) {
       throw OAuthError.invalidRequestUri('the request_uri was used already');
@@ -135,11 +136,16 @@ export class AuthorizeService {
     return respond(request, { code }, this.config.issuer);
   }
 
-  private async needsConsent(request: AuthorizationRequest, session: SignInSession): Promise<boolean> {
-    if (!request.client.requireConsent) return false;
-    if (request.prompts.has('consent') || request.client.consentEveryTime) return true;
+  /**
+   * The scopes the consent page asks for: none, or those the user has not allowed this client yet (a
+   * client back with the union of its scopes after `insufficient_scope` is asked only for the new
+   * ones), or all of them with `prompt=consent` and for clients asked every time.
+   */
+  private async scopesToAsk(request: AuthorizationRequest, session: SignInSession): Promise<readonly string[]> {
+    if (!request.client.requireConsent) return [];
+    if (request.prompts.has('consent') || request.client.consentEveryTime) return request.scopes;
     const allowed = await this.consents.findScopes(session.subject, request.client.clientId);
-    return request.scopes.some((scope) => !allowed.includes(scope));
+    return request.scopes.filter((scope) => !allowed.includes(scope));
   }
 }
 

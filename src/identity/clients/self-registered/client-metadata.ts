@@ -23,6 +23,8 @@ export interface ClientMetadata {
   readonly clientUri?: string;
   readonly logoUri?: string;
   readonly tokenEndpointAuthMethod: SelfRegisteredAuthMethod;
+  /** OpenID Connect Dynamic Client Registration §2 (MCP 2026-07-28 asks clients to send it): `web` or `native`. */
+  readonly applicationType?: 'web' | 'native';
   readonly jwks?: JSONWebKeySet;
   readonly jwksUri?: string;
   /** `grant_types` and `scope` as given: they may narrow what a self-registered client gets, never widen it. */
@@ -60,6 +62,8 @@ export function readClientMetadata(raw: unknown, rules: ClientMetadataRules): Cl
   const clientName = optionalString(metadata, 'client_name', MAX_NAME_LENGTH);
   const clientUri = optionalWebUrl(metadata, 'client_uri');
   const logoUri = optionalWebUrl(metadata, 'logo_uri');
+  const applicationType = optionalString(metadata, 'application_type', 16);
+  if (applicationType !== undefined && applicationType !== 'web' && applicationType !== 'native') throw invalid('application_type must be web or native');
   const grantTypes = optionalStringList(metadata, 'grant_types');
   const scope = optionalString(metadata, 'scope', MAX_SCOPE_LENGTH)
     ?.split(' ')
@@ -72,6 +76,7 @@ export function readClientMetadata(raw: unknown, rules: ClientMetadataRules): Cl
     ...(clientName === undefined ? {} : { clientName }),
     ...(clientUri === undefined ? {} : { clientUri }),
     ...(logoUri === undefined ? {} : { logoUri }),
+    ...(applicationType === undefined ? {} : { applicationType }),
     ...(grantTypes === undefined ? {} : { grantTypes }),
     ...(scope === undefined ? {} : { scope }),
   };
