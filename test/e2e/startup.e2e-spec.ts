@@ -131,6 +131,8 @@ describe('startup', () => {
       expect(second.code).toBe(1);
       expect(second.stderr).toContain(inUse);
       expect(second.stderr).toContain('use a PostgreSQL server (DATABASE_URL) to run several');
+      // The message says it all: no stack trace, in the log or on the terminal.
+      expect(`${second.stdout}${second.stderr}`).not.toMatch(/\n\s+at |"stack"/);
 
       const rotate = () =>
         runToExit(
@@ -143,6 +145,8 @@ describe('startup', () => {
         );
       const refused = await rotate();
       expect(refused.code).toBe(1);
+      // One line: the command's name and the message, without Nest's (coloured) stack trace.
+      expect(refused.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^tollgate keys:rotate: DATA_DIR /)]);
       expect(refused.stderr).toContain(inUse);
       // The service was not disturbed, and once it stops the directory is free.
       expect((await request(`http://127.0.0.1:${env.PORT}/health/ready`)).status).toBe(200);
