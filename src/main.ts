@@ -26,10 +26,25 @@ async function main(): Promise<void> {
   const app = await createApp(worker?.appConfig(config) ?? config);
   closeOnSignals(app, config.shutdownDrainSeconds);
   worker?.serving(app.get(TollgateMetrics).registry);
-  await app.listen({ port: config.port, host: config.host });
+  await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+    throw (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+      ? new Error(`port ${config.port} on ${config.host} is in use by another process: stop it, or set PORT to a free port (e.g. PORT=5001 npm start)`)
+      : error;
+  });
   const log = app.getHttpAdapter().getInstance().log;
   if (config.workers.singleProcessReason) log.info(config.workers.singleProcessReason);
-  log.info(`Tollgate listening on ${config.host}:${config.port}, issuer ${config.issuer}`);
+  const { port } = app.getHttpServer().address() as { port: number };
+  log.info(`Tollgate listening on ${config.host}:${port}, issuer ${config.issuer}`);
+  for (const warning of config.startupWarnings ?? []) log.warn(warning);
+  if (config.seedDemo) log.info(whatNext(`http://localhost:${port}`));
+}
+
+/** With the demo data set (the default on the embedded database): where a new user goes from here. */
+function whatNext(base: string): string {
+  return (
+    `Next: a first token with curl -u m2m:m2m-secret -d grant_type=client_credentials -d scope=api1 ${base}/connect/token; ` +
+    'demo users alice/alice and bob/bob (docs/demo-data.md); the browser sign-in walk-through is in README.md and docs/walk-throughs.md'
+  );
 }
 
 /**
