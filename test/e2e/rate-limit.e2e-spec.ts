@@ -3,6 +3,7 @@ import { MetricsListener } from '../../src/platform/metrics/metrics.listener';
 import { startTestServer, type TestServer } from '../support/create-test-app';
 import { basic, postFormFrom, request, requestToken, requestTokenFrom, type HttpResponse } from '../support/http';
 import { spawnRedis, type SpawnedRedis } from '../support/redis-server';
+import { LOAD_MARGIN_MS } from '../support/token-lifecycle';
 
 // Callers at different client addresses: every 127.x.y.z reaches the server on 127.0.0.1.
 const clientCredentials = { grant_type: 'client_credentials', scope: 'api1' };
@@ -280,8 +281,9 @@ describe('throttling shared through Redis, failing open to memory', () => {
       const during = [];
       for (let i = 0; i < 3; i++) during.push(await timed(() => m2mFrom(first, '127.0.0.21', 'wrong')));
       expect(during.map(({ status }) => status)).toEqual([401, 401, 401]);
-      // The first request waits for the Redis timeout at most; the next ones do not ask Redis at all.
-      expect(Math.max(...during.map(({ ms }) => ms))).toBeLessThan(2500);
+      // The first request waits for the Redis timeout (500 ms; plus a loaded machine's margin) at most, never hangs;
+      // the next ones do not ask Redis at all: one fallback (below).
+      expect(Math.max(...during.map(({ ms }) => ms))).toBeLessThan(500 + LOAD_MARGIN_MS);
       expectTooManyRequests(await m2mFrom(first, '127.0.0.21'));
       expect((await m2mFrom(first, '127.0.0.22')).status).toBe(200);
       expect(await metric(first, 'tollgate_throttle_redis_fallbacks_total')).toBe(1);
