@@ -3,7 +3,7 @@ import { SchemaMigrations, SchemaMigrationsModule } from '../src/platform/databa
 import { SCHEMA_BEHIND_EXIT_CODE } from './exit-codes';
 import { openOperatorContext } from './operator-context';
 
-export const MIGRATE_USAGE = `Usage: tollgate migrate [--check]   (from a checkout: npm run migrate [-- --check])
+const MIGRATE_USAGE = `Usage: tollgate migrate [--check]   (from a checkout: npm run migrate [-- --check])
 Applies the migrations of this build that the database has not applied yet (Tollgate's and those
 client:migration, resource:migration and issuer:migration wrote), in one transaction, as the service
 does at start. The other operator commands never apply one: they stop with exit code 3 until this runs.

@@ -93,8 +93,11 @@ describe('Dockerfile', () => {
   it('builds in two stages, from one pinned Node LTS image', () => {
     expect(stages.map((stage) => stage.name)).toEqual(['build', 'runtime']);
     const image = /^ARG NODE_IMAGE=(\S+)$/m.exec(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'))?.[1];
-    // An exact release of an even (LTS) line that package.json's engines accept.
+    // An exact release of an even (LTS) line, one that package.json's engines name.
     expect(image).toMatch(/^node:(22|24|26)\.\d+\.\d+-bookworm-slim$/);
+    const major = image!.slice('node:'.length).split('.')[0];
+    const { engines } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
+    expect(engines.node).toMatch(new RegExp(`(^|\\|\\|)\\s*(\\^|>=)${major}\\.`));
   });
 
   it("copies everything the image runs: its CMD serves discovery, a token and the sign-in pages' stylesheet, and `tollgate` answers", async () => {
