@@ -137,7 +137,7 @@ async function freePort(): Promise<number> {
     await page.click('button[value=deny]');
     await page.waitForSelector('#not-signed-in');
     expect(await page.textContent('p')).toMatch(/^The authorization server answered access_denied/);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await page.locator('html').evaluate((html) => html.scrollWidth)).toBeLessThanOrEqual(390);
     await context.close();
   });
 
@@ -153,7 +153,7 @@ async function freePort(): Promise<number> {
     await page.waitForSelector('#userinfo');
     expect(JSON.parse((await page.textContent('#userinfo'))!)).toMatchObject({ sub: '1', email: 'alice@example.com' });
     // The userinfo wraps within the phone's width.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await page.locator('html').evaluate((html) => html.scrollWidth)).toBeLessThanOrEqual(390);
     await context.close();
   });
 });
