@@ -39,11 +39,15 @@ async function main(): Promise<void> {
   if (config.seedDemo) log.info(whatNext(`http://localhost:${port}`));
 }
 
-/** With the demo data set (the default on the embedded database): where a new user goes from here. */
+/**
+ * With the demo data set (the default on the embedded database): where a new user goes from here.
+ * No secret or password, not even a demo one, goes into a log line (test/e2e/no-leaks.e2e-spec.ts).
+ */
 function whatNext(base: string): string {
   return (
-    `Next: a first token with curl -u m2m:m2m-secret -d grant_type=client_credentials -d scope=api1 ${base}/connect/token; ` +
-    'demo users alice/alice and bob/bob (docs/demo-data.md); the browser sign-in walk-through is in README.md and docs/walk-throughs.md'
+    `Next: a first token with curl -u m2m:<its secret> -d grant_type=client_credentials -d scope=api1 ${base}/connect/token, ` +
+    "with the secret of the demo client m2m and the demo users' passwords from docs/demo-data.md; " +
+    'the browser sign-in walk-through (as alice) is in README.md, more in docs/walk-throughs.md'
   );
 }
 

@@ -203,7 +203,7 @@ describe('startup', () => {
       // Where a new user goes from here: a first token, the demo users, the walk-through.
       expect(firstLog).toContain(`"msg":"Tollgate listening on 0.0.0.0:${port}, issuer http://localhost:${port}"`);
       expect(firstLog).toContain(
-        `"msg":"Next: a first token with curl -u m2m:m2m-secret -d grant_type=client_credentials -d scope=api1 http://localhost:${port}/connect/token; demo users alice/alice and bob/bob`,
+        `"msg":"Next: a first token with curl -u m2m:<its secret> -d grant_type=client_credentials -d scope=api1 http://localhost:${port}/connect/token, with the secret of the demo client m2m`,
       );
       for (const secret of ['frontend-secret', 'api1-secret', firstRun.userToken, firstRun.delegatedToken]) expect(firstLog).not.toContain(secret);
 
