@@ -1,8 +1,8 @@
 # syntax=docker/dockerfile:1
-# Node 22 LTS, pinned to an exact release. Pin the digest too where the registry is reachable
-# (NODE_IMAGE=node:22.23.3-bookworm-slim@sha256:…); where it is not, a local image built by
+# Node 24, the newest LTS line (Krypton), pinned to an exact release. Pin the digest too where the registry
+# is reachable (NODE_IMAGE=node:24.21.0-bookworm-slim@sha256:…); where it is not, a local image built by
 # scripts/container/standin-base.sh stands in (docs/operations.md#container-image).
-ARG NODE_IMAGE=node:22.23.3-bookworm-slim
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 # Only where npm reaches the registry through a TLS-inspecting proxy: its CA bundle, inside the base image.
@@ -10,7 +10,10 @@ ARG NODE_EXTRA_CA_CERTS
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
+# Every directory scripts/build.mjs compiles into what the runtime stage copies (test/deploy/dockerfile.e2e-spec.ts
+# builds with these lines and starts the result): the service, the operator commands, the migrations.
 COPY src ./src
+COPY cli ./cli
 COPY migrations ./migrations
 COPY scripts ./scripts
 # swc, as `npm run build` (scripts/build.mjs); the type check is CI's (`npm run lint`).

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
+import { SchemaBehindError } from '../src/platform/database/schema-behind.error';
 import type { CommandIo, ExistingRecords } from './client-migration/client-migration.command';
+import { SCHEMA_BEHIND_EXIT_CODE } from './exit-codes';
 
 /**
  * `tollgate <command> [options]`: the operator commands, compiled, so they run where there is no
@@ -8,6 +10,10 @@ import type { CommandIo, ExistingRecords } from './client-migration/client-migra
  * command, add a line here; its module is loaded only when it runs. docs/operations.md.
  */
 const COMMANDS: Record<string, { readonly summary: string; readonly run: (argv: readonly string[], io: CommandIo) => Promise<number> }> = {
+  migrate: {
+    summary: 'apply the pending migrations (the only command that does; --check lists them)',
+    run: async (argv) => (await import('./migrate.cli.js')).runMigrateCommand(argv),
+  },
   'keys:rotate': {
     summary: 'create a new signing key now (reads the service environment)',
     run: async (argv) => (await import('./rotate-signing-key.js')).runKeysRotateCommand(argv),
@@ -53,7 +59,8 @@ const USAGE = `Usage: tollgate <command> [options]     (tollgate <command> --hel
 ${Object.entries(COMMANDS)
   .map(([name, { summary }]) => `  ${name.padEnd(20)}${summary}`)
   .join('\n')}
-Migrations are written to --out-dir, else MIGRATIONS_OUT_DIR, else ./migrations.`;
+Migrations are written to --out-dir, else MIGRATIONS_OUT_DIR, else ./migrations, and applied by
+\`tollgate migrate\` or the service's start: no other command applies one (exit code 3 while any is pending).`;
 
 async function main([name, ...argv]: readonly string[]): Promise<number> {
   const command = name === undefined ? undefined : COMMANDS[name];
@@ -81,7 +88,12 @@ class ServiceDatabase {
   private opened?: ReturnType<typeof import('./inventory.cli.js').openInventory>;
 
   async open(): Promise<ExistingRecords> {
-    this.opened ??= import('./inventory.cli.js').then(({ openInventory }) => openInventory());
+    this.opened ??= import('./inventory.cli.js').then(({ openInventory }) =>
+      openInventory().catch((error: unknown) => {
+        if (!(error instanceof SchemaBehindError)) throw error;
+        throw new SchemaBehindError(error.pending, ' Nothing was written; --offline writes the migration without checking the database.');
+      }),
+    );
     const opened = await this.opened;
     if (!opened) throw new Error("cannot check the service's database with these settings (above): fix them, or give --offline");
     return opened.inventory;
@@ -99,6 +111,7 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     process.stderr.write(`tollgate ${process.argv[2]}: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
+    // At once: a failed open may leave the embedded database's socket open (pipes and files are written synchronously).
+    process.exit(error instanceof SchemaBehindError ? SCHEMA_BEHIND_EXIT_CODE : 1);
   },
 );

@@ -29,6 +29,11 @@ export interface RelyingParty {
 
 type Result = { readonly redirect: string } | { readonly html: string };
 
+/** Long values (tokens, JSON, error descriptions) wrap instead of widening the page past a phone's screen. */
+const PAGE_HEAD =
+  '<!doctype html><meta name="viewport" content="width=device-width, initial-scale=1"><title>Relying party</title>' +
+  '<style>body{font-family:sans-serif;max-width:60rem;margin:1rem auto;padding:0 1rem}pre,code,p{white-space:pre-wrap;overflow-wrap:anywhere}</style>';
+
 const escape = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 export async function startRelyingParty(options: RelyingPartyOptions): Promise<RelyingParty> {
@@ -54,6 +59,17 @@ export async function startRelyingParty(options: RelyingPartyOptions): Promise<R
     },
     '/callback': async (request) => {
       if (!pending) return { redirect: '/' };
+      // RFC 6749 §4.1.2.1: the user said no (access_denied), or the request was refused.
+      const error = new URL(request.url ?? '/', url).searchParams;
+      if (error.has('error')) {
+        pending = undefined;
+        const description = error.get('error_description');
+        return {
+          html:
+            `<h1 id="not-signed-in">Not signed in</h1><p>The authorization server answered <code>${escape(error.get('error')!)}</code>` +
+            `${description ? `: ${escape(description)}` : ''}.</p><a href="/login">Sign in</a>`,
+        };
+      }
       const tokens = await oidc.authorizationCodeGrant(config, new URL(request.url ?? '/', url), {
         pkceCodeVerifier: pending.verifier,
         expectedState: pending.state,
@@ -87,7 +103,7 @@ export async function startRelyingParty(options: RelyingPartyOptions): Promise<R
       .then((result) =>
         'redirect' in result
           ? response.writeHead(302, { location: result.redirect }).end()
-          : response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>Relying party</title>${result.html}`),
+          : response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`${PAGE_HEAD}${result.html}`),
       )
       .catch((error: Error) => response.writeHead(500, { 'content-type': 'text/plain' }).end(`relying party error: ${error.message}`));
   });

@@ -7,7 +7,9 @@
 #
 #   scripts/container-check.sh
 #   env: DATABASE_URL  an admin URL on which a scratch database is created (default postgresql://postgres@127.0.0.1:5432/postgres)
-#        NODE_IMAGE    the base image (default: the Dockerfile's; here e.g. localhost/node:22.23.3-bookworm-slim)
+#        NODE_IMAGE    the base image (default: the Dockerfile's; here e.g. localhost/node:24.21.0-bookworm-slim)
+#        CHECK_PORT, CHECK_METRICS_PORT  the ports the container listens on, on the host network (default: free ones)
+#        CHECK_DATABASE  the scratch database's name, created and dropped (default tollgate_container_check_<pid>; must not exist)
 #        IMAGE         the tag to build (default localhost/tollgate:check)
 #        SKIP_BUILD    non-empty: check the image already built under IMAGE (podman)
 #        NODE_EXTRA_CA_CERTS  passed to the build, for npm behind a TLS-inspecting proxy (a path inside the base image)
@@ -45,11 +47,15 @@ else
 fi
 
 step 'a scratch database'
-DB=tollgate_container_check_$$
+DB=${CHECK_DATABASE:-tollgate_container_check_$$}
+[[ $DB =~ ^[a-z_][a-z0-9_]{0,62}$ ]] || fail "CHECK_DATABASE $DB: lower-case letters, digits and _ only"
+free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
+PORT=${CHECK_PORT:-$(free_port)}
+METRICS=${CHECK_METRICS_PORT:-$(free_port)}
+[ "$PORT" != "$METRICS" ] || fail "CHECK_PORT and CHECK_METRICS_PORT are both $PORT"
+echo "database $DB, port $PORT, metrics port $METRICS"
 node -e "const {Client}=require('pg');(async()=>{const c=new Client({connectionString:process.argv[1]});await c.connect();await c.query('CREATE DATABASE $DB');await c.end()})().catch(e=>{console.error(e.message);process.exit(1)})" "$ADMIN_URL"
 DB_URL=$(node -e "const u=new URL(process.argv[1]);u.pathname='/$DB';console.log(u.toString())" "$ADMIN_URL")
-PORT=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
-METRICS=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
 KEK=$(node -e "console.log(require('crypto').randomBytes(32).toString('base64'))")
 OUT=$(mktemp -d); chmod 0777 "$OUT"
 cleanup() {

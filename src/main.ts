@@ -26,10 +26,29 @@ async function main(): Promise<void> {
   const app = await createApp(worker?.appConfig(config) ?? config);
   closeOnSignals(app, config.shutdownDrainSeconds);
   worker?.serving(app.get(TollgateMetrics).registry);
-  await app.listen({ port: config.port, host: config.host });
+  await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+    throw (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+      ? new Error(`port ${config.port} on ${config.host} is in use by another process: stop it, or set PORT to a free port (e.g. PORT=5001 npm start)`)
+      : error;
+  });
   const log = app.getHttpAdapter().getInstance().log;
   if (config.workers.singleProcessReason) log.info(config.workers.singleProcessReason);
-  log.info(`Tollgate listening on ${config.host}:${config.port}, issuer ${config.issuer}`);
+  const { port } = app.getHttpServer().address() as { port: number };
+  log.info(`Tollgate listening on ${config.host}:${port}, issuer ${config.issuer}`);
+  for (const warning of config.startupWarnings ?? []) log.warn(warning);
+  if (config.seedDemo) log.info(whatNext(`http://localhost:${port}`));
+}
+
+/**
+ * With the demo data set (the default on the embedded database): where a new user goes from here.
+ * No secret or password, not even a demo one, goes into a log line (test/e2e/no-leaks.e2e-spec.ts).
+ */
+function whatNext(base: string): string {
+  return (
+    `Next: a first token with curl -u m2m:<its secret> -d grant_type=client_credentials -d scope=api1 ${base}/connect/token, ` +
+    "with the secret of the demo client m2m and the demo users' passwords from docs/demo-data.md; " +
+    'the browser sign-in walk-through (as alice) is in README.md, more in docs/walk-throughs.md'
+  );
 }
 
 /**

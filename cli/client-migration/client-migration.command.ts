@@ -89,6 +89,10 @@ export async function runClientMigrationCommand(argv: readonly string[], io: Com
   return 0;
 }
 
+/** What an operator is told after a migration is written (docs/operations.md#migrations). */
+export const APPLIED_WHEN =
+  'It is applied when Tollgate starts with it, or by `tollgate migrate` (npm run migrate); until then the other operator commands on that database stop (exit code 3).';
+
 /** Writes the file and adds it to `<outDir>/index.ts` (unless told not to); nothing is written when the index cannot take it. */
 export async function writeGeneratedMigration(
   migration: GeneratedMigration,
@@ -106,7 +110,7 @@ export async function writeGeneratedMigration(
   await writeFile(file, migration.source, { flag: 'wx' });
   if (index !== undefined) await writeFile(indexFile, index);
   io.stderr(`Wrote ${shown(io.cwd, file)}${index !== undefined ? ` and added ${migration.className} to ${shown(io.cwd, indexFile)}` : ''}.\n`);
-  io.stderr('It is applied at the next start of Tollgate (or with the migrations of your deployment).\n');
+  io.stderr(`${APPLIED_WHEN}\n`);
 }
 
 function missingAsUndefined(error: NodeJS.ErrnoException): undefined {

@@ -17,6 +17,8 @@ const CLIENT: ClientView = {
   refreshTokenLifetimeSeconds: 2592000,
   mayActClientId: null,
   transactionTokens: false,
+  requirePushedAuthorizationRequests: false,
+  requireDpop: true,
   jwksUri: null,
   jwks: null,
   workloadIdentities: [],
@@ -64,6 +66,7 @@ describe('showClient', () => {
     expect(text).toContain('secrets:                   0b7d2e41-0000-4000-8000-000000000001 (demo secret; created 2026-11-25T00:00:00.000Z; no expiry)\n');
     expect(text).toContain('\n  0b7d2e41-0000-4000-8000-000000000002 (no description; created 2026-11-25T00:00:00.000Z; expires 2027-01-01T00:00:00.000Z)\n');
     expect(text).toContain('post-logout redirect URIs: -\n');
+    expect(text).toContain('\nPAR required:              no\nDPoP required:             yes\n');
   });
 });
 

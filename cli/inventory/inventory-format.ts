@@ -51,6 +51,8 @@ export function showClient(client: ClientView): string {
     ['redirect URIs', list(client.redirectUris)],
     ['post-logout redirect URIs', list(client.postLogoutRedirectUris)],
     ['consent required', yesNo(client.requireConsent)],
+    ['PAR required', yesNo(client.requirePushedAuthorizationRequests)],
+    ['DPoP required', yesNo(client.requireDpop)],
     ['access token lifetime', `${client.accessTokenLifetimeSeconds} s`],
     ['refresh token lifetime', `${client.refreshTokenLifetimeSeconds} s`],
     ['may_act', client.mayActClientId ?? '-'],

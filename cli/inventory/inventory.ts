@@ -14,6 +14,10 @@ export interface ClientView {
   readonly redirectUris: readonly string[];
   readonly postLogoutRedirectUris: readonly string[];
   readonly requireConsent: boolean;
+  /** RFC 9126 §6: its authorization requests must be pushed first (`--require-par`). */
+  readonly requirePushedAuthorizationRequests: boolean;
+  /** RFC 9449 §5: its token requests must carry a DPoP proof (`--require-dpop`). */
+  readonly requireDpop: boolean;
   readonly accessTokenLifetimeSeconds: number;
   readonly refreshTokenLifetimeSeconds: number;
   readonly mayActClientId: string | null;

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { CommandIo } from '../client-migration/client-migration.command';
+import { APPLIED_WHEN, type CommandIo } from '../client-migration/client-migration.command';
 import { appendToMigrationIndex } from '../client-migration/client-migration-source';
 import { checkJwksDocument } from '../client-migration/secretless-client-arguments';
 import { ISSUER_USAGE, IssuerMigrationUsageError, parseIssuerMigrationArguments } from './issuer-migration-arguments';
@@ -55,7 +55,7 @@ export async function runIssuerMigrationCommand(argv: readonly string[], io: Com
   const index = command.updateIndex ? appendToMigrationIndex(await readFile(indexFile, 'utf8'), migration) : undefined;
   await writeFile(file, migration.source, { flag: 'wx' });
   if (index !== undefined) await writeFile(indexFile, index);
-  io.stderr(`Wrote ${file}${index !== undefined ? ` and added ${migration.className} to ${indexFile}` : ''}. It is applied at the next start of Tollgate.\n`);
+  io.stderr(`Wrote ${file}${index !== undefined ? ` and added ${migration.className} to ${indexFile}` : ''}. ${APPLIED_WHEN}\n`);
   return 0;
 }
 

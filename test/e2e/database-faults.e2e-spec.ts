@@ -107,13 +107,14 @@ describe('a refresh interrupted by a cut database', () => {
       scope: 'openid api1 offline_access',
     });
     expect(first.status).toBe(200);
-    // Storing this client's next refresh token takes 2 s: the database is cut while the old one is
-    // already used up by the same request and its successor is being written.
+    // Storing this client's next refresh token waits: the database is cut while the old one is
+    // already used up by the same request and its successor is being written (seen in pg_stat_activity).
     await sql(`CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN IF NEW.client_id = '${client.clientId}' THEN PERFORM pg_sleep(2); END IF; RETURN NEW; END $$`);
+      BEGIN IF NEW.client_id = '${client.clientId}' THEN PERFORM pg_sleep(5); END IF; RETURN NEW; END $$`);
     await sql(`CREATE TRIGGER ${trigger} BEFORE INSERT ON refresh_tokens FOR EACH ROW EXECUTE FUNCTION ${trigger}()`);
     const interrupted = refresh(first.body.refresh_token);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const writing = "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'PgSleep' AND query ILIKE '%refresh_tokens%'";
+    await eventually(async () => (await sql(writing)).length > 0, 30_000);
     proxy.sever();
     expectTokenError(await interrupted, 503, 'temporarily_unavailable');
     await sql(`DROP TRIGGER ${trigger} ON refresh_tokens`);

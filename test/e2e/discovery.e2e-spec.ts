@@ -11,6 +11,17 @@ describe('discovery', () => {
   });
   afterAll(() => server.close());
 
+  it('answers GET / with where to start: the issuer, its discovery document and token endpoint', async () => {
+    const response = await request(`${server.url}/`);
+    expect({ status: response.status, type: response.headers.get('content-type') }).toEqual({ status: 200, type: 'application/json; charset=utf-8' });
+    expect(response.body).toEqual({
+      service: 'Tollgate, an OAuth 2.0 and OpenID Connect token service',
+      issuer: ISSUER,
+      openid_configuration: `${ISSUER}/.well-known/openid-configuration`,
+      token_endpoint: `${ISSUER}/connect/token (POST)`,
+    });
+  });
+
   describe('GET /.well-known/openid-configuration', () => {
     it('answers with JSON metadata', async () => {
       const response = await request(`${server.url}/.well-known/openid-configuration`);

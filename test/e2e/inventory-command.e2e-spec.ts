@@ -25,7 +25,7 @@ describe('tollgate clients|resources|issuers|users list|show', () => {
       grantTypes: ['client_credentials'],
       scopes: ['api1', 'api2'],
     });
-    await sql("UPDATE clients SET client_name = 'Listed \u001b[31m client' WHERE client_id = $1", [clientId]);
+    await sql("UPDATE clients SET client_name = 'Listed \u001b[31m client', require_dpop = true WHERE client_id = $1", [clientId]);
   }, 120_000);
   afterAll(() => server?.close());
 
@@ -68,6 +68,7 @@ describe('tollgate clients|resources|issuers|users list|show', () => {
     expect(text.stdout).toContain(`secrets:                   ${secrets[0].id} (no description; created `);
     expect(text.stdout).toContain('; expires 2099-01-01T00:00:00.000Z)');
     expect(text.stdout).toContain(`\n  ${secrets[1].id} (no description; created `);
+    expect(text.stdout).toMatch(/\nPAR required: +no\nDPoP required: +yes\n/);
 
     const json = await tollgate('clients', 'show', clientId, '--json');
     expect(JSON.parse(json.stdout)).toMatchObject({
@@ -77,6 +78,8 @@ describe('tollgate clients|resources|issuers|users list|show', () => {
       authentication: 'client_secret',
       grantTypes: ['client_credentials'],
       scopes: ['api1', 'api2'],
+      requirePushedAuthorizationRequests: false,
+      requireDpop: true,
       secrets: [
         { id: secrets[0].id, description: null, expiresAt: '2099-01-01T00:00:00.000Z', createdAt: expect.any(String) },
         { id: secrets[1].id, description: null, expiresAt: null, createdAt: expect.any(String) },

@@ -16,7 +16,7 @@ describe('npm run keys:rotate', () => {
   });
   afterAll(() => database?.drop());
 
-  const rotate = (...argv: string[]) => {
+  const tollgate = (...argv: string[]) => {
     const env = {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',
@@ -24,8 +24,19 @@ describe('npm run keys:rotate', () => {
       DATABASE_URL: database.url,
       KEY_ENCRYPTION_KEY: TEST_KEY_ENCRYPTION_KEY,
     };
-    return runToExit(spawn(process.execPath, [TOLLGATE, 'keys:rotate', ...argv], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] }), 60_000);
+    return runToExit(spawn(process.execPath, [TOLLGATE, ...argv], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] }), 60_000);
   };
+  const rotate = (...argv: string[]) => tollgate('keys:rotate', ...argv);
+
+  async function tables(): Promise<{ tablename: string }[]> {
+    const client = new Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      return (await client.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")).rows;
+    } finally {
+      await client.end();
+    }
+  }
 
   async function signingKeys(): Promise<{ kid: string; signs_now: boolean }[]> {
     const client = new Client({ connectionString: database.url });
@@ -37,7 +48,14 @@ describe('npm run keys:rotate', () => {
     }
   }
 
-  it('creates a key that signs at once with --immediately, and another on each run', async () => {
+  it('stops on a database never migrated, then, once `tollgate migrate` ran, creates a key that signs at once with --immediately, and another on each run', async () => {
+    // docs/operations.md#migrations: the command applies no migration, and creates nothing.
+    const refused = await rotate('--immediately');
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(/^tollgate keys:rotate: The database is behind this build by \d+ migrations/);
+    expect(await tables()).toEqual([]);
+    expect((await tollgate('migrate')).code).toBe(0);
+
     const first = await rotate('--immediately');
     expect({ code: first.code, stderr: first.stderr }).toEqual({ code: 0, stderr: '' });
     const second = await rotate('--immediately');

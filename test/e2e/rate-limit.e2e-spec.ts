@@ -4,6 +4,7 @@ import { startTestServer, type TestServer } from '../support/create-test-app';
 import { insertUser, uniqueName } from '../support/fixtures';
 import { basic, postFormFrom, request, requestToken, requestTokenFrom, type HttpResponse } from '../support/http';
 import { spawnRedis, type SpawnedRedis } from '../support/redis-server';
+import { eventually, LOAD_MARGIN_MS } from '../support/token-lifecycle';
 
 // Callers at different client addresses: every 127.x.y.z reaches the server on 127.0.0.1.
 const clientCredentials = { grant_type: 'client_credentials', scope: 'api1' };
@@ -91,7 +92,8 @@ describe('client authentication throttling, default budgets', () => {
     };
     await Promise.all(Array.from({ length: 16 }, worker));
     expect(Object.fromEntries(counts)).toEqual({ 200: 3000 });
-  }, 120_000);
+    // Seconds on a quiet machine; over two minutes were seen at a load of 20 on two cores.
+  }, 300_000);
 });
 
 describe('client authentication throttling behind a trusted proxy (TRUST_PROXY=127.0.0.1)', () => {
@@ -307,13 +309,6 @@ describe('throttling shared through Redis, failing open to memory', () => {
     const line = text.split('\n').find((row) => row.startsWith(`${name} `));
     return line ? Number(line.slice(name.length + 1)) : undefined;
   };
-  const eventually = async (check: () => Promise<boolean>, timeoutMs = 10_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error('condition not reached in time');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
   const timed = async (send: () => Promise<HttpResponse>) => {
     const started = Date.now();
     const response = await send();
@@ -345,8 +340,9 @@ describe('throttling shared through Redis, failing open to memory', () => {
       const during = [];
       for (let i = 0; i < 3; i++) during.push(await timed(() => m2mFrom(first, '127.0.0.21', 'wrong')));
       expect(during.map(({ status }) => status)).toEqual([401, 401, 401]);
-      // The first request waits for the Redis timeout at most; the next ones do not ask Redis at all.
-      expect(Math.max(...during.map(({ ms }) => ms))).toBeLessThan(2500);
+      // The first request waits for the Redis timeout (500 ms; plus a loaded machine's margin) at most, never hangs;
+      // the next ones do not ask Redis at all: one fallback (below).
+      expect(Math.max(...during.map(({ ms }) => ms))).toBeLessThan(500 + LOAD_MARGIN_MS);
       expectTooManyRequests(await m2mFrom(first, '127.0.0.21'));
       expect((await m2mFrom(first, '127.0.0.22')).status).toBe(200);
       expect(await metric(first, 'tollgate_throttle_redis_fallbacks_total')).toBe(1);
@@ -354,7 +350,7 @@ describe('throttling shared through Redis, failing open to memory', () => {
     } finally {
       redis.thaw();
     }
-    await eventually(async () => (await metric(first, 'tollgate_throttle_redis_in_use')) === 1);
+    await eventually(async () => (await metric(first, 'tollgate_throttle_redis_in_use')) === 1, 10_000);
     for (const server of [first, second, first]) expect((await m2mFrom(server, '127.0.0.23', 'wrong')).status).toBe(401);
     expectTooManyRequests(await m2mFrom(second, '127.0.0.23'));
   });
@@ -366,11 +362,11 @@ describe('throttling shared through Redis, failing open to memory', () => {
     expectTooManyRequests(await m2mFrom(first, '127.0.0.24'));
     expect(await metric(first, 'tollgate_throttle_redis_fallbacks_total')).toBe(2);
     await redis.start();
-    await eventually(async () => (await metric(first, 'tollgate_throttle_redis_in_use')) === 1);
+    await eventually(async () => (await metric(first, 'tollgate_throttle_redis_in_use')) === 1, 10_000);
     // The second instance finds out on its next request (and falls back until it reconnects).
     expect((await m2mFrom(second, '127.0.0.26')).status).toBe(200);
-    await eventually(async () => (await metric(second, 'tollgate_throttle_redis_in_use')) === 1);
+    await eventually(async () => (await metric(second, 'tollgate_throttle_redis_in_use')) === 1, 10_000);
     for (const server of [first, second, first]) expect((await m2mFrom(server, '127.0.0.25', 'wrong')).status).toBe(401);
     expectTooManyRequests(await m2mFrom(second, '127.0.0.25'));
-  }, 30_000);
+  }, 120_000);
 });

@@ -6,7 +6,7 @@ import { ExpiredSignInStatePurger } from '../../src/tokens/authorization/expired
 import { builtInViewsDirectory } from '../../src/endpoints/interaction/views-directory';
 import { ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { Browser, locationParameters, pkce, readForm } from '../support/browser';
-import { insertUser, uniqueName } from '../support/fixtures';
+import { insertClient, insertUser, uniqueName } from '../support/fixtures';
 import { postForm } from '../support/http';
 
 const SPA_REDIRECT = 'http://127.0.0.1:5173/callback';
@@ -105,6 +105,22 @@ describe('sign-in sessions', () => {
       const { hidden } = readForm(await (await new Browser().get(authorizeUrl())).text());
       const response = await new Browser().post(`${server.url}/interaction/login`, { ...hidden, username: 'alice', password: 'alice' });
       expect(response.status).toBe(403);
+    });
+
+    it('names the client as consent does: by its client_name, else its client_id', async () => {
+      const html = await (await new Browser().get(authorizeUrl())).text();
+      expect(html).toContain('to continue to <strong>Demo Single-Page App</strong>');
+      const unnamed = uniqueName('unnamed');
+      await insertClient({
+        clientId: unnamed,
+        secrets: [],
+        public: true,
+        grantTypes: ['authorization_code'],
+        scopes: ['openid'],
+        redirectUris: [SPA_REDIRECT],
+      });
+      const fallback = await (await new Browser().get(authorizeUrl({ client_id: unnamed }))).text();
+      expect(fallback).toContain(`to continue to <strong>${unnamed}</strong>`);
     });
 
     it('pre-fills the username from login_hint', async () => {

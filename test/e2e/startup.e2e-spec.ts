@@ -1,13 +1,14 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { Client } from 'pg';
 import { createApp } from '../../src/app.factory';
-import { emptyDatabase, testConfig } from '../support/create-test-app';
+import { emptyDatabase, testConfig, testDatabaseUrl, TEST_KEY_ENCRYPTION_KEY } from '../support/create-test-app';
 import { ensureBuilt, freePort, ROOT, runToExit, spawnService, startService, stop } from '../support/built-service';
 import { basic, jwtPayload, postForm, request, requestToken } from '../support/http';
 
@@ -121,6 +122,39 @@ describe('startup', () => {
       expect(lines[0]).not.toContain('ISSUER');
     }, 60_000);
 
+    it('says which port is taken and how to choose another when PORT is in use', async () => {
+      const taken = createServer();
+      await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+      const { port } = taken.address() as AddressInfo;
+      try {
+        const env = { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: testDatabaseUrl(), KEY_ENCRYPTION_KEY: TEST_KEY_ENCRYPTION_KEY, LOG_LEVEL: 'warn' };
+        const { code, stderr } = await runToExit(spawnService(env, await tempDirectory(), children), 90_000);
+        expect(code).toBe(1);
+        expect(stderr).toContain(
+          `Tollgate failed to start: port ${port} on 127.0.0.1 is in use by another process: stop it, or set PORT to a free port (e.g. PORT=5001 npm start)`,
+        );
+      } finally {
+        taken.close();
+      }
+    }, 120_000);
+
+    it('warns at start that ALLOW_INSECURE_ISSUER lets an http issuer through in production', async () => {
+      const env = {
+        NODE_ENV: 'production',
+        ISSUER: 'http://tollgate.bench',
+        ALLOW_INSECURE_ISSUER: 'true',
+        DATABASE_URL: testDatabaseUrl(),
+        KEY_ENCRYPTION_KEY: TEST_KEY_ENCRYPTION_KEY,
+        PORT: String(await freePort()),
+      };
+      const log = await stop(await startService(env, children));
+      const warning = log.split('\n').find((line) => line.includes('ALLOW_INSECURE_ISSUER=true'));
+      expect(JSON.parse(warning ?? '{}')).toMatchObject({
+        level: 40,
+        msg: 'ALLOW_INSECURE_ISSUER=true: ISSUER http://tollgate.bench is not https, and tokens, codes and passwords cross the network in clear text. For test benches only: never expose this instance.',
+      });
+    }, 120_000);
+
     it('lets one process at a time use a DATA_DIR: a second service or operator command stops with a clear message', async () => {
       const dataDir = await tempDirectory();
       const env = { PORT: String(await freePort()), DATA_DIR: dataDir };
@@ -131,6 +165,8 @@ describe('startup', () => {
       expect(second.code).toBe(1);
       expect(second.stderr).toContain(inUse);
       expect(second.stderr).toContain('use a PostgreSQL server (DATABASE_URL) to run several');
+      // The message says it all: no stack trace, in the log or on the terminal.
+      expect(`${second.stdout}${second.stderr}`).not.toMatch(/\n\s+at |"stack"/);
 
       const rotate = () =>
         runToExit(
@@ -143,6 +179,8 @@ describe('startup', () => {
         );
       const refused = await rotate();
       expect(refused.code).toBe(1);
+      // One line: the command's name and the message, without Nest's (coloured) stack trace.
+      expect(refused.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^tollgate keys:rotate: DATA_DIR /)]);
       expect(refused.stderr).toContain(inUse);
       // The service was not disturbed, and once it stops the directory is free.
       expect((await request(`http://127.0.0.1:${env.PORT}/health/ready`)).status).toBe(200);
@@ -162,6 +200,11 @@ describe('startup', () => {
       // docs/client-authentication.md: the request log names requests, never their credentials or tokens.
       expect(firstLog).toContain('/connect/token');
       expect(firstLog).toContain('SEED_DEMO=true: the demo data set is applied; its client secrets and user passwords are public.');
+      // Where a new user goes from here: a first token, the demo users, the walk-through.
+      expect(firstLog).toContain(`"msg":"Tollgate listening on 0.0.0.0:${port}, issuer http://localhost:${port}"`);
+      expect(firstLog).toContain(
+        `"msg":"Next: a first token with curl -u m2m:<its secret> -d grant_type=client_credentials -d scope=api1 http://localhost:${port}/connect/token, with the secret of the demo client m2m`,
+      );
       for (const secret of ['frontend-secret', 'api1-secret', firstRun.userToken, firstRun.delegatedToken]) expect(firstLog).not.toContain(secret);
 
       const second = await startService(env, children);

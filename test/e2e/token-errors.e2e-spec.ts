@@ -16,6 +16,14 @@ describe('POST /connect/token — errors and response shape', () => {
   });
   afterAll(() => server.close());
 
+  describe('other methods', () => {
+    it.each(['GET', 'HEAD', 'PUT', 'DELETE'])('answers %s with 405 and Allow: POST', async (method) => {
+      const response = await request(`${tokenUrl}?grant_type=client_credentials`, { method, headers: { authorization: m2m } });
+      expect({ status: response.status, allow: response.headers.get('allow') }).toEqual({ status: 405, allow: 'POST' });
+      if (method !== 'HEAD') expect(response.body).toEqual({ error: 'invalid_request', error_description: 'the token endpoint accepts POST only' });
+    });
+  });
+
   describe('invalid_request', () => {
     it('refuses a request without grant_type', async () => {
       expectTokenError(await postForm(tokenUrl, { scope: 'api1' }, { authorization: m2m }), 400, 'invalid_request');

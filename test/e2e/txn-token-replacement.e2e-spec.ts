@@ -40,8 +40,8 @@ describe('transaction-token replacement never outlives its subject token', () =>
     [a, b] = await Promise.all([startTestServer({ TRUST_DOMAIN, CACHE_TTL_SECONDS: '1' }), startTestServer({ TRUST_DOMAIN, CACHE_TTL_SECONDS: '1' })]);
     await insertClient({ ...orders, secrets: [{ secret: orders.secret }], grantTypes: [TOKEN_EXCHANGE], scopes: ['api1'] });
     await sql('UPDATE clients SET transaction_tokens = true WHERE client_id = $1', [orders.clientId]);
-    // A front end whose access tokens live 3 seconds.
-    await insertClient({ ...shortLived, secrets: [{ secret: shortLived.secret }], grantTypes: ['password'], scopes: ['api1'], accessTokenLifetimeSeconds: 3 });
+    // A front end whose access tokens live 8 seconds: long enough for four requests on a loaded machine, short enough to wait out.
+    await insertClient({ ...shortLived, secrets: [{ secret: shortLived.secret }], grantTypes: ['password'], scopes: ['api1'], accessTokenLifetimeSeconds: 8 });
   });
   afterAll(async () => {
     await a?.close();
@@ -57,7 +57,7 @@ describe('transaction-token replacement never outlives its subject token', () =>
       expect(replaced.status).toBe(200);
       current = replaced.body.access_token;
       expect(jwtPayload(current).exp).toBeLessThanOrEqual(subjectExp);
-      expect(replaced.body.expires_in).toBeLessThanOrEqual(3);
+      expect(replaced.body.expires_in).toBeLessThanOrEqual(8);
     }
     await sleep(Math.max(subjectExp * 1000 - Date.now(), 0) + 1100);
     // Within the 60 s of clock skew the replaced token itself is still accepted; its subject token is not.

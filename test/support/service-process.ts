@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { runToExit, type Exit } from './built-service';
+import { LOAD_MARGIN_MS } from './token-lifecycle';
 
 export interface LogLine {
   readonly level: number;
@@ -54,8 +55,9 @@ export class ServiceProcess {
       .map((line) => line.pid);
   }
 
+  /** Workers start in seconds on a quiet machine; seen taking over 20 s at a load of 23 on two cores. */
   async waitFor(what: string, done: () => boolean, timeoutMs = 20_000): Promise<void> {
-    for (const deadline = Date.now() + timeoutMs; !done(); await new Promise((wait) => setTimeout(wait, 100))) {
+    for (const deadline = Date.now() + timeoutMs + LOAD_MARGIN_MS; !done(); await new Promise((wait) => setTimeout(wait, 100))) {
       const exit = this.exit;
       if (exit) throw new Error(`the service exited (${exit.code ?? exit.signal}) before ${what}:\n${exit.stdout}${exit.stderr}`);
       if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms:\n${this.stdout}`);

@@ -57,6 +57,7 @@ export class PageRenderer {
         const username = page.kind === 'login_failed' ? page.username : (outcome.request.loginHint ?? '');
         return this.form(context, 'pre-session', [outcome.request.redirectUri], 'login', {
           clientId: outcome.request.client.clientId,
+          clientName: displayName(outcome.request.client),
           carried: outcome.carried,
           failed: page.kind === 'login_failed',
           username,
@@ -99,6 +100,7 @@ export class PageRenderer {
         return this.form(context, 'pre-session', [], 'login', {
           action: `${device}/login`,
           clientId: 'your device',
+          clientName: 'your device',
           carried: { user_code: page.userCode },
           failed: page.failed,
           username: page.username,

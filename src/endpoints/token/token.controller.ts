@@ -5,6 +5,7 @@ import { DpopProof } from '../../tokens/dpop/dpop-proof.header';
 import type { DpopHeader } from '../../tokens/dpop/dpop-proof.verifier';
 import type { FormBody } from '../../protocol/form';
 import { NoStore } from '../../platform/http/no-store.decorator';
+import { OAuthRoute } from '../../platform/http/oauth-route';
 import { ClientAddress, AuthenticatesClient, CurrentClient } from '../../identity/client-auth/client-auth.guard';
 import type { TokenResponse } from './token-response';
 import { TokenService } from './token.service';
@@ -14,6 +15,7 @@ export class TokenController {
   constructor(private readonly tokens: TokenService) {}
 
   @Post('token')
+  @OAuthRoute({ otherMethods: 'the token endpoint accepts POST only' })
   @HttpCode(200)
   @AuthenticatesClient('token')
   @NoStore()

@@ -28,10 +28,12 @@ export interface CommandIo {
 }
 
 class UsageError extends Error {}
+/** A request understood and refused (exit code 1): a password of the wrong length, or typed differently twice. */
+class RefusedError extends Error {}
 
 function checkLength(password: string): void {
   if (password.length < PASSWORD_LENGTH.min || password.length > PASSWORD_LENGTH.max) {
-    throw new UsageError(`the password must be ${PASSWORD_LENGTH.min}–${PASSWORD_LENGTH.max} characters (or use --generate-password)`);
+    throw new RefusedError(`the password must be ${PASSWORD_LENGTH.min}–${PASSWORD_LENGTH.max} characters (or use --generate-password)`);
   }
 }
 
@@ -74,6 +76,7 @@ export class UsersCommand {
           throw new UsageError(`unknown command ${command}`);
       }
     } catch (error) {
+      if (error instanceof RefusedError) return this.refuse(error.message);
       if (!(error instanceof UsageError) && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') !== true) throw error;
       this.io.err(`users: ${(error as Error).message}\n`);
       return this.usage(2);
@@ -131,7 +134,7 @@ export class UsersCommand {
   private async typedPassword(readHiddenLine: (prompt: string) => Promise<string>): Promise<string> {
     const password = await readHiddenLine('Password: ');
     checkLength(password);
-    if ((await readHiddenLine('The same password again: ')) !== password) throw new UsageError('the two passwords typed differ');
+    if ((await readHiddenLine('The same password again: ')) !== password) throw new RefusedError('the two passwords typed differ');
     return password;
   }
 

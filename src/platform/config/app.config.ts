@@ -2,7 +2,7 @@ import { readAgentsConfig, type AgentsConfig } from './agents.config';
 import { AppEnvironment, type LogLevel, type SigningAlgorithm } from './app.environment';
 import { validateEnvironment, type Env } from './environment';
 import { readKeyConfig, type KeyConfig } from './key.config';
-import { productionSafetyProblems } from './production-safety';
+import { overrideWarnings, productionSafetyProblems } from './production-safety';
 import { readThrottlingConfig, type RateLimitConfig, type TrustProxy } from './throttling.config';
 import { readWorkersConfig, type WorkersConfig } from './workers.config';
 
@@ -57,6 +57,8 @@ export interface AppConfig {
   readonly agents: AgentsConfig;
   /** `TOLLGATE_EXTENSIONS`: JavaScript modules whose Nest modules provide grant validators (docs/extending.md). */
   readonly extensions?: readonly string[];
+  /** An override of a production refusal in effect (ALLOW_INSECURE_ISSUER): main.ts logs each as a warning at every start. */
+  readonly startupWarnings?: readonly string[];
 }
 
 /** docs/browser-sign-in.md */
@@ -102,6 +104,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databaseUrl,
     dataDir: v.DATA_DIR ?? './.data',
     seedDemo,
+    startupWarnings: overrideWarnings(env, issuer),
     logLevel: v.LOG_LEVEL ?? 'info',
     databasePoolSize: v.DATABASE_POOL_SIZE ?? 10,
     cacheTtlSeconds: v.CACHE_TTL_SECONDS ?? 5,

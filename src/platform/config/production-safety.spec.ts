@@ -20,6 +20,15 @@ describe('loadConfig with NODE_ENV=production', () => {
     ]);
     expect(configProblems({ ...SAFE, ISSUER: issuer, ALLOW_INSECURE_ISSUER: 'true' })).toEqual([]);
     expect(configProblems({ ...SAFE, ISSUER: issuer, ALLOW_INSECURE_ISSUER: '1' })).toHaveLength(1);
+    // Let through, it is warned about at every start (main.ts).
+    expect(loadConfig({ ...SAFE, ISSUER: issuer, ALLOW_INSECURE_ISSUER: 'true' }).startupWarnings).toEqual([
+      `ALLOW_INSECURE_ISSUER=true: ISSUER ${issuer} ${why}, and tokens, codes and passwords cross the network in clear text. For test benches only: never expose this instance.`,
+    ]);
+  });
+
+  it('warns about ALLOW_INSECURE_ISSUER only when it lets an issuer through', () => {
+    expect(loadConfig({ ...SAFE, ALLOW_INSECURE_ISSUER: 'true' }).startupWarnings).toEqual([]);
+    expect(loadConfig({ ISSUER: 'http://localhost:5000' }).startupWarnings).toEqual([]);
   });
 
   it('refuses the default issuer, which is http://localhost', () => {

@@ -61,6 +61,16 @@ export function productionSafetyProblems(env: Env, inputs: ProductionSafetyInput
   return problems;
 }
 
+/** ALLOW_INSECURE_ISSUER=true with an issuer it lets through: a warning for every start, as SEED_DEMO's. */
+export function overrideWarnings(env: Env, issuer: string): string[] {
+  const issuerProblem = insecureIssuer(issuer);
+  if (env.ALLOW_INSECURE_ISSUER !== 'true' || !issuerProblem) return [];
+  return [
+    `ALLOW_INSECURE_ISSUER=true: ISSUER ${issuer} ${issuerProblem}, and tokens, codes and passwords cross the network in clear text. ` +
+      'For test benches only: never expose this instance.',
+  ];
+}
+
 // RFC 6749 §3.1, §10.9 and RFC 8414 §2: endpoints and the issuer identifier are https.
 function insecureIssuer(issuer: string): string | undefined {
   const url = new URL(issuer);

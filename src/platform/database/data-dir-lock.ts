@@ -1,9 +1,10 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { StartupFailure } from '../logging/startup-failure';
 
-/** Another live process holds DATA_DIR. */
-export class DataDirInUseError extends Error {}
+/** Another live process holds DATA_DIR: its message says which and what to do, so it is logged without a stack trace. */
+export class DataDirInUseError extends StartupFailure {}
 
 export interface DataDirLock {
   readonly file: string;

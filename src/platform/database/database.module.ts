@@ -10,7 +10,7 @@ import { DatabaseMonitoringModule } from './database-monitoring.module';
 import { migrations } from '../../../migrations';
 import { dataSourceOptions, type TollgateMigration } from './database.config';
 import { EMBEDDED_POOL_SIZE, EmbeddedPostgres } from './embedded-postgres';
-import { runMigrationsExclusively } from './migration-runner';
+import { requireCurrentSchema, runMigrationsExclusively } from './migration-runner';
 
 @Module({ providers: [EmbeddedPostgres], exports: [EmbeddedPostgres] })
 class EmbeddedPostgresModule {}
@@ -23,6 +23,13 @@ function schemaName(extraMigrations: readonly TollgateMigration[]): string {
     .slice(0, 16);
 }
 
+/**
+ * What opening the database does with this build's migrations: the service applies the pending ones;
+ * an operator command never does (docs/operations.md#migrations): it requires them all applied, or,
+ * for `tollgate migrate` itself, leaves the schema as it is.
+ */
+export type SchemaPolicy = 'apply' | 'require-current' | 'as-is';
+
 /** PostgreSQL by `DATABASE_URL`, or the embedded PGlite; migrated (and seeded) before anything uses it. */
 @Module({})
 export class DatabaseModule {
@@ -31,6 +38,7 @@ export class DatabaseModule {
     boot = new BootDataSources(),
     extraMigrations: readonly TollgateMigration[] = [],
     seedDemo?: (dataSource: DataSource) => Promise<void>,
+    schema: SchemaPolicy = 'apply',
   ): DynamicModule {
     const logger = new Logger('Database');
     let seed = false;
@@ -59,9 +67,13 @@ export class DatabaseModule {
             // A boot that has already failed elsewhere does not retry (BootDataSources).
             const connect = () => boot.open(() => new DataSource(options!).initialize());
             const dataSource = await connectWithRetries(connect, where, logger, boot.isAbandoned ? 1 : undefined);
-            const applied = await runMigrationsExclusively(dataSource);
-            if (applied.length > 0) logger.log(`Applied migrations: ${applied.join(', ')}`);
-            await embeddedDatabase?.saveSchemaTemplate();
+            if (schema === 'apply') {
+              const applied = await runMigrationsExclusively(dataSource);
+              if (applied.length > 0) logger.log(`Applied migrations: ${applied.join(', ')}`);
+              await embeddedDatabase?.saveSchemaTemplate();
+            } else if (schema === 'require-current') {
+              await requireCurrentSchema(dataSource);
+            }
             if (seed && seedDemo) {
               await seedDemo(dataSource);
               // At every start, not only the first: the demo secrets and passwords are public (docs/demo-data.md).

@@ -1,4 +1,5 @@
 import { DataSource, MigrationExecutor } from 'typeorm';
+import { SchemaBehindError } from './schema-behind.error';
 
 // An arbitrary constant naming Tollgate's migration lock among the database's advisory locks.
 const MIGRATION_LOCK_ID = 7_340_112_233;
@@ -25,4 +26,15 @@ export async function runMigrationsExclusively(dataSource: DataSource): Promise<
   } finally {
     await runner.release();
   }
+}
+
+/** The migrations this build has that the database has not applied, oldest first. Reads only (no migrations table is created). */
+export async function pendingMigrations(dataSource: DataSource): Promise<string[]> {
+  return (await new MigrationExecutor(dataSource).getPendingMigrations()).map((migration) => migration.name);
+}
+
+/** Throws SchemaBehindError when a migration of this build is not applied. */
+export async function requireCurrentSchema(dataSource: DataSource): Promise<void> {
+  const pending = await pendingMigrations(dataSource);
+  if (pending.length > 0) throw new SchemaBehindError(pending);
 }

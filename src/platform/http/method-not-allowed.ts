@@ -3,7 +3,8 @@ import { OAuthError } from '../../protocol/oauth-error';
 import { renderOAuthError } from './oauth-error-renderer';
 import { oauthRouteOptions } from './oauth-route';
 
-const REFUSED_METHODS: readonly HTTPMethods[] = ['PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+// HEAD follows GET (Fastify's exposeHeadRoutes).
+const REFUSED_METHODS: readonly HTTPMethods[] = ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /**
  * RFC 9110 §15.5.6: on a path whose route declares `OAuthRoute({ otherMethods })`, the methods it does
