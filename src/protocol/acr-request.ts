@@ -58,4 +58,3 @@ function readAcrClaim(claims: string | undefined): AcrRequirement | undefined {
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
-

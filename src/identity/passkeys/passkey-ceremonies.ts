@@ -169,7 +169,10 @@ function parseCredential<T extends { id: string; response: object }>(json: strin
 
 /** The user's name for a passkey, bounded; a dated default when blank. */
 export function passkeyName(typed: string): string {
-  // eslint-disable-next-line no-control-regex
-  const name = typed.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, MAX_PASSKEY_NAME_LENGTH);
+  // Unicode control characters (Cc) are dropped: a name is shown on a page and in the users command.
+  const name = typed
+    .replace(/\p{Cc}/gu, '')
+    .trim()
+    .slice(0, MAX_PASSKEY_NAME_LENGTH);
   return name.length > 0 ? name : `Passkey added ${new Date().toISOString().slice(0, 10)}`;
 }

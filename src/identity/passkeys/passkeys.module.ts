@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { KeyEncryptionModule } from '../../platform/key-encryption/key-encryption.module';
 import { ClientAuthModule } from '../client-auth/client-auth.module';
 import { PasskeyCeremonies } from './passkey-ceremonies';
 import { PasskeyRepository } from './passkey.repository';
@@ -9,7 +10,7 @@ import { WebAuthnChallenges } from './webauthn-challenges';
 
 /** Users' passkeys (docs/passkeys.md): storage and the WebAuthn ceremonies. */
 @Module({
-  imports: [TypeOrmModule.forFeature([PasskeyEntity]), ClientAuthModule],
+  imports: [TypeOrmModule.forFeature([PasskeyEntity]), ClientAuthModule, KeyEncryptionModule],
   providers: [{ provide: PasskeyRepository, useClass: TypeOrmPasskeyRepository }, WebAuthnChallenges, PasskeyCeremonies],
   exports: [PasskeyRepository, PasskeyCeremonies],
 })

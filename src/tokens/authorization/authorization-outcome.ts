@@ -12,7 +12,9 @@ export type AuthorizationOutcome =
   /** A response at the client's redirect URI: code or error, with `state` and `iss` (RFC 9207). */
   | { readonly kind: 'respond'; readonly target: ResponseTarget; readonly parameters: Readonly<Record<string, string>> }
   | { readonly kind: 'login'; readonly request: AuthorizationRequest; readonly carried: CarriedParameters }
-  | { readonly kind: 'consent'; readonly request: AuthorizationRequest; readonly carried: CarriedParameters; readonly session: SignInSession };
+  | { readonly kind: 'consent'; readonly request: AuthorizationRequest; readonly carried: CarriedParameters; readonly session: SignInSession }
+  /** RFC 9470: the session's sign-in is weaker than the request needs: a passkey, within the same session. */
+  | { readonly kind: 'step_up'; readonly request: AuthorizationRequest; readonly carried: CarriedParameters; readonly session: SignInSession };
 
 /** The authorization error response (RFC 6749 §4.1.2.1, RFC 9207). */
 export function errorResponse(target: ResponseTarget, error: OAuthError, issuer: string): AuthorizationOutcome {

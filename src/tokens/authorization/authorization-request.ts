@@ -1,4 +1,6 @@
 import type { Client } from '../../identity/clients/client';
+import { readAcrRequirement } from '../../protocol/acr-request';
+import type { AcrRequirement } from '../../protocol/authentication-context';
 import { OAuthError } from '../../protocol/oauth-error';
 import { resolveRequestedScopes } from '../../protocol/scope';
 import { readResourceIndicators, type ResourceLookup, resolveResourceIndicators, scopesForResources } from '../../identity/resources/resource-indicators';
@@ -28,6 +30,8 @@ export interface AuthorizationRequest extends ResponseTarget {
   /** Seconds. */
   readonly maxAge?: number;
   readonly loginHint?: string;
+  /** RFC 9470, OpenID Connect Core §3.1.2.1 `acr_values`, §5.5.1.1 `acr`: what the sign-in must reach (docs/passkeys.md#step-up). */
+  readonly acrRequirement?: AcrRequirement;
   /** RFC 9126: the pushed request it came from, used up when a code is issued. */
   readonly requestUri?: string;
 }
@@ -46,6 +50,8 @@ export const AUTHORIZATION_PARAMETERS = [
   'prompt',
   'max_age',
   'login_hint',
+  'acr_values',
+  'claims',
   'request',
   'request_uri',
   'resource',
@@ -132,6 +138,7 @@ export function validateAuthorizationRequest(
     prompts: readPrompts(parameters.valid('prompt')),
     maxAge: readMaxAge(parameters.valid('max_age')),
     loginHint: parameters.valid('login_hint'),
+    acrRequirement: readAcrRequirement({ acrValues: parameters.valid('acr_values'), claims: parameters.valid('claims'), clientRequiresPhr: client.requirePhr }),
   };
 }
 

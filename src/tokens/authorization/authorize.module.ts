@@ -5,6 +5,7 @@ import { DeviceAuthorizationModule } from '../device-authorization/device-author
 import { ResourcesModule } from '../../identity/resources/resources.module';
 import { SessionsModule } from '../../identity/sessions/sessions.module';
 import { UsersModule } from '../../identity/users/users.module';
+import { PasskeysModule } from '../../identity/passkeys/passkeys.module';
 import { AuthorizationCodeRepository } from './authorization-code.repository';
 import { AuthorizationCodeService } from './authorization-code.service';
 import { AuthorizeService } from './authorize.service';
@@ -28,6 +29,7 @@ import { PushedAuthorizationService } from './pushed-authorization.service';
     UsersModule,
     SessionsModule,
     DeviceAuthorizationModule,
+    PasskeysModule,
   ],
   providers: [
     { provide: AuthorizationCodeRepository, useClass: TypeOrmAuthorizationCodeRepository },
