@@ -189,6 +189,34 @@ describe('authentication context and step-up', () => {
     });
   });
 
+  describe('at the device verification page', () => {
+    const DEVICE_CODE = 'urn:ietf:params:oauth:grant-type:device_code';
+
+    /** The demo's `tv` asks for a device code with `acr_values`; the signed-in browser enters its user code. */
+    async function enterCode(browser: Browser): Promise<{ page: Response; deviceCode: string }> {
+      const started = await postForm(`${server.url}/connect/deviceauthorization`, { client_id: 'tv', scope: 'openid', acr_values: 'phr' });
+      expect(started.status).toBe(200);
+      const entry = await browser.get(`${server.url}/connect/device?user_code=${started.body.user_code}`);
+      const page = await browser.submit(server.url, await entry.text(), { user_code: started.body.user_code });
+      return { page, deviceCode: started.body.device_code };
+    }
+
+    it('denies a request asking for phr when the user has no passkey: the device is told access_denied', async () => {
+      const { page, deviceCode } = await enterCode(await browserSignedIn(await userWithPasskeys(0), ['pwd']));
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('your account has none');
+      const poll = await postForm(`${server.url}/connect/token`, { grant_type: DEVICE_CODE, device_code: deviceCode, client_id: 'tv' });
+      expect(poll.body.error).toBe('access_denied');
+    });
+
+    it('asks a password session of a user with a passkey for it first; a passkey session goes on to consent', async () => {
+      const { page } = await enterCode(await browserSignedIn(await userWithPasskeys(1), ['pwd']));
+      expect(await page.text()).toContain('Confirm it is you');
+      const stepped = await enterCode(await browserSignedIn(await userWithPasskeys(1), PASSKEY));
+      expect(await stepped.page.text()).toContain('Allow access?');
+    });
+  });
+
   describe('introspection of refresh tokens', () => {
     it('gives the acr of the sign-in', async () => {
       const { refresh_token: refreshToken } = await passwordTokens(server.url, 'openid offline_access');

@@ -144,8 +144,13 @@ export class PageRenderer {
           username,
         });
       }
+      case 'device_step_up': {
+        const username = (await this.users.findBySubjectId(page.subject))?.username ?? page.subject;
+        const data = { clientName: page.clientName, carried: { user_code: page.userCode }, failed: page.failed === true, username };
+        return this.form(context, 'session', [], 'step-up', data, 200, { action: `${device}/step-up` });
+      }
       case 'device_answered':
-        return this.view(context.reply, 200, 'device-answered', { approved: page.approved, clientName: page.clientName });
+        return this.view(context.reply, 200, 'device-answered', { approved: page.approved, clientName: page.clientName, unmet: page.unmet === true });
     }
   }
 

@@ -3,6 +3,7 @@ import type { Client } from '../../identity/clients/client';
 import type { ConfigType } from '../../platform/config/config-slice';
 import { issuerConfig } from '../../platform/config/config.slices';
 import { singleParameter, type FormBody } from '../../protocol/form';
+import { readAcrRequirement } from '../../protocol/acr-request';
 import { OAuthError } from '../../protocol/oauth-error';
 import { generateHandle, hashHandle, isHandle } from '../../protocol/opaque-handle';
 import { resolveRequestedScopes } from '../../protocol/scope';
@@ -47,6 +48,8 @@ export class DeviceAuthorizationService {
     if (!client.allowedGrantTypes.includes(DEVICE_CODE_GRANT_TYPE))
       throw OAuthError.unauthorizedClient('the client may not use the device authorization grant');
     const scopes = resolveRequestedScopes(singleParameter(body, 'scope'), client.allowedScopes, (scope) => this.resources.catalog.isKnownScope(scope));
+    // docs/passkeys.md#step-up: `acr_values` asks the approving sign-in for a passkey, as at the authorization endpoint.
+    const acrValues = readAcrRequirement({ acrValues: singleParameter(body, 'acr_values') });
     const deviceCode = generateHandle();
     const expiresAt = new Date(now.getTime() + DEVICE_CODE_LIFETIME_SECONDS * 1000);
     for (let attempt = 0; attempt < USER_CODE_ATTEMPTS; attempt++) {
@@ -56,6 +59,7 @@ export class DeviceAuthorizationService {
         userCode,
         clientId: client.clientId,
         scopes: scopes.names,
+        acrValues,
         intervalSeconds: POLLING_INTERVAL_SECONDS,
         expiresAt,
       };
