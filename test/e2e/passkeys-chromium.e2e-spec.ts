@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createApp } from '../../src/app.factory';
-import { testConfig } from '../support/create-test-app';
+import { sql, testConfig } from '../support/create-test-app';
 import { insertClient, insertUser, uniqueName } from '../support/fixtures';
 import { jwtPayload, postForm } from '../support/http';
 import { pkce } from '../support/browser';
@@ -30,7 +30,7 @@ async function freePort(): Promise<number> {
  * platform authenticator with resident keys and user verification). Chromium offers WebAuthn only in
  * a secure context on a domain, so Tollgate's issuer here is http://localhost:<port>, and so is the
  * client's callback, a small server that records the codes.
- * PASSKEY_SCREENSHOTS=<dir> keeps the screenshots of the account, login and step-up pages (docs/).
+ * PASSKEY_SCREENSHOTS=<dir> keeps the screenshots of the account, login and step-up pages (docs/ has them).
  */
 (hasChromium ? describe : describe.skip)('passkeys in Chromium', () => {
   let tollgate: NestFastifyApplication;
@@ -64,6 +64,7 @@ async function freePort(): Promise<number> {
       scopes: ['openid', 'profile', 'api1'],
       redirectUris: [callback],
     });
+    await sql('UPDATE clients SET client_name = $2 WHERE client_id = $1', [clientId, 'Example App']);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [

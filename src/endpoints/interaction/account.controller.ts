@@ -6,7 +6,7 @@ import { AccountService } from './account.service';
 import { PageForm } from './page-parameters';
 import { PageRenderer } from './page.renderer';
 
-/** The account page (docs/passkeys.md#the-account-page): the user's passkeys. */
+/** The account page (docs/passkeys.md#the-account-page--get-account): the user's passkeys. */
 @Controller('account')
 export class AccountController {
   constructor(

@@ -29,7 +29,7 @@ interface Signed {
 }
 
 /**
- * The account page (docs/passkeys.md#the-account-page): a signed-in user lists, names and removes
+ * The account page (docs/passkeys.md#the-account-page--get-account): a signed-in user lists, names and removes
  * their passkeys and adds new ones. Adding and removing need a sign-in within the last five minutes,
  * else a fresh one on the page (password or passkey), which renews the session. Every form is
  * CSRF-protected like the sign-in pages'.
@@ -92,7 +92,7 @@ export class AccountService {
       const owner = { subject: user.subjectId, username: user.username, displayName: displayNameOf(user) };
       const added = await this.ceremonies.register(owner, form.accepted('credential') ?? '', form.accepted('name') ?? '', { kind: 'session', handle });
       if (!added) return 'add_failed';
-      this.audit.emit({ name: 'passkey.added', subject: user.subjectId, by: 'user' });
+      this.audit.emit({ name: 'passkey.added', subject: user.subjectId });
       // TODO(issue 41): publish CAEP credential-change here (credential_type credentialTypeOf(added), change_type create).
       return 'added';
     });
@@ -109,7 +109,7 @@ export class AccountService {
     return this.change(form, cookies, true, async ({ user }) => {
       const removed = await this.passkeys.remove(user.subjectId, form.accepted('credential_id') ?? '');
       if (!removed) return 'not_found';
-      this.audit.emit({ name: 'passkey.removed', subject: user.subjectId, by: 'user' });
+      this.audit.emit({ name: 'passkey.removed', subject: user.subjectId });
       // TODO(issue 41): publish CAEP credential-change here (credential_type credentialTypeOf(removed), change_type delete).
       return 'removed';
     });

@@ -154,7 +154,7 @@ export class PageRenderer {
     }
   }
 
-  /** docs/passkeys.md#the-account-page: a recent sign-in may add a passkey; an older one signs in again first. */
+  /** docs/passkeys.md#the-account-page--get-account: a recent sign-in may add a passkey; an older one signs in again first. */
   private accountPage(context: FormContext, page: Extract<AccountPage, { kind: 'account' }>): Promise<void> {
     const { user, session, recent } = page;
     const owner = { subject: user.subjectId, username: user.username, displayName: typeof user.claims.name === 'string' ? user.claims.name : user.username };
