@@ -27,7 +27,8 @@ const ISSUERS = `
     FROM trusted_issuers t`;
 
 // A user's passkeys are counted, never read: their public keys are not shown either (docs/passkeys.md).
-const USERS = 'SELECT subject_id, username, enabled, roles, claims, updated_at, (SELECT count(*) FROM passkeys WHERE passkeys.subject_id = users.subject_id)::int AS passkeys FROM users';
+const USERS =
+  'SELECT subject_id, username, enabled, roles, claims, updated_at, (SELECT count(*) FROM passkeys WHERE passkeys.subject_id = users.subject_id)::int AS passkeys FROM users';
 
 type Row = Record<string, unknown>;
 
