@@ -1,29 +1,17 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { freePort, hasChromium, launchChromium, warnWithoutChromium } from '../support/chromium';
 import { createApp } from '../../src/app.factory';
 import { sql, testConfig } from '../support/create-test-app';
 import { insertClient, insertUser, uniqueName } from '../support/fixtures';
 import { jwtPayload, postForm } from '../support/http';
 import { pkce } from '../support/browser';
 
-/** Debian's Chromium (apt-get install chromium), or CHROMIUM_PATH; no browser is downloaded. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`SKIPPED: the passkey specs need Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+warnWithoutChromium('the passkey specs');
 
 /**
  * Passkeys and step-up (docs/passkeys.md) in a real browser with a CDP virtual authenticator (a
@@ -65,18 +53,7 @@ async function freePort(): Promise<number> {
       redirectUris: [callback],
     });
     await sql('UPDATE clients SET client_name = $2 WHERE client_id = $1', [clientId, 'Example App']);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--headless',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {
