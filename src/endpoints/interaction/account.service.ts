@@ -65,10 +65,7 @@ export class AccountService {
     if (user instanceof PasswordChecksBusy) return { page: { kind: 'busy', retryAfterSeconds: user.retryAfterSeconds } };
     if (!user) return { page: signed ? await this.page(signed, 'sign_in_failed') : { ...signInFirst(), failed: true, username: username.slice(0, 256) } };
     if (signed) return this.renewed(signed, PASSWORD_METHODS, address);
-    await this.sessions.end(this.cookies.session(cookies));
-    const { handle, session } = await this.sessions.start(user.subjectId, PASSWORD_METHODS);
-    this.audit.emit({ name: 'user.signed_in', clientId: ACCOUNT_PAGE, subject: user.subjectId, address, acr: 'pwd' });
-    const started = { handle, session, cookies: [this.cookies.setSession(handle, this.sessions.lifetimeSeconds), this.cookies.clearPreSession()] };
+    const started = await this.passkeySignIn.startSession(user, PASSWORD_METHODS, cookies, ACCOUNT_PAGE, address);
     return this.signedInPage({ ...started, user }, [...started.cookies, ...this.deviceCookies.setCookie(username)]);
   }
 
@@ -82,7 +79,7 @@ export class AccountService {
     if (!user) return { page: signed ? await this.page(signed, 'sign_in_failed') : { ...signInFirst(), passkeyFailed: true } };
     if (signed)
       return user.subjectId === signed.user.subjectId ? this.renewed(signed, PASSKEY_METHODS, address) : { page: await this.page(signed, 'sign_in_failed') };
-    const started = await this.passkeySignIn.startSession(user, cookies, ACCOUNT_PAGE, address);
+    const started = await this.passkeySignIn.startSession(user, PASSKEY_METHODS, cookies, ACCOUNT_PAGE, address);
     return this.signedInPage({ ...started, user }, started.cookies);
   }
 

@@ -73,7 +73,7 @@ export class InteractionService {
     const clientId = outcome.request.client.clientId;
     const user = await this.passkeys.verify(form.accepted('credential'), { kind: 'pre-session', handle }, clientId, address);
     if (!user) return { page: { kind: 'login_failed', outcome, username: '', passkey: true } };
-    const signedIn = await this.passkeys.startSession(user, cookies, clientId, address);
+    const signedIn = await this.passkeys.startSession(user, PASSKEY_METHODS, cookies, clientId, address);
     return {
       page: await this.authorization.authorize(form, signedIn.session, { signedInNow: true, resumed: true }),
       cookies: signedIn.cookies,

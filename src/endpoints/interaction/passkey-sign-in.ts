@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuditSink } from '../../platform/audit/audit-event';
-import { acrOf, PASSKEY_METHODS } from '../../protocol/authentication-context';
+import { acrOf } from '../../protocol/authentication-context';
 import { PasskeyCeremonies } from '../../identity/passkeys/passkey-ceremonies';
 import type { ChallengeBinding } from '../../identity/passkeys/webauthn-challenges';
 import { BrowserCookies } from '../../identity/sessions/browser-cookies';
@@ -40,11 +40,11 @@ export class PasskeySignIn {
     return undefined;
   }
 
-  /** A new session for the user, replacing whatever session the browser had; the pre-session ends. */
-  async startSession(user: User, cookieHeader: string | undefined, clientId: string, address: string): Promise<SignedIn> {
+  /** A new session for the user signed in with `methods`, replacing whatever session the browser had; the pre-session ends. */
+  async startSession(user: User, methods: readonly string[], cookieHeader: string | undefined, clientId: string, address: string): Promise<SignedIn> {
     await this.sessions.end(this.cookies.session(cookieHeader));
-    const { handle, session } = await this.sessions.start(user.subjectId, PASSKEY_METHODS);
-    this.audit.emit({ name: 'user.signed_in', clientId, subject: user.subjectId, address, acr: 'phr' });
+    const { handle, session } = await this.sessions.start(user.subjectId, methods);
+    this.audit.emit({ name: 'user.signed_in', clientId, subject: user.subjectId, address, acr: acrOf(methods) });
     return { handle, session, cookies: [this.cookies.setSession(handle, this.sessions.lifetimeSeconds), this.cookies.clearPreSession()] };
   }
 

@@ -107,7 +107,7 @@ function toValidatedToken(claims: Record<string, unknown>): ValidatedAccessToken
     expiresAt: exp,
     authTime,
     authenticationMethods: amr,
-    ...(acr === undefined ? {} : { acr }),
+    acr: acr as string | undefined,
     actor,
     ...(mayAct ? { mayAct } : {}),
     ...(confirmation ? { confirmation } : {}),
