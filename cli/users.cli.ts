@@ -5,6 +5,8 @@ import { PasswordHasher } from '../src/identity/users/password.hasher';
 import { UserRepository } from '../src/identity/users/user.repository';
 import { UsersCommand, USERS_USAGE } from '../src/identity/users/users.command';
 import { UsersModule } from '../src/identity/users/users.module';
+import { PasskeyRepository } from '../src/identity/passkeys/passkey.repository';
+import { PasskeysModule } from '../src/identity/passkeys/passkeys.module';
 import { readHiddenLine } from './hidden-input';
 import { openOperatorContext } from './operator-context';
 
@@ -14,7 +16,7 @@ export async function runUsersCommand(argv: readonly string[]): Promise<number> 
     (argv.length === 0 ? process.stderr : process.stdout).write(`${USERS_USAGE}\n`);
     return argv.length === 0 ? 2 : 0;
   }
-  const opened = await openOperatorContext([UsersModule]);
+  const opened = await openOperatorContext([UsersModule, PasskeysModule]);
   if (!opened) return 1;
   const { app } = opened;
   try {
@@ -26,7 +28,7 @@ export async function runUsersCommand(argv: readonly string[]): Promise<number> 
       out: (chunk: string) => void process.stdout.write(chunk),
       err: (chunk: string) => void process.stderr.write(chunk),
     };
-    return await new UsersCommand(app.get(UserRepository), app.get(PasswordHasher), io).run(argv);
+    return await new UsersCommand(app.get(UserRepository), app.get(PasswordHasher), io, app.get(PasskeyRepository)).run(argv);
   } finally {
     await app.close();
   }

@@ -251,6 +251,21 @@ describe('parseClientMigrationArguments', () => {
     );
   });
 
+  it('reads --require-phr when creating a client, and --require-phr / --no-require-phr when changing one', () => {
+    expect(
+      parse('--client-id', 'app', '--public', '--grant', 'authorization_code', '--scope', 'openid', '--redirect-uri', 'https://app.example/cb', '--require-phr')
+        ?.request,
+    ).toMatchObject({
+      kind: 'create',
+      requirePhr: true,
+    });
+    expect(parse('--client-id', 'app', '--change', '--require-phr')?.request).toEqual({ kind: 'change', clientId: 'app', changes: { requirePhr: true } });
+    expect(parse('--client-id', 'app', '--change', '--no-require-phr')?.request).toEqual({ kind: 'change', clientId: 'app', changes: { requirePhr: false } });
+    expect(() => parse('--client-id', 'app', '--change', '--require-phr', '--no-require-phr')).toThrow(
+      '--require-phr and --no-require-phr contradict each other',
+    );
+  });
+
   it('accepts an extension grant by its absolute URI, and every option', () => {
     const command = parse(
       '--client-id',

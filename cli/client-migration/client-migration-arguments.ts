@@ -39,6 +39,8 @@ export type ClientMigrationRequest =
       readonly clientName?: string;
       /** RFC 9449: its token requests must carry a DPoP proof (docs/dpop.md). */
       readonly requireDpop?: boolean;
+      /** Every sign-in for it must be phishing-resistant, acr phr (docs/passkeys.md#step-up). */
+      readonly requirePhr?: boolean;
     }
   /** Changes settings of an existing client (`--change`, or `--disable`, `--enable`, `--may-act`, `--transaction-tokens` alone). */
   | { readonly kind: 'change'; readonly clientId: string; readonly changes: ClientChanges }
@@ -85,12 +87,12 @@ export const USAGE = `Usage:
                               [--expires <ISO 8601 date>] [--description <text>]
                               [--may-act <client_id>] [--transaction-tokens]
                               [--public] [--redirect-uri <uri>...] [--post-logout-redirect-uri <uri>...] [--consent] [--require-par]
-                              [--require-dpop]
+                              [--require-dpop] [--require-phr]
   npm run client:migration -- --client-id <id> --grant <type> --scope "<scope>" (--jwks-file <file> | --jwks-uri <url> | --workload <identity> [--workload-issuer <url>])
   npm run client:migration -- --client-id <id> --change [--name <display name>] [--grant <type>...] [--scope "<scope>..."]
                               [--redirect-uri <uri>...] [--post-logout-redirect-uri <uri>...] [--consent | --no-consent]
                               [--enable | --disable] [--may-act <client_id>] [--transaction-tokens | --no-transaction-tokens]
-                              [--require-dpop | --no-require-dpop]
+                              [--require-dpop | --no-require-dpop] [--require-phr | --no-require-phr]
                               [--access-token-lifetime <seconds>] [--refresh-token-lifetime <seconds>]
                               [--jwks-file <file> | --jwks-uri <url>] [--workload <identity> [--workload-issuer <url>]]
   npm run client:migration -- --client-id <id> --add-secret [--expires <ISO 8601 date>] [--description <text>]
@@ -118,6 +120,7 @@ SPIFFE ID (spiffe://<trust domain>/...) or a Kubernetes service account (system:
 authorization_code needs at least one --redirect-uri; --consent makes users allow the client's scopes first;
 --require-par accepts its authorization requests only pushed to /connect/par (RFC 9126).
 --require-dpop: every token request of the client must carry a DPoP proof (RFC 9449; docs/dpop.md).
+--require-phr: every sign-in for the client must be with a passkey, acr phr (RFC 9470; docs/passkeys.md).
 Browser sign-in, step by step: docs/browser-sign-in.md.
 Grant types: ${KNOWN_GRANT_TYPES.join(', ')}, or an extension grant's absolute URI.`;
 
@@ -147,6 +150,8 @@ const OPTIONS = {
   'require-par': { type: 'boolean' },
   'require-dpop': { type: 'boolean' },
   'no-require-dpop': { type: 'boolean' },
+  'require-phr': { type: 'boolean' },
+  'no-require-phr': { type: 'boolean' },
   'out-dir': { type: 'string' },
   'no-index': { type: 'boolean' },
   offline: { type: 'boolean' },
@@ -182,10 +187,11 @@ const CREATE_OR_CHANGE = [
   'consent',
   'require-par',
   'require-dpop',
+  'require-phr',
 ] as const;
 
 // Options that only a change takes; --disable, --enable, --may-act and --transaction-tokens alone make a change too.
-const CHANGE_ONLY = ['no-consent', 'no-transaction-tokens', 'no-require-dpop', 'enable'] as const;
+const CHANGE_ONLY = ['no-consent', 'no-transaction-tokens', 'no-require-dpop', 'no-require-phr', 'enable'] as const;
 
 /** Reads the command line; every mistake is a `ClientMigrationUsageError` naming the option. `undefined` for --help. */
 export function parseClientMigrationArguments(
@@ -252,6 +258,7 @@ function createSettings(values: Values, problems: string[]): Omit<Extract<Client
     browser: checkBrowserRegistration(values, grantTypes, problems),
     ...(clientName === undefined ? {} : { clientName }),
     ...(values['require-dpop'] ? { requireDpop: true } : {}),
+    ...(values['require-phr'] ? { requirePhr: true } : {}),
   };
 }
 
@@ -264,6 +271,7 @@ function checkClientChanges(values: Values, problems: string[]): ClientChanges {
     ['enable', 'disable'],
     ['transaction-tokens', 'no-transaction-tokens'],
     ['require-dpop', 'no-require-dpop'],
+    ['require-phr', 'no-require-phr'],
   ] as const)
     if (values[yes] && values[no]) problems.push(`--${yes} and --${no} contradict each other`);
   const secretless = secretlessOptions(values, problems);
@@ -282,6 +290,7 @@ function checkClientChanges(values: Values, problems: string[]): ClientChanges {
     mayActClientId: values['may-act'] === undefined ? undefined : checkDelegationPolicy(values['may-act'], false, problems)?.mayActClientId,
     transactionTokens: flag(values['transaction-tokens'], values['no-transaction-tokens']),
     requireDpop: flag(values['require-dpop'], values['no-require-dpop']),
+    requirePhr: flag(values['require-phr'], values['no-require-phr']),
     accessTokenLifetimeSeconds:
       values['access-token-lifetime'] === undefined ? undefined : checkLifetime('access-token-lifetime', values['access-token-lifetime'], 0, problems),
     refreshTokenLifetimeSeconds:

@@ -123,8 +123,8 @@ export function showIssuer(issuer: TrustedIssuerView): string {
 }
 
 export const USER_TABLE = {
-  header: ['USERNAME', 'SUBJECT', 'ENABLED', 'ROLES'],
-  row: (user: UserView) => [user.username, user.subjectId, yesNo(user.enabled), list(user.roles, ',')],
+  header: ['USERNAME', 'SUBJECT', 'ENABLED', 'ROLES', 'PASSKEYS'],
+  row: (user: UserView) => [user.username, user.subjectId, yesNo(user.enabled), list(user.roles, ','), String(user.passkeys)],
 };
 
 export function showUser(user: UserView): string {
@@ -133,6 +133,7 @@ export function showUser(user: UserView): string {
     ['subject', user.subjectId],
     ['enabled', yesNo(user.enabled)],
     ['roles', list(user.roles, ', ')],
+    ['passkeys', String(user.passkeys)],
     ...Object.entries(user.claims).map(([claim, value]) => [`claim ${claim}`, typeof value === 'string' ? value : JSON.stringify(value)] as const),
     ['updated', user.updatedAt],
   ]);

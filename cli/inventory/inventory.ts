@@ -80,6 +80,8 @@ export interface UserView {
   readonly enabled: boolean;
   readonly roles: readonly string[];
   readonly claims: Readonly<Record<string, unknown>>;
+  /** How many passkeys the user has registered (docs/passkeys.md); never their keys. */
+  readonly passkeys: number;
   readonly updatedAt: string;
 }
 

@@ -39,6 +39,8 @@ export interface Delegation {
   readonly actor: ActorClaim;
   /** The subject token's `auth_time`, kept. */
   readonly authTime?: number;
+  /** The subject token's `acr`, kept (docs/passkeys.md#authentication-context). */
+  readonly acr?: string;
   /** Epoch seconds the token must not outlive: the subject token's `exp`. */
   readonly expiresAtMost: number;
   /** The external issuer of the subject token, for the audit log (docs/delegation.md). */

@@ -56,12 +56,12 @@ describe('delegateSubjectToken', () => {
     );
   });
 
-  it("issues for the subject token's user, acting as the client, capped at its expiry and keeping its auth_time", () => {
-    expect(delegate(subjectToken(), { names: ['openid', 'api2'], explicit: true })).toEqual({
+  it("issues for the subject token's user, acting as the client, capped at its expiry and keeping its auth_time and acr", () => {
+    expect(delegate(subjectToken({ acr: 'phr' }), { names: ['openid', 'api2'], explicit: true })).toEqual({
       subject: '1',
       scopes: ['openid', 'api2'],
       authenticationMethods: ['delegation'],
-      delegation: { actor: { client_id: 'api1' }, authTime: 1_899_999_000, expiresAtMost: 1_900_000_900 },
+      delegation: { actor: { client_id: 'api1' }, authTime: 1_899_999_000, acr: 'phr', expiresAtMost: 1_900_000_900 },
     });
   });
 

@@ -33,6 +33,6 @@ export function delegateSubjectToken(subjectToken: ValidatedAccessToken, context
     subject: subjectToken.subject,
     scopes,
     authenticationMethods: [context.grantType],
-    delegation: { actor, authTime: subjectToken.authTime, expiresAtMost: subjectToken.expiresAt },
+    delegation: { actor, authTime: subjectToken.authTime, acr: subjectToken.acr, expiresAtMost: subjectToken.expiresAt },
   };
 }

@@ -15,6 +15,8 @@ export type OAuthErrorCode =
   | 'access_denied'
   | 'login_required'
   | 'consent_required'
+  // OpenID Connect Core Unmet Authentication Requirements 1.0: an `acr` the user cannot reach (RFC 9470).
+  | 'unmet_authentication_requirements'
   | 'request_not_supported'
   | 'request_uri_not_supported'
   | 'invalid_request_uri'
@@ -114,6 +116,10 @@ export class OAuthError extends Error {
   }
   static consentRequired(description: string): OAuthError {
     return new OAuthError('consent_required', description);
+  }
+  /** The requested authentication context cannot be met for this user (e.g. `phr` without a passkey). */
+  static unmetAuthenticationRequirements(description: string): OAuthError {
+    return new OAuthError('unmet_authentication_requirements', description);
   }
   static requestNotSupported(description: string): OAuthError {
     return new OAuthError('request_not_supported', description);

@@ -97,7 +97,7 @@ describe('authorization code flow', () => {
       expect(response.body.refresh_token).toBeUndefined();
 
       const access = jwtPayload(response.body.access_token);
-      expect(access).toMatchObject({ iss: ISSUER, sub: '1', client_id: 'spa', scope: 'openid profile', amr: ['pwd'] });
+      expect(access).toMatchObject({ iss: ISSUER, sub: '1', client_id: 'spa', scope: 'openid profile', amr: ['pwd'], acr: 'pwd' });
       expect(access.auth_time).toBeGreaterThanOrEqual(before);
 
       const idToken = response.body.id_token;
@@ -112,6 +112,7 @@ describe('authorization code flow', () => {
         exp: claims.iat + 300,
         auth_time: access.auth_time,
         amr: ['pwd'],
+        acr: 'pwd',
         sid: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
         nonce: 'nonce-1',
         at_hash: createHash('sha256').update(response.body.access_token).digest().subarray(0, 16).toString('base64url'),

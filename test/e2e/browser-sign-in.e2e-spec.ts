@@ -1,27 +1,15 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { freePort, hasChromium, launchChromium, warnWithoutChromium } from '../support/chromium';
 import { createApp } from '../../src/app.factory';
 import { testConfig } from '../support/create-test-app';
 import { insertClient, uniqueName } from '../support/fixtures';
 import { startRelyingParty, type RelyingParty } from '../../examples/relying-party';
 
-/** Debian's Chromium (apt-get install chromium), or CHROMIUM_PATH; no browser is downloaded. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`SKIPPED: the browser sign-in specs need Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+warnWithoutChromium('the browser sign-in specs');
 
 /**
  * A real browser through the whole flow (docs/browser-sign-in.md): relying parties written with
@@ -62,18 +50,7 @@ async function freePort(): Promise<number> {
     });
     spa = await startRelyingParty({ issuer, port: spaPort, clientId: spaId, scope: 'openid profile email role' });
     webapp = await startRelyingParty({ issuer, port: webappPort, clientId: webappId, clientSecret: 'webapp-secret', scope: 'openid profile email api1' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--headless',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

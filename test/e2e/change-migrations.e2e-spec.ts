@@ -408,7 +408,7 @@ describe('change migrations from the command line', () => {
     await migrate('down', added.migration!);
   });
 
-  it('requires DPoP of a client and opens a resource to self-registered clients, each down undoing it', async () => {
+  it('requires DPoP or a passkey sign-in of a client and opens a resource to self-registered clients, each down undoing it', async () => {
     const clientId = uniqueName('bound');
     const created = await generate('client:migration', '--client-id', clientId, '--grant', 'client_credentials', '--scope', 'api1', '--require-dpop');
     expect(created.code).toBe(0);
@@ -424,6 +424,32 @@ describe('change migrations from the command line', () => {
     await migrate('down', relaxed.migration!);
     expectTokenError(await token(), 400, 'invalid_dpop_proof');
     await migrate('down', created.migration!);
+
+    // docs/passkeys.md#step-up: a client that requires a passkey sign-in, and the change that relaxes it.
+    const phrClient = uniqueName('phr');
+    const requirePhr = async () => (await sql('SELECT require_phr FROM clients WHERE client_id = $1', [phrClient]))[0];
+    const strict = await generate(
+      'client:migration',
+      '--client-id',
+      phrClient,
+      '--public',
+      '--grant',
+      'authorization_code',
+      '--scope',
+      'openid',
+      '--redirect-uri',
+      'https://app.example/cb',
+      '--require-phr',
+    );
+    expect(strict.code).toBe(0);
+    await migrate('up', strict.migration!);
+    expect(await requirePhr()).toEqual({ require_phr: true });
+    const lenient = await generate('client:migration', '--client-id', phrClient, '--change', '--no-require-phr');
+    await migrate('up', lenient.migration!);
+    expect(await requirePhr()).toEqual({ require_phr: false });
+    await migrate('down', lenient.migration!);
+    expect(await requirePhr()).toEqual({ require_phr: true });
+    await migrate('down', strict.migration!);
 
     const name = uniqueName('agents');
     const open = async () => (await sql('SELECT open_to_self_registered FROM api_resources WHERE name = $1', [name]))[0];

@@ -1,26 +1,14 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { freePort, hasChromium, launchChromium, warnWithoutChromium } from '../support/chromium';
 import { createApp } from '../../src/app.factory';
 import { testConfig } from '../support/create-test-app';
 import { insertUser, uniqueName } from '../support/fixtures';
 import { jwtPayload, postForm } from '../support/http';
 
-/** Debian's Chromium (apt-get install chromium), or CHROMIUM_PATH; no browser is downloaded. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`SKIPPED: the device verification page spec needs Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+warnWithoutChromium('the device verification page spec');
 
 const DEVICE_CODE = 'urn:ietf:params:oauth:grant-type:device_code';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * The verification page of the device authorization grant (docs/device-authorization.md) in a real
@@ -36,18 +24,7 @@ async function freePort(): Promise<number> {
     issuer = `http://127.0.0.1:${port}`;
     tollgate = await createApp(testConfig({ ISSUER: issuer }));
     await tollgate.listen({ port, host: '127.0.0.1' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--headless',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

@@ -1,14 +1,12 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser as Chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser as Chromium, BrowserContext, Page } from 'playwright-core';
+import { hasChromium, launchChromium, warnWithoutChromium } from '../support/chromium';
 import { createApp } from '../../src/app.factory';
 import { Browser, locationParameters, pkce } from '../support/browser';
 import { startTestServer, testConfig, type TestServer } from '../support/create-test-app';
 import { postFormFrom, requestToken, requestTokenFrom, type HttpResponse } from '../support/http';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`SKIPPED: the device-cookie specs need Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+warnWithoutChromium('the device-cookie specs');
 
 const SPA_CALLBACK = 'http://127.0.0.1:5173/callback';
 /** The service's own sign-in budgets, with back-offs long enough to outlast a slow run. */
@@ -59,18 +57,7 @@ async function neighboursGuess(send: (username: string, password: string) => Pro
 
   beforeAll(async () => {
     server = await startTestServer(DEFAULT_SIGN_IN_THROTTLING);
-    chromiumBrowser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--headless',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    chromiumBrowser = await launchChromium();
     const newContext = async () => {
       const created = await chromiumBrowser.newContext();
       // The spa's redirect URI: answered here, so no relying party needs its fixed port.

@@ -139,6 +139,7 @@ describe('POST /connect/introspect', () => {
         jti: claims.jti,
         token_type: 'Bearer',
         auth_time: claims.auth_time,
+        acr: 'pwd',
       });
     });
 
@@ -200,6 +201,7 @@ describe('POST /connect/introspect', () => {
         exp: expect.any(Number),
         iat: expect.any(Number),
         auth_time: jwtPayload(alice.access_token).auth_time,
+        acr: 'pwd',
       });
       expect(response.body.exp - response.body.iat).toBe(2_592_000);
     });

@@ -124,11 +124,11 @@ describe('tollgate clients|resources|issuers|users list|show', () => {
     expect(idp.stdout.match(/\ntrusted by: +([^\n]*)\n/)?.[1].split(', ')).toContain('api1');
 
     const users = await tollgate('users', 'list');
-    expect(users.stdout).toMatch(/^USERNAME +SUBJECT +ENABLED +ROLES\n/);
-    expect(users.stdout).toMatch(/\nalice +1 +yes +admin,user\n/);
+    expect(users.stdout).toMatch(/^USERNAME +SUBJECT +ENABLED +ROLES +PASSKEYS\n/);
+    expect(users.stdout).toMatch(/\nalice +1 +yes +admin,user +\d+\n/);
     const alice = JSON.parse((await tollgate('users', 'show', 'alice', '--json')).stdout);
     expect(alice).toMatchObject({ subjectId: '1', username: 'alice', enabled: true, roles: ['admin', 'user'], claims: { email: 'alice@example.com' } });
-    expect(Object.keys(alice).sort()).toEqual(['claims', 'enabled', 'roles', 'subjectId', 'updatedAt', 'username']);
+    expect(Object.keys(alice).sort()).toEqual(['claims', 'enabled', 'passkeys', 'roles', 'subjectId', 'updatedAt', 'username']);
   });
 
   it('shows a user whose stored row is malformed (updated_at infinity, claims not an object, NULLs in roles)', async () => {
@@ -137,7 +137,7 @@ describe('tollgate clients|resources|issuers|users list|show', () => {
     await sql(`UPDATE users SET updated_at = 'infinity', claims = '"x"'::jsonb, roles = ARRAY['admin', NULL, '']::text[] WHERE username = $1`, [username]);
     const list = await tollgate('users', 'list');
     expect({ code: list.code, stderr: list.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(list.stdout).toMatch(new RegExp(`\\n${username} +\\S+ +yes +admin\\n`));
+    expect(list.stdout).toMatch(new RegExp(`\\n${username} +\\S+ +yes +admin +0\\n`));
     const shown = await tollgate('users', 'show', username, '--json');
     expect(shown.code).toBe(0);
     expect(JSON.parse(shown.stdout)).toMatchObject({ username, roles: ['admin'], claims: {}, updatedAt: '' });

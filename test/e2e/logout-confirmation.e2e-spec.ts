@@ -1,15 +1,12 @@
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { chromium, type Browser as Chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser as Chromium, BrowserContext, Page } from 'playwright-core';
+import { hasChromium, launchChromium, warnWithoutChromium } from '../support/chromium';
 import { startTestServer, type TestServer } from '../support/create-test-app';
 import { Browser, locationParameters, pkce, readForm } from '../support/browser';
 import { insertClient, insertUser, uniqueName } from '../support/fixtures';
 import { postForm } from '../support/http';
 
-/** Debian's Chromium (apt-get install chromium), or CHROMIUM_PATH; no browser is downloaded. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`SKIPPED: the logout specs in Chromium need Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+warnWithoutChromium('the logout specs in Chromium');
 
 /**
  * Another site, on another loopback address (127.0.0.2, so another site than Tollgate's 127.0.0.1):
@@ -56,18 +53,7 @@ describe('logout confirmation', () => {
     });
     await insertUser({ username: bob, password: 'bob-password' });
     if (hasChromium) {
-      chromiumBrowser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--no-sandbox',
-          '--headless',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
-      });
+      chromiumBrowser = await launchChromium();
     }
   }, 120_000);
 

@@ -353,6 +353,7 @@ describe('POST /connect/token — errors and response shape', () => {
         jti: expect.any(String),
         auth_time: expect.any(Number),
         amr: ['pwd'],
+        acr: 'pwd',
       });
       expect(Math.abs((payload.auth_time as number) - (payload.iat as number))).toBeLessThanOrEqual(1);
     });

@@ -146,4 +146,24 @@ describe('npm run users', () => {
     expect(await storedHash(erin)).toMatch(/^scrypt\$/);
     expect(await sql('SELECT 1 FROM users WHERE username = $1', [bad])).toEqual([]);
   });
+
+  it('shows how many passkeys a user has, never their keys, and removes them all', async () => {
+    const username = uniqueName('keyholder');
+    expect((await users(['add', username], 'keyholder-password\n')).code).toBe(0);
+    const [{ subject_id: subject }] = await sql<{ subject_id: string }>('SELECT subject_id FROM users WHERE username = $1', [username]);
+    for (const id of ['cred-one', 'cred-two']) {
+      await sql("INSERT INTO passkeys (credential_id, subject_id, user_handle, public_key, name) VALUES ($1, $2, 'handle', '\\xa501020326', 'key')", [
+        `${id}-${subject}`,
+        subject,
+      ]);
+    }
+    const shown = await runToExit(spawn(process.execPath, [TOLLGATE, 'users', 'show', username, '--json'], { cwd: ROOT, env: env() }), 60_000);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ username, passkeys: 2 });
+    expect(shown.stdout).not.toMatch(/a501020326|cred-one|handle/);
+
+    const removed = await users(['remove-passkeys', username]);
+    expect({ code: removed.code, stdout: removed.stdout }).toEqual({ code: 0, stdout: `Removed 2 passkey(s) of user ${username}.\n` });
+    expect(await sql('SELECT 1 FROM passkeys WHERE subject_id = $1', [subject])).toEqual([]);
+    expect((await users(['remove-passkeys', uniqueName('nobody')])).code).toBe(1);
+  });
 });

@@ -26,7 +26,9 @@ const ISSUERS = `
          ARRAY(SELECT s.client_id FROM client_subject_issuers s WHERE s.issuer = t.issuer ORDER BY s.client_id) AS trusted_by
     FROM trusted_issuers t`;
 
-const USERS = 'SELECT subject_id, username, enabled, roles, claims, updated_at FROM users';
+// A user's passkeys are counted, never read: their public keys are not shown either (docs/passkeys.md).
+const USERS =
+  'SELECT subject_id, username, enabled, roles, claims, updated_at, (SELECT count(*) FROM passkeys WHERE passkeys.subject_id = users.subject_id)::int AS passkeys FROM users';
 
 type Row = Record<string, unknown>;
 
@@ -153,6 +155,7 @@ function toUser(row: Row): UserView {
     enabled: row.enabled as boolean,
     roles: strings(row.roles),
     claims: isObject(row.claims) ? row.claims : {},
+    passkeys: Number(row.passkeys ?? 0),
     updatedAt: iso(row.updated_at) ?? '',
   };
 }

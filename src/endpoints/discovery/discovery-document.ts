@@ -1,3 +1,4 @@
+import { ACR_VALUES_SUPPORTED } from '../../protocol/authentication-context';
 import { DPOP_SIGNING_ALGORITHMS } from '../../tokens/dpop/dpop-proof';
 import type { ResourceCatalog } from '../../identity/resources/resource-catalog';
 import { FOREIGN_JWT_ALGORITHMS } from '../../identity/trusted-issuers/foreign-jwt.verifier';
@@ -19,7 +20,7 @@ const ASSERTION_ALGORITHMS = [...FOREIGN_JWT_ALGORITHMS];
 // Public clients (`none`) use the token and revocation endpoints but may not introspect.
 const PUBLIC_CLIENT_AUTH_METHODS = [...CLIENT_AUTH_METHODS, 'none'];
 // Claims of ID tokens (OpenID Connect Core §2) besides those the identity resources map to.
-const ID_TOKEN_CLAIMS = ['auth_time', 'amr', 'sid', 'nonce', 'azp', 'at_hash'];
+const ID_TOKEN_CLAIMS = ['auth_time', 'amr', 'acr', 'sid', 'nonce', 'azp', 'at_hash'];
 
 /**
  * RFC 8414 §3.1: for an issuer with a path (`https://host/auth`), the metadata URL puts the
@@ -61,6 +62,9 @@ export function discoveryDocument({
     response_modes_supported: ['query', 'form_post'],
     code_challenge_methods_supported: ['S256'],
     prompt_values_supported: ['none', 'login', 'consent'],
+    // docs/passkeys.md: password (`pwd`) and passkey (`phr`) sign-ins; `acr_values` and an `acr` claim ask for one (RFC 9470).
+    acr_values_supported: ACR_VALUES_SUPPORTED,
+    claims_parameter_supported: true,
     authorization_response_iss_parameter_supported: true,
     request_parameter_supported: false,
     // RFC 9126 §5: only pushed request_uri values are accepted; no client must push unless registered so.

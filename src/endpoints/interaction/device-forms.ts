@@ -1,6 +1,7 @@
 import { MAX_TYPED_USER_CODE_LENGTH } from '../../tokens/device-authorization/user-code';
 import { MAX_BODY_BYTES } from '../../protocol/form';
 import { FormField } from '../../protocol/inspected-parameters';
+import { MAX_CREDENTIAL_JSON_LENGTH } from './interaction-forms';
 
 // A CSRF token is 43 base64url characters (csrf.ts); anything else fails the check.
 const MAX_CSRF_TOKEN_LENGTH = 43;
@@ -15,6 +16,11 @@ export class DeviceEntryForm {
 export class DeviceLoginForm extends DeviceEntryForm {
   @FormField(MAX_BODY_BYTES) username?: string;
   @FormField(MAX_BODY_BYTES) password?: string;
+}
+
+/** Its step-up form: the user code carried, the credential from `navigator.credentials.get()` (docs/passkeys.md). */
+export class DeviceStepUpForm extends DeviceEntryForm {
+  @FormField(MAX_CREDENTIAL_JSON_LENGTH) credential?: string;
 }
 
 /** Its consent form: the user code carried, `allow` or `deny`. */

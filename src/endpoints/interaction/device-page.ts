@@ -12,7 +12,10 @@ export type DevicePage =
       readonly clientName: string;
       readonly scopes: readonly string[];
     }
-  | { readonly kind: 'device_answered'; readonly approved: boolean; readonly clientName: string };
+  /** RFC 9470 (docs/passkeys.md#step-up): the request asks for a passkey sign-in; the user code carried. */
+  | { readonly kind: 'device_step_up'; readonly userCode: string; readonly subject: string; readonly clientName: string; readonly failed?: boolean }
+  /** `unmet`: denied because the request asks for a passkey and the user has none. */
+  | { readonly kind: 'device_answered'; readonly approved: boolean; readonly clientName: string; readonly unmet?: boolean };
 
 /** A wrong or expired code, or too many wrong codes (docs/throttling.md#user-codes): wait that long. */
 export type DeviceEntryProblem = { readonly kind: 'invalid' } | { readonly kind: 'throttled'; readonly retryAfterSeconds: number };

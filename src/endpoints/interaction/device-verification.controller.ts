@@ -1,7 +1,7 @@
 import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { InspectedParameters } from '../../protocol/inspected-parameters';
-import { DeviceConsentForm, DeviceEntryForm, DeviceLoginForm } from './device-forms';
+import { DeviceConsentForm, DeviceEntryForm, DeviceLoginForm, DeviceStepUpForm } from './device-forms';
 import { DeviceVerificationService } from './device-verification.service';
 import { PageForm, PageQuery } from './page-parameters';
 import { PageExceptionFilter } from './page-exception.filter';
@@ -41,6 +41,15 @@ export class DeviceVerificationController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     await this.pages.render(request, reply, await this.verification.signIn(form, request.headers.cookie, request.ip));
+  }
+
+  @Post('step-up')
+  async stepUp(
+    @PageForm(DeviceStepUpForm) form: InspectedParameters<DeviceStepUpForm>,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    await this.pages.render(request, reply, await this.verification.stepUp(form, request.headers.cookie, request.ip));
   }
 
   @Post('consent')

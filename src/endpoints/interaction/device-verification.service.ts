@@ -15,7 +15,11 @@ import { DeviceCookies } from '../../identity/sign-in/device-cookie';
 import { PasswordChecksBusy } from '../../identity/sign-in/password-check.queue';
 import { UserDirectory } from '../../identity/users/user-directory';
 import { CSRF_FIELD, CsrfTokens } from './csrf';
-import type { DeviceConsentForm, DeviceEntryForm, DeviceLoginForm } from './device-forms';
+import type { DeviceConsentForm, DeviceEntryForm, DeviceLoginForm, DeviceStepUpForm } from './device-forms';
+import { PasskeySignIn } from './passkey-sign-in';
+import { PasskeyRepository } from '../../identity/passkeys/passkey.repository';
+import { readAcrRequirement } from '../../protocol/acr-request';
+import { acrOf, meetsRequirement, PASSKEY_METHODS } from '../../protocol/authentication-context';
 import type { DevicePage } from './device-page';
 import type { PageResult } from './page';
 import { PasswordSignIn } from './password-sign-in';
@@ -42,6 +46,8 @@ export class DeviceVerificationService {
     private readonly consents: ConsentRepository,
     private readonly throttle: UserCodeThrottle,
     private readonly audit: AuditSink,
+    private readonly passkeySignIn: PasskeySignIn,
+    private readonly passkeys: PasskeyRepository,
   ) {}
 
   /** `GET /connect/device`: the login page, or the code form, prefilled from `verification_uri_complete`. */
@@ -78,13 +84,28 @@ export class DeviceVerificationService {
    * unseen (RFC 8628 §5.4).
    */
   async enter(form: InspectedParameters<DeviceEntryForm>, cookies: string | undefined): Promise<PageResult> {
-    return this.withCode(form, cookies, async (session, authorization, client) => ({
-      kind: 'device_consent',
-      userCode: formatUserCode(authorization.userCode),
-      subject: session.subject,
-      clientName: nameOf(client),
-      scopes: authorization.scopes,
-    }));
+    return this.withCode(form, cookies, async (...found) => confirmation(...found));
+  }
+
+  /**
+   * The step-up form (docs/passkeys.md#step-up): the session's user signs in again with a passkey,
+   * within the same session, and the code goes on as if just entered.
+   */
+  async stepUp(form: InspectedParameters<DeviceStepUpForm>, cookies: string | undefined, address: string): Promise<PageResult> {
+    const typed = form.accepted('user_code') ?? '';
+    const handle = this.cookies.session(cookies);
+    const session = await this.activeSession(cookies);
+    if (!session || handle === undefined) return { page: signInFirst(typed) };
+    if (!this.csrf.isValid({ kind: 'session', handle }, form.accepted(CSRF_FIELD))) return { page: { kind: 'csrf_failed' } };
+    const user = await this.passkeySignIn.verify(form.accepted('credential'), { kind: 'session', handle }, VERIFICATION_PAGE, address);
+    const renewed =
+      user?.subjectId === session.subject ? await this.passkeySignIn.renew(handle, session, PASSKEY_METHODS, VERIFICATION_PAGE, address) : undefined;
+    if (!renewed) {
+      const again = await this.withSessionCode(typed, session, async (...found) => confirmation(...found));
+      return again.page.kind === 'device_step_up' ? { page: { ...again.page, failed: true } } : again;
+    }
+    const next = await this.withSessionCode(typed, renewed.session, async (...found) => confirmation(...found));
+    return { ...next, cookies: renewed.cookies, sessionHandle: renewed.handle };
   }
 
   /** The consent form: an allow is remembered per user, client and scopes for the browser flow (docs/browser-sign-in.md); anything else denies. */
@@ -110,6 +131,14 @@ export class DeviceVerificationService {
     const session = await this.activeSession(cookies);
     if (!session) return { page: signInFirst(typed) };
     if (!this.csrf.isValid({ kind: 'session', handle }, form.accepted(CSRF_FIELD))) return { page: { kind: 'csrf_failed' } };
+    return this.withSessionCode(typed, session, next);
+  }
+
+  private async withSessionCode(
+    typed: string,
+    session: SignInSession,
+    next: (session: SignInSession, authorization: DeviceAuthorization, client: Client) => Promise<DevicePage>,
+  ): Promise<PageResult> {
     const { subject } = session;
     // Counted before the code is looked up: of codes sent at once, no more than the budget are.
     const waitSeconds = await this.throttle.admit(subject);
@@ -118,7 +147,18 @@ export class DeviceVerificationService {
     const client = authorization && (await this.clients.find(authorization.clientId));
     if (!authorization || !client?.enabled) return { page: { kind: 'device_entry', userCode: typed, subject, problem: { kind: 'invalid' } } };
     await this.throttle.succeeded(subject);
+    const requirement = readAcrRequirement({ acrValues: authorization.acrValues?.join(' '), clientRequiresPhr: client.requirePhr });
+    if (!meetsRequirement(acrOf(session.authenticationMethods), requirement)) return { page: await this.stepUpFirst(session, authorization, client) };
     return { page: await next(session, authorization, client) };
+  }
+
+  /** RFC 9470 for a device: a passkey first; a user without one denies the request (the device is told `access_denied`). */
+  private async stepUpFirst(session: SignInSession, authorization: DeviceAuthorization, client: Client): Promise<DevicePage> {
+    if ((await this.passkeys.countOf(session.subject)) > 0) {
+      return { kind: 'device_step_up', userCode: formatUserCode(authorization.userCode), subject: session.subject, clientName: nameOf(client) };
+    }
+    const answered = await this.answer(session, authorization, client, false);
+    return answered.kind === 'device_answered' ? { ...answered, unmet: true } : answered;
   }
 
   private async answer(session: SignInSession, authorization: DeviceAuthorization, client: Client, approved: boolean): Promise<DevicePage> {
@@ -143,6 +183,17 @@ export class DeviceVerificationService {
 
 function signInFirst(userCode: string): DevicePage {
   return { kind: 'device_login', userCode, failed: false, username: '' };
+}
+
+/** The page that names the client and asks for a decision, whatever a remembered consent says (RFC 8628 §5.4). */
+function confirmation(session: SignInSession, authorization: DeviceAuthorization, client: Client): DevicePage {
+  return {
+    kind: 'device_consent',
+    userCode: formatUserCode(authorization.userCode),
+    subject: session.subject,
+    clientName: nameOf(client),
+    scopes: authorization.scopes,
+  };
 }
 
 function nameOf(client: Client): string {

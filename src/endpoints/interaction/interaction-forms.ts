@@ -17,6 +17,18 @@ export class LoginForm extends AuthorizationParameters {
   @FormField(MAX_BODY_BYTES) password?: string;
 }
 
+/** A WebAuthn response as JSON (docs/passkeys.md): an RSA signature and client data are well under this. */
+export const MAX_CREDENTIAL_JSON_LENGTH = 16 * 1024;
+
+/**
+ * The login page's passkey form and the step-up page's: the authorization request in hidden fields,
+ * the CSRF token, and the credential the page's script got from `navigator.credentials.get()`.
+ */
+export class PasskeyForm extends AuthorizationParameters {
+  @FormField(MAX_CSRF_TOKEN_LENGTH) csrf_token?: string;
+  @FormField(MAX_CREDENTIAL_JSON_LENGTH) credential?: string;
+}
+
 /** The consent form: the authorization request in hidden fields, the CSRF token, `allow` or `deny`. */
 export class ConsentForm extends AuthorizationParameters {
   @FormField(MAX_CSRF_TOKEN_LENGTH) csrf_token?: string;

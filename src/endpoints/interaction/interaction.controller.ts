@@ -4,7 +4,8 @@ import { AuthorizationParameters, type AuthorizationInput } from '../../tokens/a
 import type { InspectedParameters } from '../../protocol/inspected-parameters';
 import { EndSessionParameters } from './end-session-parameters';
 import { EndSessionService } from './end-session.service';
-import { ConsentForm, LoginForm, LogoutForm } from './interaction-forms';
+import { ConsentForm, LoginForm, LogoutForm, PasskeyForm } from './interaction-forms';
+import { PasskeyScriptSource } from './passkey-script.source';
 import { InteractionService } from './interaction.service';
 import { PageForm, PageQuery } from './page-parameters';
 import { PageExceptionFilter } from './page-exception.filter';
@@ -23,6 +24,7 @@ export class InteractionController {
     private readonly endSession: EndSessionService,
     private readonly pages: PageRenderer,
     private readonly stylesheet: StylesheetSource,
+    private readonly passkeyScript: PasskeyScriptSource,
   ) {}
 
   @Get('connect/authorize')
@@ -46,6 +48,16 @@ export class InteractionController {
   @Post('interaction/login')
   async login(@PageForm(LoginForm) form: InspectedParameters<LoginForm>, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.pages.render(request, reply, await this.interaction.signIn(form, request.headers.cookie, request.ip));
+  }
+
+  @Post('interaction/passkey')
+  async passkey(@PageForm(PasskeyForm) form: InspectedParameters<PasskeyForm>, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.pages.render(request, reply, await this.interaction.passkeySignIn(form, request.headers.cookie, request.ip));
+  }
+
+  @Post('interaction/step-up')
+  async stepUp(@PageForm(PasskeyForm) form: InspectedParameters<PasskeyForm>, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.pages.render(request, reply, await this.interaction.stepUp(form, request.headers.cookie, request.ip));
   }
 
   @Post('interaction/consent')
@@ -80,5 +92,12 @@ export class InteractionController {
   async css(@Res() reply: FastifyReply): Promise<void> {
     reply.header('Content-Type', 'text/css; charset=utf-8').header('Cache-Control', 'public, max-age=300').header('X-Content-Type-Options', 'nosniff');
     reply.send(await this.stylesheet.read());
+  }
+
+  /** The pages' one script (docs/passkeys.md#the-pages): WebAuthn, loaded with the page's CSP nonce. */
+  @Get('interaction/passkey.js')
+  async script(@Res() reply: FastifyReply): Promise<void> {
+    reply.header('Content-Type', 'text/javascript; charset=utf-8').header('Cache-Control', 'public, max-age=300').header('X-Content-Type-Options', 'nosniff');
+    reply.send(await this.passkeyScript.read());
   }
 }

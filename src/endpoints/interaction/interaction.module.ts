@@ -10,6 +10,11 @@ import { KeysModule } from '../../tokens/keys/keys.module';
 import { SessionsModule } from '../../identity/sessions/sessions.module';
 import { SignInModule } from '../../identity/sign-in/sign-in.module';
 import { UsersModule } from '../../identity/users/users.module';
+import { PasskeysModule } from '../../identity/passkeys/passkeys.module';
+import { PasskeyScriptSource } from './passkey-script.source';
+import { PasskeySignIn } from './passkey-sign-in';
+import { AccountController } from './account.controller';
+import { AccountService } from './account.service';
 import { CsrfTokens } from './csrf';
 import { DeviceVerificationController } from './device-verification.controller';
 import { DeviceVerificationService } from './device-verification.service';
@@ -21,7 +26,7 @@ import { PageTemplates } from './page-templates';
 import { PasswordSignIn } from './password-sign-in';
 import { StylesheetSource } from './stylesheet.source';
 
-/** Login, consent, logout-confirmation, signed-out and device verification pages, and the endpoints that show them. */
+/** Login, consent, step-up, logout-confirmation, signed-out, device verification and account pages, and the endpoints that show them. */
 @Module({
   imports: [
     AuthorizeModule,
@@ -35,8 +40,21 @@ import { StylesheetSource } from './stylesheet.source';
     DeviceAuthorizationModule,
     RateLimitModule,
     DatabaseMonitoringModule,
+    PasskeysModule,
   ],
-  controllers: [InteractionController, DeviceVerificationController],
-  providers: [PageTemplates, InteractionService, DeviceVerificationService, EndSessionService, CsrfTokens, PageRenderer, PasswordSignIn, StylesheetSource],
+  controllers: [InteractionController, DeviceVerificationController, AccountController],
+  providers: [
+    PageTemplates,
+    InteractionService,
+    DeviceVerificationService,
+    EndSessionService,
+    CsrfTokens,
+    PageRenderer,
+    PasswordSignIn,
+    StylesheetSource,
+    PasskeyScriptSource,
+    PasskeySignIn,
+    AccountService,
+  ],
 })
 export class InteractionModule {}

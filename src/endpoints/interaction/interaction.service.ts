@@ -8,7 +8,9 @@ import { SignInSessionService } from '../../identity/sessions/sign-in-session.se
 import { DeviceCookies } from '../../identity/sign-in/device-cookie';
 import { PasswordChecksBusy } from '../../identity/sign-in/password-check.queue';
 import { CSRF_FIELD, CsrfTokens } from './csrf';
-import type { ConsentForm, LoginForm } from './interaction-forms';
+import type { ConsentForm, LoginForm, PasskeyForm } from './interaction-forms';
+import { PasskeySignIn } from './passkey-sign-in';
+import { PASSKEY_METHODS } from '../../protocol/authentication-context';
 import type { PageResult } from './page';
 import { PasswordSignIn } from './password-sign-in';
 
@@ -23,6 +25,7 @@ export class InteractionService {
     private readonly cookies: BrowserCookies,
     private readonly csrf: CsrfTokens,
     private readonly deviceCookies: DeviceCookies,
+    private readonly passkeys: PasskeySignIn,
   ) {}
 
   async authorize(parameters: AuthorizationInput, cookies: string | undefined): Promise<PageResult> {
@@ -58,6 +61,44 @@ export class InteractionService {
       page: await this.authorization.authorize(form, session, { signedInNow: true, resumed: true }),
       cookies: [this.cookies.setSession(handle, this.sessions.lifetimeSeconds), this.cookies.clearPreSession(), ...this.deviceCookies.setCookie(username)],
       sessionHandle: handle,
+    };
+  }
+
+  /** The login page's passkey form (docs/passkeys.md): a new session, as the password form makes one. */
+  async passkeySignIn(form: InspectedParameters<PasskeyForm>, cookies: string | undefined, address: string): Promise<PageResult> {
+    const handle = this.cookies.preSession(cookies);
+    if (handle === undefined || !this.csrf.isValid({ kind: 'pre-session', handle }, form.accepted(CSRF_FIELD))) return { page: { kind: 'csrf_failed' } };
+    const outcome = await this.authorization.authorize(form, undefined, { resumed: true });
+    if (outcome.kind !== 'login') return { page: outcome };
+    const clientId = outcome.request.client.clientId;
+    const user = await this.passkeys.verify(form.accepted('credential'), { kind: 'pre-session', handle }, clientId, address);
+    if (!user) return { page: { kind: 'login_failed', outcome, username: '', passkey: true } };
+    const signedIn = await this.passkeys.startSession(user, PASSKEY_METHODS, cookies, clientId, address);
+    return {
+      page: await this.authorization.authorize(form, signedIn.session, { signedInNow: true, resumed: true }),
+      cookies: signedIn.cookies,
+      sessionHandle: signedIn.handle,
+    };
+  }
+
+  /**
+   * The step-up page (RFC 9470, docs/passkeys.md#step-up): the session's user signs in again with one
+   * of their passkeys, within the same session (same `sid`, a new cookie), and the request goes on.
+   */
+  async stepUp(form: InspectedParameters<PasskeyForm>, cookies: string | undefined, address: string): Promise<PageResult> {
+    const handle = this.cookies.session(cookies);
+    if (handle === undefined || !this.csrf.isValid({ kind: 'session', handle }, form.accepted(CSRF_FIELD))) return { page: { kind: 'csrf_failed' } };
+    const outcome = await this.authorization.authorize(form, await this.sessions.find(handle), { resumed: true });
+    if (outcome.kind !== 'step_up') return { page: outcome };
+    const clientId = outcome.request.client.clientId;
+    const user = await this.passkeys.verify(form.accepted('credential'), { kind: 'session', handle }, clientId, address);
+    const renewed =
+      user?.subjectId === outcome.session.subject ? await this.passkeys.renew(handle, outcome.session, PASSKEY_METHODS, clientId, address) : undefined;
+    if (!renewed) return { page: { kind: 'step_up_failed', outcome } };
+    return {
+      page: await this.authorization.authorize(form, renewed.session, { signedInNow: true, resumed: true }),
+      cookies: renewed.cookies,
+      sessionHandle: renewed.handle,
     };
   }
 

@@ -8,8 +8,12 @@ import { issuerConfig } from '../../platform/config/config.slices';
 import { generateHandle } from '../../protocol/opaque-handle';
 import { BrowserCookies } from '../../identity/sessions/browser-cookies';
 import { UserDirectory } from '../../identity/users/user-directory';
+import { PasskeyCeremonies, type PasskeyOwner } from '../../identity/passkeys/passkey-ceremonies';
+import type { ChallengeBinding } from '../../identity/passkeys/webauthn-challenges';
 import { CsrfTokens, type CsrfBinding } from './csrf';
+import type { AccountPage } from './account-page';
 import type { DevicePage } from './device-page';
+import { acrOf } from '../../protocol/authentication-context';
 import type { Page, PageResult } from './page';
 import { originOf, securePage } from './page-security';
 import { appendQuery } from './redirect-url';
@@ -25,6 +29,7 @@ export class PageRenderer {
     private readonly cookies: BrowserCookies,
     private readonly csrf: CsrfTokens,
     @Inject(issuerConfig.KEY) config: ConfigType<typeof issuerConfig>,
+    private readonly ceremonies: PasskeyCeremonies,
   ) {
     // Links are absolute paths under the issuer's path, so a proxy may serve us under a prefix.
     this.basePath = new URL(config.issuer).pathname.replace(/\/+$/, '');
@@ -55,13 +60,35 @@ export class PageRenderer {
       case 'login_failed': {
         const outcome = page.kind === 'login' ? page : page.outcome;
         const username = page.kind === 'login_failed' ? page.username : (outcome.request.loginHint ?? '');
-        return this.form(context, 'pre-session', [outcome.request.redirectUri], 'login', {
-          clientId: outcome.request.client.clientId,
+        const failed = page.kind === 'login_failed';
+        return this.form(
+          context,
+          'pre-session',
+          [outcome.request.redirectUri],
+          'login',
+          {
+            clientId: outcome.request.client.clientId,
+            clientName: displayName(outcome.request.client),
+            carried: outcome.carried,
+            failed: failed && !page.passkey,
+            passkeyFailed: failed && page.passkey === true,
+            username,
+          },
+          200,
+          { action: `${this.basePath}/interaction/passkey` },
+        );
+      }
+      case 'step_up':
+      case 'step_up_failed': {
+        const outcome = page.kind === 'step_up' ? page : page.outcome;
+        const user = await this.users.findBySubjectId(outcome.session.subject);
+        const data = {
           clientName: displayName(outcome.request.client),
           carried: outcome.carried,
-          failed: page.kind === 'login_failed',
-          username,
-        });
+          failed: page.kind === 'step_up_failed',
+          username: user?.username ?? outcome.session.subject,
+        };
+        return this.form(context, 'session', [outcome.request.redirectUri], 'step-up', data, 200, { action: `${this.basePath}/interaction/step-up` });
       }
       case 'consent': {
         const user = await this.users.findBySubjectId(page.session.subject);
@@ -74,6 +101,12 @@ export class PageRenderer {
           username: user?.username ?? page.session.subject,
         });
       }
+      case 'account_login': {
+        const data = { action: `${this.basePath}/account/sign-in`, clientId: 'your account', carried: {}, ...page };
+        return this.form(context, 'pre-session', [], 'login', data, 200, { action: `${this.basePath}/account/passkey-sign-in` });
+      }
+      case 'account':
+        return this.accountPage(context, page);
       case 'logout_confirmation':
         return this.form(context, 'session', page.returnTo === undefined ? [] : [page.returnTo], 'logout', { carried: page.carried });
       default:
@@ -126,9 +159,35 @@ export class PageRenderer {
           username,
         });
       }
+      case 'device_step_up': {
+        const username = (await this.users.findBySubjectId(page.subject))?.username ?? page.subject;
+        const data = { clientName: page.clientName, carried: { user_code: page.userCode }, failed: page.failed === true, username };
+        return this.form(context, 'session', [], 'step-up', data, 200, { action: `${device}/step-up` });
+      }
       case 'device_answered':
-        return this.view(context.reply, 200, 'device-answered', { approved: page.approved, clientName: page.clientName });
+        return this.view(context.reply, 200, 'device-answered', { approved: page.approved, clientName: page.clientName, unmet: page.unmet === true });
     }
+  }
+
+  /** docs/passkeys.md#the-account-page--get-account: a recent sign-in may add a passkey; an older one signs in again first. */
+  private accountPage(context: FormContext, page: Extract<AccountPage, { kind: 'account' }>): Promise<void> {
+    const { user, session, recent } = page;
+    const owner = { subject: user.subjectId, username: user.username, displayName: typeof user.claims.name === 'string' ? user.claims.name : user.username };
+    const data = {
+      username: user.username,
+      signedInWith: acrOf(session.authenticationMethods) === 'phr' ? 'a passkey' : 'a password',
+      signedInAt: new Date(session.authTime * 1000).toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
+      recent,
+      notice: page.notice,
+      passkeys: page.passkeys.map((passkey) => ({
+        id: passkey.credentialId,
+        name: passkey.name,
+        created: passkey.createdAt.toISOString().slice(0, 10),
+        lastUsed: passkey.lastUsedAt?.toISOString().slice(0, 10),
+      })),
+    };
+    const passkey = recent ? { action: `${this.basePath}/account/passkeys`, owner } : { action: `${this.basePath}/account/passkey-sign-in` };
+    return this.form(context, 'session', [], 'account', data, 200, passkey);
   }
 
   /** RFC 6749 §4.1.2 (query) or OAuth 2.0 Form Post Response Mode (form_post). */
@@ -155,6 +214,7 @@ export class PageRenderer {
     template: string,
     data: Record<string, unknown>,
     status = 200,
+    passkey?: PasskeyControls,
   ): Promise<void> {
     const { request, reply } = context;
     let handle = kind === 'session' ? (context.sessionHandle ?? this.cookies.session(request.headers.cookie)) : this.cookies.preSession(request.headers.cookie);
@@ -164,8 +224,23 @@ export class PageRenderer {
       handle = generateHandle();
       reply.header('Set-Cookie', this.cookies.setPreSession(handle));
     }
-    securePage(reply, { formTargets: formTargets.map((target) => originOf(target) ?? target) });
-    await this.send(reply, status, template, { ...data, csrfToken: this.csrf.tokenFor(kind, handle) });
+    const controls = passkey && this.ceremonies.relyingParty.available ? await this.passkeyControls(passkey, { kind, handle }) : undefined;
+    securePage(reply, { formTargets: formTargets.map((target) => originOf(target) ?? target), scriptNonce: controls?.scriptNonce });
+    await this.send(reply, status, template, { ...data, csrfToken: this.csrf.tokenFor(kind, handle), passkey: controls });
+  }
+
+  /**
+   * What a passkey form needs (docs/passkeys.md#the-pages): the WebAuthn options with a challenge
+   * bound to the same cookie as the form's CSRF token, and the nonce of the script that uses them.
+   */
+  private async passkeyControls(controls: PasskeyControls, binding: ChallengeBinding): Promise<Record<string, string>> {
+    const options = controls.owner ? await this.ceremonies.registrationOptions(controls.owner, binding) : await this.ceremonies.authenticationOptions(binding);
+    return {
+      action: controls.action,
+      ceremony: controls.owner ? 'create' : 'get',
+      options: JSON.stringify(options),
+      scriptNonce: randomBytes(16).toString('base64url'),
+    };
   }
 
   private async view(reply: FastifyReply, status: number, template: string, data: Record<string, unknown>): Promise<void> {
@@ -186,6 +261,12 @@ export class PageRenderer {
 function displayName(client: Client): string {
   const name = client.clientName ?? client.clientId;
   return client.clientHost === undefined ? name : `${name} (${client.clientHost})`;
+}
+
+/** A form that signs in with a passkey (`get`), or creates one for `owner` (`create`), posting to `action`. */
+interface PasskeyControls {
+  readonly action: string;
+  readonly owner?: PasskeyOwner;
 }
 
 /** The request and reply of a page, with the session handle this response starts, if any. */

@@ -1,11 +1,21 @@
 import type { AuthorizationOutcome } from '../../tokens/authorization/authorization-outcome';
+import type { AccountPage } from './account-page';
 import type { DevicePage } from './device-page';
 
 /** What a browser-facing endpoint answers, with the cookies to set; `PageRenderer` renders it. */
 export type Page =
   | AuthorizationOutcome
   | DevicePage
-  | { readonly kind: 'login_failed'; readonly outcome: Extract<AuthorizationOutcome, { kind: 'login' }>; readonly username: string }
+  | AccountPage
+  | {
+      readonly kind: 'login_failed';
+      readonly outcome: Extract<AuthorizationOutcome, { kind: 'login' }>;
+      readonly username: string;
+      /** The passkey form failed, not the password form. */
+      readonly passkey?: boolean;
+    }
+  /** The step-up page again: the passkey did not verify, or is another user's. */
+  | { readonly kind: 'step_up_failed'; readonly outcome: Extract<AuthorizationOutcome, { kind: 'step_up' }> }
   | { readonly kind: 'csrf_failed' }
   | { readonly kind: 'busy'; readonly retryAfterSeconds: number }
   | { readonly kind: 'signed_out' }

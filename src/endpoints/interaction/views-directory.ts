@@ -12,6 +12,9 @@ export const VIEW_FILES = [
   'form-post.eta',
   'device.eta',
   'device-answered.eta',
+  'step-up.eta',
+  'account.eta',
+  'passkey-form.eta',
   'tollgate.css',
 ];
 

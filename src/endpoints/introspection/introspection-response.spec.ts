@@ -42,8 +42,8 @@ describe('accessTokenIntrospection', () => {
     expect(Object.keys(response)).toEqual(['active', 'iss', 'client_id', 'scope', 'aud', 'exp', 'iat', 'jti', 'token_type']);
   });
 
-  it('gives the RFC 7662 members of an active token, with act when delegated', () => {
-    const delegated = { ...token, audiences: ['api1', 'api2'], actor: { client_id: 'api1', act: { client_id: 'gateway' } } };
+  it('gives the RFC 7662 members of an active token, with acr and act when delegated', () => {
+    const delegated = { ...token, acr: 'phr', audiences: ['api1', 'api2'], actor: { client_id: 'api1', act: { client_id: 'gateway' } } };
     expect(accessTokenIntrospection(delegated, 'https://issuer')).toEqual({
       active: true,
       iss: 'https://issuer',
@@ -56,6 +56,7 @@ describe('accessTokenIntrospection', () => {
       jti: 'jti-1',
       token_type: 'Bearer',
       auth_time: 1_899_999_000,
+      acr: 'phr',
       act: { client_id: 'api1', act: { client_id: 'gateway' } },
     });
   });
@@ -66,7 +67,7 @@ describe('accessTokenIntrospection', () => {
 });
 
 describe('refreshTokenIntrospection', () => {
-  it('describes the refresh token without its hash or family', () => {
+  it('describes the refresh token without its hash or family, with the acr of its sign-in', () => {
     const refresh: RefreshToken = {
       tokenHash: 'secret-hash',
       familyId: 'family',
@@ -88,6 +89,7 @@ describe('refreshTokenIntrospection', () => {
       exp: 1_902_592_000,
       iat: 1_900_000_000,
       auth_time: 1_899_999_000,
+      acr: 'pwd',
     });
   });
 });

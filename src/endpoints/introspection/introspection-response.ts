@@ -1,5 +1,6 @@
 import type { ValidatedAccessToken } from '../../tokens/access-token/access-token';
 import type { Client } from '../../identity/clients/client';
+import { acrOf } from '../../protocol/authentication-context';
 import { formatScope } from '../../protocol/scope';
 import type { RefreshToken } from '../../tokens/refresh-tokens/refresh-token';
 import type { ResourceCatalog } from '../../identity/resources/resource-catalog';
@@ -34,6 +35,7 @@ export function accessTokenIntrospection(token: ValidatedAccessToken, issuer: st
     // RFC 7662 §2.2: the token type of RFC 6749 §5.1; RFC 9449 §6.2: `DPoP` and `cnf` for a bound token.
     token_type: token.confirmation ? 'DPoP' : 'Bearer',
     auth_time: token.authTime,
+    acr: token.acr,
     act: token.actor,
     cnf: token.confirmation ? { jkt: token.confirmation.jkt } : undefined,
   });
@@ -41,7 +43,7 @@ export function accessTokenIntrospection(token: ValidatedAccessToken, issuer: st
 
 /** A refresh token is shown only to its own client (docs/endpoints.md#introspection). */
 export function refreshTokenIntrospection(token: RefreshToken, issuer: string): ActiveTokenIntrospection {
-  return {
+  return withoutUndefined({
     active: true,
     iss: issuer,
     sub: token.subject,
@@ -50,7 +52,8 @@ export function refreshTokenIntrospection(token: RefreshToken, issuer: string): 
     exp: epochSeconds(token.expiresAt),
     iat: epochSeconds(token.createdAt),
     auth_time: token.authTime,
-  };
+    acr: acrOf(token.authenticationMethods),
+  });
 }
 
 function epochSeconds(date: Date): number {

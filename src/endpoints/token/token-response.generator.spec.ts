@@ -106,14 +106,21 @@ describe('TokenResponseGenerator.generate', () => {
       expect(response).toEqual({ kept: 'k', access_token: 'at', token_type: 'Bearer', expires_in: 3600, scope: 'api1' });
     });
 
-    it("issues a delegated token acting for the subject, capped at its subject token's expiry, keeping its auth_time", async () => {
+    it("issues a delegated token acting for the subject, capped at its subject token's expiry, keeping its auth_time and acr", async () => {
       const { generate, calls, events } = generator();
-      const delegation = { actor: { client_id: 'web', act: { client_id: 'bff' } }, authTime: NOW - 5, expiresAtMost: NOW + 60, issuedTokenType: 'urn:at' };
+      const delegation = {
+        actor: { client_id: 'web', act: { client_id: 'bff' } },
+        authTime: NOW - 5,
+        acr: 'phr',
+        expiresAtMost: NOW + 60,
+        issuedTokenType: 'urn:at',
+      };
       const response = await generate({ subject: 'alice', scopes: ['api1'], authenticationMethods: ['delegation'], delegation }, 'delegation');
       expect(response.issued_token_type).toBe('urn:at');
       expect(calls.accessTokens[0]).toMatchObject({
         actor: delegation.actor,
         authTime: NOW - 5,
+        acr: 'phr',
         expiresAtMost: NOW + 60,
         authenticationMethods: ['delegation'],
       });

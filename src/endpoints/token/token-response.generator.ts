@@ -26,6 +26,8 @@ interface AccessTokenGrant {
   readonly authorized?: { readonly scopes: readonly string[]; readonly resources: readonly string[] };
   readonly authTime: number;
   readonly authenticationMethods: readonly string[];
+  /** A delegated token's: its subject token's `acr` (docs/passkeys.md). */
+  readonly acr?: string;
   readonly actor?: ActorClaim;
   readonly expiresAtMost?: number;
   readonly claims?: Readonly<Record<string, unknown>>;
@@ -116,6 +118,7 @@ export class TokenResponseGenerator {
           authorized: undefined,
           authTime: delegation?.authTime ?? now,
           authenticationMethods: result.authenticationMethods ?? [grantType],
+          acr: delegation?.acr,
           actor: delegation?.actor,
           expiresAtMost: delegation?.expiresAtMost,
           claims: result.claims,
@@ -144,6 +147,7 @@ export class TokenResponseGenerator {
       subject: grant.subject,
       authTime: grant.authTime,
       authenticationMethods: grant.authenticationMethods,
+      acr: grant.acr,
       actor: grant.actor,
       // RFC 8693 §4.4: the client's policy on who may act for its users.
       mayAct: client.mayActClientId !== undefined && grant.subject !== undefined ? { client_id: client.mayActClientId } : undefined,

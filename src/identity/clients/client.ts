@@ -37,6 +37,8 @@ export interface Client {
   readonly requirePushedAuthorizationRequests?: boolean;
   /** RFC 9449 §5: its token requests must carry a DPoP proof (docs/dpop.md). */
   readonly requireDpop?: boolean;
+  /** Every sign-in for it must be phishing-resistant, `acr` `phr` (docs/passkeys.md#step-up). */
+  readonly requirePhr?: boolean;
   /** How the client registered itself (docs/agents.md); absent for the operator's clients. */
   readonly selfRegistered?: 'metadata_document' | 'dynamic';
   /** A metadata document's host (with its port), shown beside `clientName` so no document passes for another application. */

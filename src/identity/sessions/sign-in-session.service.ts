@@ -42,6 +42,18 @@ export class SignInSessionService {
     return this.repository.findActive(hashHandle(handle), new Date());
   }
 
+  /**
+   * The user signed in again within their session (docs/passkeys.md#step-up): same `sid`, the new
+   * sign-in's time and methods, and a new handle, so the cookie changes with the sign-in's strength.
+   */
+  async reauthenticate(handle: string, authenticationMethods: readonly string[]): Promise<{ handle: string; session: SignInSession } | undefined> {
+    if (!isHandle(handle)) return undefined;
+    const next = generateHandle();
+    const now = new Date();
+    const session = await this.repository.reauthenticate(hashHandle(handle), hashHandle(next), Math.floor(now.getTime() / 1000), authenticationMethods, now);
+    return session && { handle: next, session };
+  }
+
   async end(handle: string | undefined): Promise<void> {
     if (handle !== undefined && isHandle(handle)) await this.repository.delete(hashHandle(handle));
   }

@@ -6,6 +6,7 @@ describe('UsersCommand', () => {
   const hasher = new PasswordHasher();
   let repository: InMemoryUserRepository;
   let output: { out: string; err: string };
+  let passkeys: Map<string, string[]>;
 
   function command(stdin = '', files: Record<string, string> = {}): UsersCommand {
     const io: CommandIo = {
@@ -14,12 +15,20 @@ describe('UsersCommand', () => {
       out: (text) => void (output.out += text),
       err: (text) => void (output.err += text),
     };
-    return new UsersCommand(repository, hasher, io);
+    const removal = {
+      removeAllOf: async (subject: string) => {
+        const removed = passkeys.get(subject) ?? [];
+        passkeys.delete(subject);
+        return removed;
+      },
+    };
+    return new UsersCommand(repository, hasher, io, removal);
   }
 
   beforeEach(() => {
     repository = new InMemoryUserRepository();
     output = { out: '', err: '' };
+    passkeys = new Map();
   });
 
   describe('usage', () => {
@@ -132,6 +141,22 @@ describe('UsersCommand', () => {
     it('reads standard input for -', async () => {
       await expect(command('{"username":"erin"}\n').run(['import', '-'])).resolves.toBe(0);
       expect(repository.users.map((user) => user.username)).toEqual(['erin']);
+    });
+  });
+
+  describe('remove-passkeys', () => {
+    it('says so when there is no such user', async () => {
+      await expect(command().run(['remove-passkeys', 'nobody'])).resolves.toBe(1);
+      expect(output.err).toContain('no user named nobody');
+    });
+
+    it("removes every passkey of the user, and only the user's", async () => {
+      await command('first-password').run(['add', 'carol', '--sub', 'c-1']);
+      passkeys.set('c-1', ['laptop', 'phone']);
+      passkeys.set('d-1', ['key']);
+      await expect(command().run(['remove-passkeys', 'carol'])).resolves.toBe(0);
+      expect(output.out).toContain('Removed 2 passkey(s) of user carol.');
+      expect([...passkeys.keys()]).toEqual(['d-1']);
     });
   });
 });

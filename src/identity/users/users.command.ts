@@ -11,7 +11,9 @@ export const USERS_USAGE = `Usage: tollgate users <command>   (from a checkout: 
   disable <username>
   enable <username>
   import <file.jsonl | ->
-  list [--json]                    show <username or subject id> [--json]   (read-only; never a password hash)
+  remove-passkeys <username>       (the user signs in with a password again; docs/passkeys.md)
+  list [--json]                    show <username or subject id> [--json]   (read-only; never a password hash;
+                                   show counts the user's passkeys)
 Passwords are read from standard input (its first line; typed at a terminal: hidden, twice),
 never from the command line; with --generate-password a random one is printed once. The import format is in docs/users.md.`;
 
@@ -37,12 +39,19 @@ function checkLength(password: string): void {
   }
 }
 
+/** What the command needs of a user's passkeys (identity/passkeys/): removing them all, e.g. after a lost device. */
+export interface PasskeyRemoval {
+  /** Removes the user's passkeys; returns how many there were. */
+  removeAllOf(subjectId: string): Promise<readonly unknown[]>;
+}
+
 /** The operator's user commands (docs/users.md). Exit codes: 0 done, 1 refused or partly failed, 2 usage. */
 export class UsersCommand {
   constructor(
     private readonly users: UserRepository,
     private readonly passwords: PasswordHasher,
     private readonly io: CommandIo,
+    private readonly passkeys?: PasskeyRemoval,
   ) {}
 
   async run(argv: readonly string[]): Promise<number> {
@@ -72,6 +81,8 @@ export class UsersCommand {
           return this.report(await this.users.setEnabled(argument, command === 'enable'), argument);
         case 'import':
           return await this.import(argument);
+        case 'remove-passkeys':
+          return await this.removePasskeys(argument);
         default:
           throw new UsageError(`unknown command ${command}`);
       }
@@ -115,6 +126,15 @@ export class UsersCommand {
     }
     this.io.out(`Imported ${added} user(s); ${failed} line(s) refused.\n`);
     return failed === 0 ? 0 : 1;
+  }
+
+  private async removePasskeys(username: string): Promise<number> {
+    const user = await this.users.findByUsername(username);
+    if (!user || !this.passkeys) return this.refuse(`no user named ${username}`);
+    const removed = await this.passkeys.removeAllOf(user.subjectId);
+    // TODO(issue 41): publish CAEP credential-change (change_type delete) for each passkey removed here.
+    this.io.out(`Removed ${removed.length} passkey(s) of user ${username}.\n`);
+    return 0;
   }
 
   /** A new password's hash: from the first line of standard input, or generated and printed once. */

@@ -35,7 +35,10 @@ export type AuditEvent =
       readonly familyId?: string;
     }
   | { readonly name: 'authorization_code.reuse_detected'; readonly clientId: string; readonly subject: string }
-  | { readonly name: 'user.signed_in'; readonly clientId: string; readonly subject: string; readonly address: string }
+  | { readonly name: 'user.signed_in'; readonly clientId: string; readonly subject: string; readonly address: string; readonly acr?: string }
+  /** docs/passkeys.md: a passkey sign-in that did not verify (unknown credential, bad signature, used challenge). */
+  | { readonly name: 'user.passkey_sign_in_failed'; readonly clientId: string; readonly address: string }
+  | { readonly name: 'passkey.added' | 'passkey.removed'; readonly subject: string }
   | { readonly name: 'user.signed_out'; readonly subject?: string }
   /** RFC 8628 §3.3: a user allowed or denied a device on the verification page. */
   | { readonly name: 'device_authorization.answered'; readonly clientId: string; readonly subject: string; readonly approved: boolean }

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { ConfigType } from '../../platform/config/config-slice';
 import { issuerConfig } from '../../platform/config/config.slices';
 import { SigningKeyStore } from '../keys/signing-key.store';
+import { acrOf } from '../../protocol/authentication-context';
 import { formatScope } from '../../protocol/scope';
 import { ResourceStore } from '../../identity/resources/resource.store';
 import type { ActorClaim, MayActClaim } from './access-token';
@@ -20,6 +21,8 @@ export interface AccessTokenRequest {
   readonly subject?: string;
   readonly authTime?: number;
   readonly authenticationMethods?: readonly string[];
+  /** The subject token's `acr`, for a delegated token; otherwise the one its `amr` implies (docs/passkeys.md). */
+  readonly acr?: string;
   readonly actor?: ActorClaim;
   /** RFC 8693 §4.4, on user tokens only: who may act for the user. */
   readonly mayAct?: MayActClaim;
@@ -98,6 +101,9 @@ export class AccessTokenIssuer {
     if (request.subject !== undefined) {
       if (request.authTime !== undefined) claims.auth_time = request.authTime;
       if (request.authenticationMethods !== undefined) claims.amr = request.authenticationMethods;
+      // RFC 9068 §2.2.1: how the user signed in, so an API can ask for a step-up (RFC 9470).
+      const acr = request.acr ?? acrOf(request.authenticationMethods);
+      if (acr !== undefined) claims.acr = acr;
       if (request.mayAct !== undefined) claims.may_act = request.mayAct;
     }
     if (request.actor !== undefined) claims.act = request.actor;

@@ -28,6 +28,8 @@ export interface ValidatedAccessToken {
   readonly expiresAt: number;
   readonly authTime?: number;
   readonly authenticationMethods?: readonly string[];
+  /** RFC 9068 §2.2.1 `acr`: how the user signed in (docs/passkeys.md#authentication-context). */
+  readonly acr?: string;
   readonly actor?: ActorClaim;
   readonly mayAct?: MayActClaim;
   /** RFC 9449 §6.1 `cnf.jkt`: the token is DPoP-bound to the key of this thumbprint. */

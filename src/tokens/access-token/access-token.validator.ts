@@ -74,7 +74,7 @@ function rejected(description: string): OAuthError {
 }
 
 function toValidatedToken(claims: Record<string, unknown>): ValidatedAccessToken {
-  const { jti, sub, client_id: clientId, scope, aud, iat, exp, auth_time: authTime, amr, act, may_act: mayActClaim, cnf } = claims;
+  const { jti, sub, client_id: clientId, scope, aud, iat, exp, auth_time: authTime, amr, acr, act, may_act: mayActClaim, cnf } = claims;
   const audiences = typeof aud === 'string' ? [aud] : aud;
   if (
     typeof jti !== 'string' ||
@@ -86,7 +86,8 @@ function toValidatedToken(claims: Record<string, unknown>): ValidatedAccessToken
     (representsUser(claims) && typeof sub !== 'string') ||
     !isStringArray(audiences) ||
     (authTime !== undefined && typeof authTime !== 'number') ||
-    (amr !== undefined && !isStringArray(amr))
+    (amr !== undefined && !isStringArray(amr)) ||
+    (acr !== undefined && typeof acr !== 'string')
   ) {
     throw rejected('the token claims are malformed');
   }
@@ -106,6 +107,7 @@ function toValidatedToken(claims: Record<string, unknown>): ValidatedAccessToken
     expiresAt: exp,
     authTime,
     authenticationMethods: amr,
+    acr: acr as string | undefined,
     actor,
     ...(mayAct ? { mayAct } : {}),
     ...(confirmation ? { confirmation } : {}),

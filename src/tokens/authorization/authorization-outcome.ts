@@ -19,7 +19,9 @@ export type AuthorizationOutcome =
       readonly carried: CarriedParameters;
       readonly session: SignInSession;
       readonly scopes: readonly string[];
-    };
+    }
+  /** RFC 9470: the session's sign-in is weaker than the request needs: a passkey, within the same session. */
+  | { readonly kind: 'step_up'; readonly request: AuthorizationRequest; readonly carried: CarriedParameters; readonly session: SignInSession };
 
 /** The authorization error response (RFC 6749 §4.1.2.1, RFC 9207). */
 export function errorResponse(target: ResponseTarget, error: OAuthError, issuer: string): AuthorizationOutcome {

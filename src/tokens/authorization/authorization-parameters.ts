@@ -21,6 +21,8 @@ export class AuthorizationParameters {
   @FormField(MAX_LENGTH) prompt?: string;
   @FormField(MAX_LENGTH) max_age?: string;
   @FormField(MAX_LENGTH) login_hint?: string;
+  @FormField(MAX_LENGTH) acr_values?: string;
+  @FormField(MAX_LENGTH) claims?: string;
   @FormField(MAX_LENGTH) request?: string;
   @FormField(MAX_LENGTH) request_uri?: string;
   @FormField(MAX_LENGTH) dpop_jkt?: string;

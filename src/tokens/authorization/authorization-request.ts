@@ -1,5 +1,7 @@
 import type { Client } from '../../identity/clients/client';
 import type { ApiResource } from '../../identity/resources/resource';
+import { readAcrRequirement } from '../../protocol/acr-request';
+import type { AcrRequirement } from '../../protocol/authentication-context';
 import { OAuthError } from '../../protocol/oauth-error';
 import { resolveRequestedScopes } from '../../protocol/scope';
 import { readResourceIndicators, type ResourceLookup, resolveResourceIndicators, scopesForResources } from '../../identity/resources/resource-indicators';
@@ -31,6 +33,8 @@ export interface AuthorizationRequest extends ResponseTarget {
   readonly loginHint?: string;
   /** RFC 9449 §10: the thumbprint of the DPoP key the code is bound to (`dpop_jkt`). */
   readonly dpopJkt?: string;
+  /** RFC 9470, OpenID Connect Core §3.1.2.1 `acr_values`, §5.5.1.1 `acr`: what the sign-in must reach (docs/passkeys.md#step-up). */
+  readonly acrRequirement?: AcrRequirement;
   /** RFC 9126: the pushed request it came from, used up when a code is issued. */
   readonly requestUri?: string;
 }
@@ -49,6 +53,8 @@ export const AUTHORIZATION_PARAMETERS = [
   'prompt',
   'max_age',
   'login_hint',
+  'acr_values',
+  'claims',
   'request',
   'request_uri',
   'resource',
@@ -146,6 +152,7 @@ export function validateAuthorizationRequest(
     maxAge: readMaxAge(parameters.valid('max_age')),
     loginHint: parameters.valid('login_hint'),
     dpopJkt,
+    acrRequirement: readAcrRequirement({ acrValues: parameters.valid('acr_values'), claims: parameters.valid('claims'), clientRequiresPhr: client.requirePhr }),
   };
 }
 

@@ -6,6 +6,7 @@ import { DpopModule } from '../dpop/dpop.module';
 import { ResourcesModule } from '../../identity/resources/resources.module';
 import { SessionsModule } from '../../identity/sessions/sessions.module';
 import { UsersModule } from '../../identity/users/users.module';
+import { PasskeysModule } from '../../identity/passkeys/passkeys.module';
 import { AuthorizationCodeRepository } from './authorization-code.repository';
 import { AuthorizationCodeService } from './authorization-code.service';
 import { AuthorizeService } from './authorize.service';
@@ -30,6 +31,7 @@ import { PushedAuthorizationService } from './pushed-authorization.service';
     SessionsModule,
     DeviceAuthorizationModule,
     DpopModule,
+    PasskeysModule,
   ],
   providers: [
     { provide: AuthorizationCodeRepository, useClass: TypeOrmAuthorizationCodeRepository },

@@ -60,6 +60,7 @@ describe('AuthorizeService', () => {
   let consents: MemoryConsents;
   let issued: CodeRequest[];
   let pushedConsumed: boolean;
+  let passkeyCount: (subject: string) => number;
 
   function service(client: Client | null = spa(), user: User = alice): AuthorizeService {
     return new AuthorizeService(
@@ -79,6 +80,7 @@ describe('AuthorizeService', () => {
         consume: async () => pushedConsumed,
       },
       { issuer: ISSUER },
+      { countOf: async (subject: string) => passkeyCount(subject) },
     );
   }
 
@@ -86,6 +88,7 @@ describe('AuthorizeService', () => {
     consents = new MemoryConsents();
     issued = [];
     pushedConsumed = true;
+    passkeyCount = () => 1;
   });
 
   describe('authorize', () => {
@@ -174,6 +177,49 @@ describe('AuthorizeService', () => {
       );
       expect(outcome).toMatchObject({ kind: 'respond', parameters: { error: 'invalid_request_uri' } });
       expect(issued).toEqual([]);
+    });
+  });
+
+  describe('step-up (RFC 9470)', () => {
+    const first = spa({ requireConsent: false });
+
+    it('answers a password session asked for phr with unmet_authentication_requirements when the user has no passkey', async () => {
+      passkeyCount = () => 0;
+      const outcome = await service(first).authorize(parameters({ acr_values: 'phr' }), session());
+      expect(outcome).toMatchObject({ kind: 'respond', parameters: { error: 'unmet_authentication_requirements', state: 'xyz', iss: ISSUER } });
+      expect(issued).toEqual([]);
+    });
+
+    it('answers prompt=none with login_required instead of asking for the passkey', async () => {
+      const outcome = await service(first).authorize(parameters({ acr_values: 'phr', prompt: 'none' }), session());
+      expect(outcome).toMatchObject({ kind: 'respond', parameters: { error: 'login_required' } });
+    });
+
+    it('asks a password session for a passkey within the session when acr_values, an essential acr claim or the client asks for phr', async () => {
+      const claims = JSON.stringify({ id_token: { acr: { essential: true, values: ['phr'] } } });
+      for (const [client, extra] of [
+        [first, { acr_values: 'phr' }],
+        [first, { claims }],
+        [spa({ requireConsent: false, requirePhr: true }), { acr_values: 'pwd' }],
+      ] as const) {
+        const outcome = await service(client).authorize(parameters(extra), session());
+        expect(outcome).toMatchObject({ kind: 'step_up', session: { sessionId: 'sid-1' } });
+      }
+      expect(issued).toEqual([]);
+    });
+
+    it('issues the code to a passkey session asked for phr or pwd, and to a password session asked for pwd', async () => {
+      const passkey = session({ authenticationMethods: ['hwk', 'user'] });
+      expect(await service(first).authorize(parameters({ acr_values: 'phr' }), passkey)).toMatchObject({ kind: 'respond', parameters: { code: 'the-code' } });
+      expect(await service(first).authorize(parameters({ acr_values: 'pwd' }), passkey)).toMatchObject({ kind: 'respond', parameters: { code: 'the-code' } });
+      expect(await service(first).authorize(parameters({ acr_values: 'pwd' }), session())).toMatchObject({ kind: 'respond', parameters: { code: 'the-code' } });
+    });
+
+    it('refuses a claims parameter that is not JSON with invalid_request', async () => {
+      expect(await service(first).authorize(parameters({ claims: '{' }), session())).toMatchObject({
+        kind: 'respond',
+        parameters: { error: 'invalid_request' },
+      });
     });
   });
 

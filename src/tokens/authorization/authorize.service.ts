@@ -7,6 +7,8 @@ import type { ResourceLookup } from '../../identity/resources/resource-indicator
 import { ResourceStore } from '../../identity/resources/resource.store';
 import type { SignInSession } from '../../identity/sessions/sign-in-session';
 import { UserDirectory } from '../../identity/users/user-directory';
+import { PasskeyRepository } from '../../identity/passkeys/passkey.repository';
+import { acrOf, meetsRequirement } from '../../protocol/authentication-context';
 import { AuthorizationCodeService } from './authorization-code.service';
 import { carriedValue, type AuthorizationInput } from './authorization-parameters';
 import { errorResponse, respond, type AuthorizationOutcome, type CarriedParameters } from './authorization-outcome';
@@ -48,6 +50,7 @@ export class AuthorizeService {
     @Inject(AuthorizationCodeService) private readonly codes: Pick<AuthorizationCodeService, 'issue'>,
     @Inject(PushedAuthorizationService) private readonly pushed: Pick<PushedAuthorizationService, 'redeem' | 'keep' | 'consume'>,
     @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
+    @Inject(PasskeyRepository) private readonly passkeys: Pick<PasskeyRepository, 'countOf'>,
   ) {}
 
   async authorize(parameters: AuthorizationInput, session: SignInSession | undefined, progress: InteractionProgress = {}): Promise<AuthorizationOutcome> {
@@ -112,6 +115,7 @@ export class AuthorizeService {
       if (request.prompts.has('none')) throw OAuthError.loginRequired('the user must sign in');
       return { kind: 'login', request, carried };
     }
+    if (!meetsRequirement(acrOf(session.authenticationMethods), request.acrRequirement)) return this.stepUp(request, carried, session);
     const toAsk = progress.consented ? [] : await this.scopesToAsk(request, session);
     if (toAsk.length > 0) {
       if (request.prompts.has('none')) throw OAuthError.consentRequired('the user must consent');
@@ -134,6 +138,15 @@ export class AuthorizeService {
       session,
     );
     return respond(request, { code }, this.config.issuer);
+  }
+
+  /** RFC 9470 §4: a passkey for a user who has one; `unmet_authentication_requirements` for one who has none. */
+  private async stepUp(request: AuthorizationRequest, carried: CarriedParameters, session: SignInSession): Promise<AuthorizationOutcome> {
+    if ((await this.passkeys.countOf(session.subject)) === 0) {
+      throw OAuthError.unmetAuthenticationRequirements('the request needs a passkey sign-in and the user has no passkey');
+    }
+    if (request.prompts.has('none')) throw OAuthError.loginRequired('the user must sign in with a passkey');
+    return { kind: 'step_up', request, carried, session };
   }
 
   /**

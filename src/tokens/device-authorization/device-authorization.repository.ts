@@ -6,6 +6,8 @@ export interface NewDeviceAuthorization {
   readonly userCode: string;
   readonly clientId: string;
   readonly scopes: readonly string[];
+  /** `acr_values` of the request, the known ones (docs/passkeys.md#step-up). */
+  readonly acrValues?: readonly string[];
   readonly intervalSeconds: number;
   readonly expiresAt: Date;
   /** The address an anonymous request came from (docs/throttling.md#pending-requests); none for an authenticated client's. */

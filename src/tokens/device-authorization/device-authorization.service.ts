@@ -4,6 +4,7 @@ import { PENDING_LIMITS, pendingRequestOrigin, tooManyPending } from '../../plat
 import type { ConfigType } from '../../platform/config/config-slice';
 import { issuerConfig } from '../../platform/config/config.slices';
 import { singleParameter, type FormBody } from '../../protocol/form';
+import { readAcrRequirement } from '../../protocol/acr-request';
 import { OAuthError } from '../../protocol/oauth-error';
 import { generateHandle, hashHandle, isHandle } from '../../protocol/opaque-handle';
 import { resolveRequestedScopes } from '../../protocol/scope';
@@ -55,6 +56,8 @@ export class DeviceAuthorizationService {
     const requestedFrom = pendingRequestOrigin(address, method !== 'none');
     const full = await this.repository.fullFor(client.clientId, requestedFrom, PENDING_LIMITS, now);
     if (full) throw tooManyPending(full, 'temporarily_unavailable', 'device authorizations');
+    // docs/passkeys.md#step-up: `acr_values` asks the approving sign-in for a passkey, as at the authorization endpoint.
+    const acrValues = readAcrRequirement({ acrValues: singleParameter(body, 'acr_values') });
     const deviceCode = generateHandle();
     const expiresAt = new Date(now.getTime() + DEVICE_CODE_LIFETIME_SECONDS * 1000);
     for (let attempt = 0; attempt < USER_CODE_ATTEMPTS; attempt++) {
@@ -64,6 +67,7 @@ export class DeviceAuthorizationService {
         userCode,
         clientId: client.clientId,
         scopes: scopes.names,
+        acrValues,
         intervalSeconds: POLLING_INTERVAL_SECONDS,
         expiresAt,
         requestedFrom,

@@ -26,6 +26,8 @@ export interface DeviceAuthorization {
   readonly clientId: string;
   readonly userCode: string;
   readonly scopes: readonly string[];
+  /** The `acr` values the request asks the approving sign-in for (docs/passkeys.md#step-up). */
+  readonly acrValues?: readonly string[];
   readonly status: DeviceAuthorizationStatus;
   readonly approval?: DeviceApproval;
   readonly intervalSeconds: number;

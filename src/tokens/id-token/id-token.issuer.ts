@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { signJws } from '../access-token/jws';
+import { acrOf } from '../../protocol/authentication-context';
 import type { ConfigType } from '../../platform/config/config-slice';
 import { issuerConfig, tokenLifetimes } from '../../platform/config/config.slices';
 import { SigningKeyStore } from '../keys/signing-key.store';
@@ -46,6 +47,9 @@ export class IdTokenIssuer {
       amr: request.authenticationMethods,
       at_hash: accessTokenHash(request.accessToken, key.algorithm),
     };
+    // OpenID Connect Core §2: the authentication context class the sign-in met (docs/passkeys.md).
+    const acr = acrOf(request.authenticationMethods);
+    if (acr !== undefined) claims.acr = acr;
     if (request.sessionId !== undefined) claims.sid = request.sessionId;
     if (request.nonce !== undefined) claims.nonce = request.nonce;
     return signJws(this.jwt, claims, key, 'JWT');

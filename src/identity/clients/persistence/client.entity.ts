@@ -49,6 +49,9 @@ export class ClientEntity {
   @Column({ name: 'require_dpop', type: 'boolean', default: false })
   requireDpop!: boolean;
 
+  @Column({ name: 'require_phr', type: 'boolean', default: false })
+  requirePhr!: boolean;
+
   /** private_key_jwt: its JWK Set, or where to fetch it. */
   @Column({ type: 'jsonb', nullable: true })
   jwks!: unknown;

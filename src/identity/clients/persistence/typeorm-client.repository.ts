@@ -64,6 +64,7 @@ function toClient(entity: ClientEntity): Client {
     requireConsent: entity.requireConsent,
     requirePushedAuthorizationRequests: entity.requirePushedAuthorizationRequests,
     requireDpop: entity.requireDpop,
+    requirePhr: entity.requirePhr,
     secrets: entity.secrets.map((secret) => ({
       hash: Buffer.from(secret.valueHash, 'base64'),
       expiresAt: secret.expiresAt ?? undefined,

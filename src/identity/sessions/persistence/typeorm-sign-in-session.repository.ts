@@ -34,6 +34,18 @@ export class TypeOrmSignInSessionRepository extends SignInSessionRepository {
     };
   }
 
+  async reauthenticate(handleHash: string, newHandleHash: string, authTime: number, methods: readonly string[], now: Date): Promise<SignInSession | undefined> {
+    // Raw SQL: moves the session to its new handle and reads it back in one statement (UPDATE … RETURNING).
+    const [rows] = (await this.sessions.query(
+      `UPDATE sign_in_sessions SET handle_hash = $2, auth_time = $3, authentication_methods = $4
+       WHERE handle_hash = $1 AND expires_at > $5
+       RETURNING session_id, subject_id, expires_at`,
+      [handleHash, newHandleHash, new Date(authTime * 1000), methods, now],
+    )) as [{ session_id: string; subject_id: string; expires_at: Date }[], number];
+    const row = rows[0];
+    return row && { sessionId: row.session_id, subject: row.subject_id, authTime, authenticationMethods: methods, expiresAt: row.expires_at };
+  }
+
   async delete(handleHash: string): Promise<void> {
     await this.sessions.delete({ handleHash });
   }

@@ -18,6 +18,9 @@ export class DeviceAuthorizationEntity {
   @Column({ type: 'text', array: true })
   scopes!: string[];
 
+  @Column({ name: 'acr_values', type: 'text', array: true, nullable: true })
+  acrValues!: string[] | null;
+
   @Column({ type: 'text', default: 'pending' })
   status!: DeviceAuthorizationStatus;
 

@@ -25,9 +25,18 @@ export class TypeOrmDeviceAuthorizationRepository extends DeviceAuthorizationRep
   async add(request: NewDeviceAuthorization): Promise<boolean> {
     // Raw SQL: INSERT … ON CONFLICT DO NOTHING says whether the user code was free in one statement, without a failed transaction.
     const rows: unknown[] = await this.authorizations.query(
-      `INSERT INTO device_authorizations (device_code_hash, user_code, client_id, scopes, interval_seconds, expires_at, requested_from)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (user_code) DO NOTHING RETURNING device_code_hash`,
-      [request.deviceCodeHash, request.userCode, request.clientId, request.scopes, request.intervalSeconds, request.expiresAt, request.requestedFrom ?? null],
+      `INSERT INTO device_authorizations (device_code_hash, user_code, client_id, scopes, acr_values, interval_seconds, expires_at, requested_from)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (user_code) DO NOTHING RETURNING device_code_hash`,
+      [
+        request.deviceCodeHash,
+        request.userCode,
+        request.clientId,
+        request.scopes,
+        request.acrValues ?? null,
+        request.intervalSeconds,
+        request.expiresAt,
+        request.requestedFrom ?? null,
+      ],
     );
     return rows.length === 1;
   }
@@ -97,6 +106,7 @@ function toDeviceAuthorization(entity: DeviceAuthorizationEntity): DeviceAuthori
     clientId: entity.clientId,
     userCode: entity.userCode,
     scopes: entity.scopes,
+    ...(entity.acrValues ? { acrValues: entity.acrValues } : {}),
     status: entity.status,
     approval,
     intervalSeconds: entity.intervalSeconds,
