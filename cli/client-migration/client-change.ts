@@ -16,6 +16,9 @@ export interface ClientChanges {
   readonly mayActClientId?: string;
   readonly transactionTokens?: boolean;
   readonly requireDpop?: boolean;
+  /** null removes it (`--no-backchannel-logout`). */
+  readonly backchannelLogoutUri?: string | null;
+  readonly backchannelLogoutSessionRequired?: boolean;
   readonly accessTokenLifetimeSeconds?: number;
   readonly refreshTokenLifetimeSeconds?: number;
   /** private_key_jwt keys: a file read by the command, then its JWK Set; or a `jwks_uri`. Either replaces both. */
@@ -38,6 +41,8 @@ export const CLIENT_SETTING_COLUMNS = {
   mayActClientId: 'may_act_client_id',
   transactionTokens: 'transaction_tokens',
   requireDpop: 'require_dpop',
+  backchannelLogoutUri: 'backchannel_logout_uri',
+  backchannelLogoutSessionRequired: 'backchannel_logout_session_required',
   accessTokenLifetimeSeconds: 'access_token_lifetime',
   refreshTokenLifetimeSeconds: 'refresh_token_lifetime',
 } as const satisfies Partial<Record<keyof ClientChanges, string>>;
