@@ -111,12 +111,14 @@ describe('signals', () => {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
 
-  function users(argv: string[], stdin = ''): Promise<Exit> {
+  /** An operator command, run as a process against the run's database. */
+  function tollgate(argv: string[], stdin = ''): Promise<Exit> {
     const env = { PATH: process.env.PATH ?? '', DATABASE_URL: testDatabaseUrl(), KEY_ENCRYPTION_KEY: TEST_KEY_ENCRYPTION_KEY, LOG_LEVEL: 'warn' };
-    const child = spawn(process.execPath, [TOLLGATE, 'users', ...argv], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [TOLLGATE, ...argv], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
     child.stdin.end(stdin);
     return runToExit(child, 60_000);
   }
+  const users = (argv: string[], stdin = '') => tollgate(['users', ...argv], stdin);
 
   const isLogout = (signal: ReceivedSignal) => signal.path === '/backchannel-logout';
   const isEvent = (type: string, subject: string) => (signal: ReceivedSignal) =>
@@ -187,6 +189,22 @@ describe('signals', () => {
           { name: 'signal.delivered', kind: 'backchannel_logout', clientId: rp, jwtId, attempts: 2 },
         ]),
       );
+    });
+
+    it('POSTs a logout token when an operator ends the session', async () => {
+      const username = uniqueName('operator');
+      const sub = await insertUser({ username, password: 'operator-password' });
+      const { idToken } = await signedIn(username, 'operator-password');
+      const { sid } = payloadOf(idToken);
+      const listed = await tollgate(['sessions', 'list', username, '--json']);
+      expect(JSON.parse(listed.stdout)).toEqual([{ sid, authTime: expect.any(String), expiresAt: expect.any(String), idTokenClients: [rp] }]);
+
+      const ended = await tollgate(['sessions', 'end', sid as string]);
+      expect(ended).toMatchObject({ code: 0, stdout: expect.stringContaining(`Ended session ${sid} of ${sub}`) });
+      const delivered = await receiver.waitFor((signal) => isLogout(signal) && payloadOf(signal.token).sid === sid);
+      expect(payloadOf(delivered.token)).toMatchObject({ sub, aud: rp });
+      expect((await tollgate(['sessions', 'list', username, '--json'])).stdout.trim()).toBe('[]');
+      expect((await tollgate(['sessions', 'end', sid as string])).code).toBe(1);
     });
   });
 
@@ -367,6 +385,11 @@ describe('signals', () => {
       await receiver.waitFor((signal) => isLogout(signal) && payloadOf(signal.token).sub === sub);
       expect(receiver.received.filter(isEvent(SESSION_REVOKED, sub))).toEqual([]);
       expect(await sql('SELECT event_type FROM signal_outbox WHERE stream_id = $1', [streamId])).toEqual([{ event_type: SESSION_REVOKED }]);
+      const shown = await tollgate(['signals', '--json']);
+      expect(shown.stdout).not.toContain('receiver-secret');
+      expect(JSON.parse(shown.stdout).streams).toContainEqual(
+        expect.objectContaining({ clientId: receiverClient, streamId, status: 'paused', statusReason: 'maintenance', pending: 1, authorizationHeader: true }),
+      );
 
       expect((await json(token, 'POST', '/ssf/status', { stream_id: streamId, status: 'enabled' })).status).toBe(200);
       await receiver.waitFor(isEvent(SESSION_REVOKED, sub));
