@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { AuditSink } from '../../platform/audit/audit-event';
 import type { EndedSignInSession } from '../sessions/sign-in-session';
 import { SignInSessionService } from '../sessions/sign-in-session.service';
@@ -11,8 +11,8 @@ import { SecurityEvents } from './security-events';
 @Injectable()
 export class SessionTermination {
   constructor(
-    private readonly sessions: SignInSessionService,
-    private readonly events: SecurityEvents,
+    @Inject(SignInSessionService) private readonly sessions: Pick<SignInSessionService, 'endById' | 'endAllOf'>,
+    @Inject(SecurityEvents) private readonly events: Pick<SecurityEvents, 'sessionEnded' | 'sessionsRevoked'>,
     private readonly audit: AuditSink,
   ) {}
 

@@ -7,11 +7,12 @@ import { KeysModule } from '../keys/keys.module';
 import { SignalDeliverer } from './signal.deliverer';
 import { SignalMetrics } from './signal-metrics';
 import { SignalTokenSigner } from './signal-token.signer';
+import { SignalTransport } from './signal.transport';
 
 /** Delivers logout tokens and security event tokens from the outbox (docs/signals.md#delivery); part of the service, not of operator commands. */
 @Module({
   imports: [JwtModule.register({}), KeysModule, SignalsModule, MetricsModule, AuditModule],
-  providers: [SignalTokenSigner, SignalMetrics, SignalDeliverer],
+  providers: [SignalTokenSigner, SignalTransport, SignalMetrics, SignalDeliverer],
   exports: [SignalDeliverer, SignalTokenSigner],
 })
 export class SignalDeliveryModule {}

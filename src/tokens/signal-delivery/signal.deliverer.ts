@@ -3,13 +3,12 @@ import { AuditSink } from '../../platform/audit/audit-event';
 import type { ConfigType } from '../../platform/config/config-slice';
 import { signalsConfig } from '../../platform/config/config.slices';
 import { PeriodicTask } from '../../platform/scheduling/periodic-task';
-import { OutboundAddressPolicy } from '../../identity/clients/self-registered/outbound-address.policy';
-import { OutboundFetcher } from '../../identity/clients/self-registered/outbound-fetcher';
 import { deliveryUrlProblem } from '../../identity/signals/delivery-url';
 import type { LogoutTokenClaims, SecurityEventClaims } from '../../identity/signals/security-event-types';
 import { SignalOutboxRepository, type ClaimedSignal } from '../../identity/signals/signal-outbox.repository';
 import { SignalMetrics, type DeliveryOutcome } from './signal-metrics';
 import { SignalTokenSigner } from './signal-token.signer';
+import { SignalTransport } from './signal.transport';
 
 const BATCH_SIZE = 16;
 const MAX_BATCHES_PER_ROUND = 20;
@@ -20,28 +19,24 @@ const MAX_RETRY_DELAY_MS = 5 * 60_000;
  * Delivers the outbox (docs/signals.md#delivery), on every instance, off the request path (the one
  * periodic-task mechanism). Each round gives up deliveries past their expiry, then claims due ones
  * a batch at a time under a lease (`FOR UPDATE SKIP LOCKED`): an instance that dies mid-delivery
- * leaves them to the others once the lease ends. Each is signed now and POSTed through the guarded
- * fetcher (https, or loopback http while the issuer is http; public addresses; a deadline; no
- * redirects). Not accepted: tried again after the interval, doubling up to 5 minutes.
+ * leaves them to the others once the lease ends. Each is signed now and POSTed (`SignalTransport`:
+ * the guarded fetcher). Not accepted: tried again after the interval, doubling up to 5 minutes.
  */
 @Injectable()
 export class SignalDeliverer implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(SignalDeliverer.name);
   private readonly task: PeriodicTask;
-  private readonly fetcher: OutboundFetcher;
-  private readonly allowLoopbackHttp: boolean;
   private readonly leaseMs: number;
   private round?: Promise<void>;
 
   constructor(
-    @Inject(SignalOutboxRepository) private readonly outbox: SignalOutboxRepository,
-    private readonly signer: SignalTokenSigner,
-    private readonly metrics: SignalMetrics,
+    @Inject(SignalOutboxRepository) private readonly outbox: Pick<SignalOutboxRepository, 'deleteExpired' | 'claimDue' | 'delete' | 'retryLater'>,
+    @Inject(SignalTokenSigner) private readonly signer: Pick<SignalTokenSigner, 'logoutToken' | 'securityEventToken'>,
+    @Inject(SignalTransport) private readonly transport: Pick<SignalTransport, 'post' | 'allowLoopbackHttp'>,
+    @Inject(SignalMetrics) private readonly metrics: Pick<SignalMetrics, 'count'>,
     private readonly audit: AuditSink,
-    @Inject(signalsConfig.KEY) private readonly config: ConfigType<typeof signalsConfig>,
+    @Inject(signalsConfig.KEY) private readonly config: Pick<ConfigType<typeof signalsConfig>, 'deliveryIntervalMs' | 'deliveryTimeoutMs'>,
   ) {
-    this.allowLoopbackHttp = new URL(config.issuer).protocol === 'http:';
-    this.fetcher = new OutboundFetcher(new OutboundAddressPolicy(this.allowLoopbackHttp), { timeoutMs: config.deliveryTimeoutMs, maxBytes: 4096 });
     // Long enough for a batch, delivered at once, each within the deadline.
     this.leaseMs = 2 * config.deliveryTimeoutMs + 10_000;
     this.task = new PeriodicTask({
@@ -59,7 +54,6 @@ export class SignalDeliverer implements OnModuleInit, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.task.stop();
     await this.round?.catch(() => undefined);
-    await this.fetcher.close();
   }
 
   /** One round; also what a test or an operator runs at once. */
@@ -83,12 +77,12 @@ export class SignalDeliverer implements OnModuleInit, OnModuleDestroy {
   }
 
   private async deliver(signal: ClaimedSignal): Promise<void> {
-    const problem = deliveryUrlProblem(signal.endpointUrl, this.allowLoopbackHttp);
+    const problem = deliveryUrlProblem(signal.endpointUrl, this.transport.allowLoopbackHttp);
     if (problem !== undefined) return this.giveUp(signal, 'undeliverable', `the URL ${problem}`);
     let status: number;
     try {
       const { body, headers } = await this.request(signal);
-      status = (await this.fetcher.post(signal.endpointUrl, body, headers)).status;
+      status = (await this.transport.post(signal.endpointUrl, body, headers)).status;
     } catch (error) {
       return this.retry(signal, error instanceof Error ? error.message : String(error));
     }
