@@ -21,6 +21,8 @@ export interface SignalsReceiverOptions {
   readonly port: number;
   readonly clientId: string;
   readonly clientSecret: string;
+  /** Called with each event received, e.g. to log it. */
+  readonly onEvent?: (eventType: string, subject: string | undefined) => void;
 }
 
 /** What the API caches: access tokens it verified, by the user (`sub`) they were issued for. */
@@ -92,6 +94,7 @@ export async function startSignalsReceiver(options: SignalsReceiverOptions): Pro
     const subject = (payload.sub_id as { sub?: string } | undefined)?.sub;
     for (const eventType of Object.keys((payload.events as object | undefined) ?? {})) {
       received.push([eventType, subject]);
+      options.onEvent?.(eventType, subject);
       if ((eventType === SESSION_REVOKED || eventType === CREDENTIAL_CHANGE) && subject !== undefined) tokens.dropSubject(subject);
     }
   }
@@ -154,6 +157,7 @@ if (require.main === module) {
     port: Number(env.PORT ?? 5182),
     clientId: env.CLIENT_ID ?? 'api2',
     clientSecret: env.CLIENT_SECRET ?? 'api2-secret',
+    onEvent: (eventType, subject) => console.log(`${eventType.slice(eventType.lastIndexOf('/') + 1)}${subject === undefined ? '' : ` for sub ${subject}`}`),
   }).then(
     (receiver) => console.log(`Signals receiver on ${receiver.url}/events, stream ${receiver.streamId}`),
     (error: Error) => {
