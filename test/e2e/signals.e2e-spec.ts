@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createLocalJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { RecordingAuditSink } from '../../src/platform/audit/recording-audit.sink';
+import { MetricsListener } from '../../src/platform/metrics/metrics.listener';
 import { ensureBuilt, ROOT, runToExit, type Exit } from '../support/built-service';
 import { Browser, locationParameters, pkce } from '../support/browser';
 import { ISSUER, sql, startTestServer, testDatabaseUrl, TEST_KEY_ENCRYPTION_KEY, type TestServer } from '../support/create-test-app';
@@ -59,7 +60,7 @@ describe('signals', () => {
     }
     await sql('INSERT INTO api_resources (name, scopes, serving_client_id) VALUES ($1, $2, $3)', [api, [api], receiverClient]);
     await insertClient({ clientId: app, secrets: [{ secret: 'app-secret' }], grantTypes: ['password'], scopes: ['openid', api] });
-    server = await startTestServer({ SIGNALS_DELIVERY_INTERVAL_MS: '50' }, { auditSink: audit });
+    server = await startTestServer({ SIGNALS_DELIVERY_INTERVAL_MS: '50', METRICS_PORT: '0' }, { auditSink: audit });
     keys = createLocalJWKSet((await request(`${server.url}/.well-known/openid-configuration/jwks`)).body);
   }, 180_000);
 
@@ -189,6 +190,12 @@ describe('signals', () => {
           { name: 'signal.delivered', kind: 'backchannel_logout', clientId: rp, jwtId, attempts: 2 },
         ]),
       );
+      const metrics = (await request(`http://127.0.0.1:${server.app.get(MetricsListener).port()}/metrics`)).body as string;
+      for (const outcome of ['retried', 'delivered']) {
+        expect(metrics).toMatch(new RegExp(`^tollgate_signal_deliveries_total\\{kind="backchannel_logout",outcome="${outcome}"\\} [1-9]`, 'm'));
+      }
+      expect(metrics).toMatch(/^tollgate_signal_backlog\{kind="backchannel_logout"\} \d/m);
+      expect(metrics).not.toContain(rp);
     });
 
     it('POSTs a logout token when an operator ends the session', async () => {
