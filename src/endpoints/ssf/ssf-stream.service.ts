@@ -6,18 +6,15 @@ import { signalsConfig } from '../../platform/config/config.slices';
 import { OAuthError } from '../../protocol/oauth-error';
 import { ClientStore } from '../../identity/clients/client.store';
 import { SECURITY_EVENT_DELIVERY_SECONDS } from '../../identity/signals/outbox-security-events';
-import { SUPPORTED_STREAM_EVENTS, VERIFICATION_EVENT, verificationClaims } from '../../identity/signals/security-event-types';
+import { VERIFICATION_EVENT, verificationClaims } from '../../identity/signals/security-event-types';
 import { SignalOutboxRepository } from '../../identity/signals/signal-outbox.repository';
 import { SSF_SCOPE } from '../../identity/signals/ssf-scope';
 import { STREAM_STATUSES, type SsfStream, type StreamStatus } from '../../identity/signals/ssf-stream';
 import { SsfStreamRepository } from '../../identity/signals/ssf-stream.repository';
 import type { ValidatedAccessToken } from '../../tokens/access-token/access-token';
-import { bodyStreamId, optionalText, PUSH_DELIVERY, readStreamSettings, type StreamChange, type TransmitterValues } from './stream-request';
+import { MIN_VERIFICATION_INTERVAL_SECONDS, streamConfiguration, transmitterValues, type StreamConfiguration } from './stream-configuration';
+import { bodyStreamId, optionalText, readStreamSettings, type StreamChange } from './stream-request';
 
-/** SSF 1.0 §8.1.1: how often a receiver may ask for a verification event. */
-export const MIN_VERIFICATION_INTERVAL_SECONDS = 5;
-
-export type StreamConfiguration = Record<string, unknown>;
 export interface StreamStatusResponse {
   readonly stream_id: string;
   readonly status: StreamStatus;
@@ -51,7 +48,7 @@ export class SsfStreamService {
     // SSF 1.0 §8.1.1.1: one stream per receiver here; a second is 409.
     if (!(await this.streams.create(streamId, receiver, settings))) throw OAuthError.invalidRequest('the receiver has a stream already', { status: 409 });
     this.changed(receiver, streamId, 'created');
-    return this.configuration((await this.streams.findByClient(receiver))!);
+    return streamConfiguration(this.config.issuer, (await this.streams.findByClient(receiver))!);
   }
 
   /** SSF 1.0 §8.1.1.2: without `stream_id`, the list of the receiver's streams (one or none). */
@@ -59,18 +56,18 @@ export class SsfStreamService {
     const receiver = await this.receiver(token);
     if (streamId === undefined) {
       const stream = await this.streams.findByClient(receiver);
-      return stream ? [this.configuration(stream)] : [];
+      return stream ? [streamConfiguration(this.config.issuer, stream)] : [];
     }
-    return this.configuration(await this.own(receiver, streamId));
+    return streamConfiguration(this.config.issuer, await this.own(receiver, streamId));
   }
 
   async change(token: ValidatedAccessToken, body: Record<string, unknown>, change: Exclude<StreamChange, 'create'>): Promise<StreamConfiguration> {
     const receiver = await this.receiver(token);
     const stream = await this.own(receiver, bodyStreamId(body));
-    const settings = readStreamSettings(body, change, stream, this.transmitterValues(stream), this.allowLoopbackHttp);
+    const settings = readStreamSettings(body, change, stream, transmitterValues(this.config.issuer, stream), this.allowLoopbackHttp);
     await this.streams.update(stream.streamId, settings);
     this.changed(receiver, stream.streamId, 'updated');
-    return this.configuration({ ...stream, ...settings });
+    return streamConfiguration(this.config.issuer, { ...stream, ...settings });
   }
 
   async delete(token: ValidatedAccessToken, streamId: string | undefined): Promise<void> {
@@ -135,36 +132,6 @@ export class SsfStreamService {
     const stream = await this.streams.findByClient(receiver);
     if (!stream || stream.streamId !== streamId) throw OAuthError.invalidRequest('no stream with this stream_id for this receiver', { status: 404 });
     return stream;
-  }
-
-  private transmitterValues(stream: SsfStream): TransmitterValues {
-    return {
-      iss: this.config.issuer,
-      aud: stream.clientId,
-      events_supported: SUPPORTED_STREAM_EVENTS,
-      events_delivered: stream.eventsDelivered,
-      min_verification_interval: MIN_VERIFICATION_INTERVAL_SECONDS,
-    };
-  }
-
-  /** SSF 1.0 §8.1.1: the stream configuration; the authorization header goes back only to its receiver, never to a log. */
-  private configuration(stream: SsfStream): StreamConfiguration {
-    const { events_supported, events_delivered, iss, aud, min_verification_interval } = this.transmitterValues(stream);
-    return {
-      stream_id: stream.streamId,
-      iss,
-      aud,
-      delivery: {
-        method: PUSH_DELIVERY,
-        endpoint_url: stream.endpointUrl,
-        ...(stream.authorizationHeader === undefined ? {} : { authorization_header: stream.authorizationHeader }),
-      },
-      events_supported,
-      events_requested: stream.eventsRequested,
-      events_delivered,
-      ...(stream.description === undefined ? {} : { description: stream.description }),
-      min_verification_interval,
-    };
   }
 
   private changed(clientId: string, streamId: string, action: 'created' | 'updated' | 'deleted' | 'status', status?: string): void {

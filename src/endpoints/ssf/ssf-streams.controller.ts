@@ -5,7 +5,8 @@ import { OAuthRoute } from '../../platform/http/oauth-route';
 import { OAuthError } from '../../protocol/oauth-error';
 import type { ValidatedAccessToken } from '../../tokens/access-token/access-token';
 import { BearerTokenGuard, CurrentAccessToken } from '../userinfo/bearer-token.guard';
-import { SsfStreamService, type StreamConfiguration, type StreamStatusResponse } from './ssf-stream.service';
+import type { StreamConfiguration } from './stream-configuration';
+import { SsfStreamService, type StreamStatusResponse } from './ssf-stream.service';
 import { jsonObject } from './stream-request';
 
 const body = (request: FastifyRequest) => jsonObject(request.body, request.headers['content-type']);
