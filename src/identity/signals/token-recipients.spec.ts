@@ -22,6 +22,7 @@ describe('TokenRecipients', () => {
     await recorder.record('1', ['api1', 'api2']);
     await recorder.record('1', ['api2', 'api3']);
     await recorder.record('2', ['api1']);
+    expect(recorder.record('1', ['api2', 'api3'])).toBeUndefined();
     expect(writes).toEqual([
       ['1', ['api1', 'api2']],
       ['1', ['api3']],
@@ -33,6 +34,7 @@ describe('TokenRecipients', () => {
     const recorder = recipients();
     failing = true;
     await expect(recorder.record('1', ['api1'])).resolves.toBeUndefined();
+    expect(writes).toHaveLength(1);
     failing = false;
     await recorder.record('1', ['api1']);
     await recorder.record('1', ['api1']);

@@ -21,15 +21,19 @@ export class TokenRecipients {
   constructor(@Inject(SignalRecipientRepository) private readonly repository: Pick<SignalRecipientRepository, 'add'>) {}
 
   /**
-   * Never throws: a failed write is logged and tried again with the user's next token. Until then
-   * the receiver hears nothing of this user, which errs on the side of privacy.
+   * Undefined when every pair was recorded before (no promise, so the caller does not even wait a
+   * microtask); else the write, which never fails: a failed write is logged and tried again with the
+   * user's next token. Until then the receiver hears nothing of this user, erring on the side of privacy.
    */
-  async record(subject: string, clientIds: readonly string[]): Promise<void> {
+  record(subject: string, clientIds: readonly string[]): Promise<void> | undefined {
     let fresh: string[] | undefined;
     for (const clientId of clientIds) {
       if (!this.seen.has(`${subject}\n${clientId}`) && !fresh?.includes(clientId)) (fresh ??= []).push(clientId);
     }
-    if (fresh === undefined) return;
+    return fresh === undefined ? undefined : this.add(subject, fresh);
+  }
+
+  private async add(subject: string, fresh: readonly string[]): Promise<void> {
     try {
       await this.repository.add(subject, fresh);
       for (const clientId of fresh) this.seen.add(`${subject}\n${clientId}`);

@@ -104,7 +104,10 @@ export class AccessTokenIssuer {
     }
     const token = await signJws(this.jwt, claims, this.keys.signingKey());
     // docs/signals.md#privacy: a receiver hears of the users whose tokens named it.
-    if (request.subject !== undefined) await this.recipients.record(request.subject, this.namedClients(request.clientId, audiences));
+    if (request.subject !== undefined) {
+      const recording = this.recipients.record(request.subject, this.namedClients(request.clientId, audiences));
+      if (recording !== undefined) await recording;
+    }
     const tokenType = request.confirmation === undefined ? 'Bearer' : 'DPoP';
     return { token, tokenType, jwtId, expiresIn: Math.max(exp - now, 0), scopes: request.scopes };
   }
