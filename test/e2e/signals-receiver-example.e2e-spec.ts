@@ -1,21 +1,13 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createServer } from 'node:net';
 import { createApp } from '../../src/app.factory';
 import { startSignalsReceiver, type SignalsReceiver } from '../../examples/signals-receiver';
-import { Browser, locationParameters, pkce } from '../support/browser';
+import { freePort } from '../support/built-service';
+import { signInWithCode } from '../support/code-flow';
 import { sql, testConfig } from '../support/create-test-app';
 import { insertClient, insertUser, uniqueName } from '../support/fixtures';
-import { postForm, request, requestToken } from '../support/http';
+import { request, requestToken } from '../support/http';
 
 const SESSION_REVOKED = 'https://schemas.openid.net/secevent/caep/event-type/session-revoked';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * docs/signals.md#a-receiver-for-your-api: examples/signals-receiver.ts, as an API team would run it,
@@ -56,23 +48,13 @@ describe('examples/signals-receiver.ts', () => {
   it('drops the cached tokens of a user whose session ended, after verifying the SET and answering 202', async () => {
     const username = uniqueName('reader');
     const sub = await insertUser({ username, password: 'reader-password' });
-    const browser = new Browser();
-    const { verifier, challenge } = pkce();
-    const authorize = `${issuer}/connect/authorize?${new URLSearchParams({
-      client_id: app,
-      redirect_uri: 'http://127.0.0.1:1/cb',
-      response_type: 'code',
+    const { browser, tokens } = await signInWithCode({
+      baseUrl: issuer,
+      clientId: app,
+      redirectUri: 'http://127.0.0.1:1/cb',
+      username,
+      password: 'reader-password',
       scope: `openid ${api}`,
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-    })}`;
-    const redirect = await browser.submit(issuer, await (await browser.get(authorize)).text(), { username, password: 'reader-password' });
-    const tokens = await postForm(`${issuer}/connect/token`, {
-      grant_type: 'authorization_code',
-      client_id: app,
-      code: locationParameters(redirect).code,
-      redirect_uri: 'http://127.0.0.1:1/cb',
-      code_verifier: verifier,
     });
     expect(tokens.status).toBe(200);
     // The API verified the user's token and cached it.

@@ -1,9 +1,9 @@
 import { Client } from 'pg';
 import { createLocalJWKSet, jwtVerify } from 'jose';
-import { Browser, locationParameters, pkce } from '../support/browser';
+import { signInWithCode } from '../support/code-flow';
 import { emptyDatabase, ISSUER, startTestServer, type TestServer } from '../support/create-test-app';
 import { secretHash, uniqueName } from '../support/fixtures';
-import { request, requestToken } from '../support/http';
+import { request } from '../support/http';
 import { payloadOf, SignalReceiver } from '../support/signal-receiver';
 
 /**
@@ -50,22 +50,13 @@ describe('signals from two instances on one database', () => {
 
   it('delivers from the instance that did not end the session, after the one that did has stopped', async () => {
     const server = a!;
-    const browser = new Browser();
-    const { verifier, challenge } = pkce();
-    const authorize = `${server.url}/connect/authorize?${new URLSearchParams({
-      client_id: rp,
-      redirect_uri: `${receiver.url}/callback`,
-      response_type: 'code',
-      scope: 'openid',
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-    })}`;
-    const redirect = await browser.submit(server.url, await (await browser.get(authorize)).text(), { username: 'alice', password: 'alice' });
-    const tokens = await requestToken(server.url, rp, 'rp-secret', {
-      grant_type: 'authorization_code',
-      code: locationParameters(redirect).code,
-      redirect_uri: `${receiver.url}/callback`,
-      code_verifier: verifier,
+    const { browser, tokens } = await signInWithCode({
+      baseUrl: server.url,
+      clientId: rp,
+      secret: 'rp-secret',
+      redirectUri: `${receiver.url}/callback`,
+      username: 'alice',
+      password: 'alice',
     });
     const { sid } = payloadOf(tokens.body.id_token);
     let aStopped = false;

@@ -4,7 +4,8 @@ import { createLocalJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { RecordingAuditSink } from '../../src/platform/audit/recording-audit.sink';
 import { MetricsListener } from '../../src/platform/metrics/metrics.listener';
 import { ensureBuilt, ROOT, runToExit, type Exit } from '../support/built-service';
-import { Browser, locationParameters, pkce } from '../support/browser';
+import type { Browser } from '../support/browser';
+import { signInWithCode } from '../support/code-flow';
 import { ISSUER, sql, startTestServer, testDatabaseUrl, TEST_KEY_ENCRYPTION_KEY, type TestServer } from '../support/create-test-app';
 import { insertClient, insertUser, uniqueName } from '../support/fixtures';
 import { postForm, request, requestToken } from '../support/http';
@@ -71,23 +72,13 @@ describe('signals', () => {
 
   /** A browser signed in to `rp` with the code flow: its cookies, and the ID token (with `sid`). */
   async function signedIn(username: string, password: string): Promise<{ browser: Browser; idToken: string }> {
-    const browser = new Browser();
-    const { verifier, challenge } = pkce();
-    const authorize = `${server.url}/connect/authorize?${new URLSearchParams({
-      client_id: rp,
-      redirect_uri: `${receiver.url}/callback`,
-      response_type: 'code',
-      scope: 'openid',
-      nonce: 'n-0S6_WzA2Mj',
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-    })}`;
-    const redirect = await browser.submit(server.url, await (await browser.get(authorize)).text(), { username, password });
-    const tokens = await requestToken(server.url, rp, 'rp-secret', {
-      grant_type: 'authorization_code',
-      code: locationParameters(redirect).code,
-      redirect_uri: `${receiver.url}/callback`,
-      code_verifier: verifier,
+    const { browser, tokens } = await signInWithCode({
+      baseUrl: server.url,
+      clientId: rp,
+      secret: 'rp-secret',
+      redirectUri: `${receiver.url}/callback`,
+      username,
+      password,
     });
     expect(tokens.status).toBe(200);
     return { browser, idToken: tokens.body.id_token };

@@ -114,21 +114,16 @@ export class SignalDeliverer implements OnModuleInit, OnModuleDestroy {
     const delayMs = Math.min(this.config.deliveryIntervalMs * 2 ** Math.min(signal.attempts - 1, 20), MAX_RETRY_DELAY_MS);
     await this.outbox.retryLater(signal.id, delayMs, error);
     this.metrics.count(signal.kind, 'retried');
-    const retryInSeconds = Math.ceil(delayMs / 1000);
-    this.audit.emit({
-      name: 'signal.delivery_failed',
-      kind: signal.kind,
-      clientId: signal.clientId,
-      jwtId: signal.id,
-      attempts: signal.attempts,
-      error,
-      retryInSeconds,
-    });
+    this.failed(signal, error, { retryInSeconds: Math.ceil(delayMs / 1000) });
   }
 
   private async giveUp(signal: ClaimedSignal, outcome: Extract<DeliveryOutcome, 'rejected' | 'undeliverable'>, error: string): Promise<void> {
     await this.outbox.delete(signal.id);
     this.metrics.count(signal.kind, outcome);
+    this.failed(signal, error, { dropped: outcome });
+  }
+
+  private failed(signal: ClaimedSignal, error: string, then: { retryInSeconds: number } | { dropped: 'rejected' | 'undeliverable' }): void {
     this.audit.emit({
       name: 'signal.delivery_failed',
       kind: signal.kind,
@@ -136,7 +131,7 @@ export class SignalDeliverer implements OnModuleInit, OnModuleDestroy {
       jwtId: signal.id,
       attempts: signal.attempts,
       error,
-      dropped: outcome,
+      ...then,
     });
   }
 }
