@@ -31,7 +31,7 @@ export interface CommandIo {
 /** What the command tells relying parties and APIs (docs/signals.md): `SecurityEvents` and `SessionTermination`. */
 export interface UserSignals {
   credentialChanged(subject: string, change: CredentialChange): Promise<void>;
-  /** Ends the user's sessions (a disabled user); how many there were. */
+  /** Ends the user's sessions (a disabled user); the sessions it ended. */
   endSessionsOf(subject: string): Promise<readonly unknown[]>;
 }
 
