@@ -49,6 +49,14 @@ const COMMANDS: Record<string, { readonly summary: string; readonly run: (argv: 
     summary: 'create, list or revoke initial access tokens for dynamic client registration',
     run: async (argv) => (await import('./registration-tokens.cli.js')).runRegistrationTokensCommand(argv),
   },
+  sessions: {
+    summary: "list a user's sign-in sessions, or end one or all of them (logout tokens and CAEP events follow)",
+    run: async (argv) => (await import('./sessions.cli.js')).runSessionsCommand(argv),
+  },
+  signals: {
+    summary: 'show each Shared Signals stream with its state and backlog, and the back-channel logout backlog',
+    run: async (argv) => (await import('./signals.cli.js')).runSignalsCommand(argv),
+  },
   'resource:migration': {
     summary: 'write a migration that adds an API resource and its scopes, or changes one',
     run: async (argv, io) => (await import('./resource-migration/resource-migration.command.js')).runResourceMigrationCommand(argv, io),

@@ -25,6 +25,7 @@ import { IntrospectionModule } from './endpoints/introspection/introspection.mod
 import { MetricsModule } from './platform/metrics/metrics.module';
 import { PushedAuthorizationModule } from './endpoints/pushed-authorization/pushed-authorization.module';
 import { RevocationModule } from './endpoints/revocation/revocation.module';
+import { SsfModule } from './endpoints/ssf/ssf.module';
 import { TokenModule } from './endpoints/token/token.module';
 import { TrustedIssuersModule } from './identity/trusted-issuers/trusted-issuers.module';
 import { UserInfoModule } from './endpoints/userinfo/userinfo.module';
@@ -96,6 +97,7 @@ function compose(config: DynamicModule, extensions: TollgateExtensions, { dataSo
       UserInfoModule,
       IntrospectionModule,
       RevocationModule,
+      SsfModule,
       HealthModule,
       MetricsModule,
       TrustedIssuersModule,

@@ -17,6 +17,9 @@ export interface ClientChanges {
   readonly transactionTokens?: boolean;
   readonly requireDpop?: boolean;
   readonly requirePhr?: boolean;
+  /** null removes it (`--no-backchannel-logout`). */
+  readonly backchannelLogoutUri?: string | null;
+  readonly backchannelLogoutSessionRequired?: boolean;
   readonly accessTokenLifetimeSeconds?: number;
   readonly refreshTokenLifetimeSeconds?: number;
   /** private_key_jwt keys: a file read by the command, then its JWK Set; or a `jwks_uri`. Either replaces both. */
@@ -40,6 +43,8 @@ export const CLIENT_SETTING_COLUMNS = {
   transactionTokens: 'transaction_tokens',
   requireDpop: 'require_dpop',
   requirePhr: 'require_phr',
+  backchannelLogoutUri: 'backchannel_logout_uri',
+  backchannelLogoutSessionRequired: 'backchannel_logout_session_required',
   accessTokenLifetimeSeconds: 'access_token_lifetime',
   refreshTokenLifetimeSeconds: 'refresh_token_lifetime',
 } as const satisfies Partial<Record<keyof ClientChanges, string>>;

@@ -266,6 +266,53 @@ describe('parseClientMigrationArguments', () => {
     );
   });
 
+  it('reads a back-channel logout URI when creating a client, and changes or removes it', () => {
+    const create = ['--client-id', 'rp', '--grant', 'authorization_code', '--scope', 'openid', '--redirect-uri', 'https://rp.example/cb'];
+    expect(parse(...create, '--backchannel-logout-uri', 'https://rp.example/logout', '--backchannel-logout-session-required')?.request).toMatchObject({
+      kind: 'create',
+      backchannelLogout: { uri: 'https://rp.example/logout', sessionRequired: true },
+    });
+    expect(parse(...create, '--backchannel-logout-uri', 'http://127.0.0.1:5174/backchannel-logout')?.request).toMatchObject({
+      backchannelLogout: { uri: 'http://127.0.0.1:5174/backchannel-logout', sessionRequired: false },
+    });
+    expect(parse(...create)?.request).not.toHaveProperty('backchannelLogout');
+    expect(parse('--client-id', 'rp', '--change', '--backchannel-logout-uri', 'https://rp.example/bc')?.request).toEqual({
+      kind: 'change',
+      clientId: 'rp',
+      changes: { backchannelLogoutUri: 'https://rp.example/bc' },
+    });
+    expect(parse('--client-id', 'rp', '--no-backchannel-logout')?.request).toEqual({
+      kind: 'change',
+      clientId: 'rp',
+      changes: { backchannelLogoutUri: null, backchannelLogoutSessionRequired: false },
+    });
+  });
+
+  it.each([
+    ['http://rp.example/logout', 'must be https'],
+    ['https://user:pw@rp.example/logout', 'must not carry user information'],
+    ['https://rp.example/logout#x', 'must not have a fragment'],
+    ['/logout', 'must be an absolute URL'],
+  ])('refuses the back-channel logout URI %s', (uri, problem) => {
+    expect(() => parse('--client-id', 'rp', '--change', '--backchannel-logout-uri', uri)).toThrow(problem);
+  });
+
+  it('refuses --backchannel-logout-session-required without a URI when creating', () => {
+    expect(() =>
+      parse(
+        '--client-id',
+        'rp',
+        '--grant',
+        'authorization_code',
+        '--scope',
+        'openid',
+        '--redirect-uri',
+        'https://rp.example/cb',
+        '--backchannel-logout-session-required',
+      ),
+    ).toThrow('--backchannel-logout-session-required applies only with --backchannel-logout-uri');
+  });
+
   it('accepts an extension grant by its absolute URI, and every option', () => {
     const command = parse(
       '--client-id',

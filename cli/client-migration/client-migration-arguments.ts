@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { isScopeToken } from '../../src/protocol/scope';
 import { changesNothing, type ClientChanges } from './client-change';
+import { deliveryUrlProblem } from '../../src/identity/signals/delivery-url';
 import { checkWorkloadIdentity, jwksUriArgumentProblem, type WorkloadIdentityArgument } from './secretless-client-arguments';
 
 /** The grant types Tollgate serves (docs/endpoints.md#token-endpoint); any absolute URI names an extension grant (RFC 6749 §4.5). */
@@ -41,6 +42,8 @@ export type ClientMigrationRequest =
       readonly requireDpop?: boolean;
       /** Every sign-in for it must be phishing-resistant, acr phr (docs/passkeys.md#step-up). */
       readonly requirePhr?: boolean;
+      /** OpenID Connect Back-Channel Logout 1.0 (docs/signals.md). */
+      readonly backchannelLogout?: BackchannelLogoutRegistration;
     }
   /** Changes settings of an existing client (`--change`, or `--disable`, `--enable`, `--may-act`, `--transaction-tokens` alone). */
   | { readonly kind: 'change'; readonly clientId: string; readonly changes: ClientChanges }
@@ -56,6 +59,12 @@ export interface DelegationPolicy {
   readonly mayActClientId?: string;
   /** The client may obtain transaction tokens. */
   readonly transactionTokens?: boolean;
+}
+
+/** OpenID Connect Back-Channel Logout 1.0 §2.2: where logout tokens go, and whether the client needs `sid` in them. */
+export interface BackchannelLogoutRegistration {
+  readonly uri: string;
+  readonly sessionRequired: boolean;
 }
 
 /** How a client takes part in browser sign-in (docs/browser-sign-in.md#clients). */
@@ -87,12 +96,14 @@ export const USAGE = `Usage:
                               [--expires <ISO 8601 date>] [--description <text>]
                               [--may-act <client_id>] [--transaction-tokens]
                               [--public] [--redirect-uri <uri>...] [--post-logout-redirect-uri <uri>...] [--consent] [--require-par]
-                              [--require-dpop] [--require-phr]
+                              [--require-dpop] [--require-phr] [--backchannel-logout-uri <uri> [--backchannel-logout-session-required]]
   npm run client:migration -- --client-id <id> --grant <type> --scope "<scope>" (--jwks-file <file> | --jwks-uri <url> | --workload <identity> [--workload-issuer <url>])
   npm run client:migration -- --client-id <id> --change [--name <display name>] [--grant <type>...] [--scope "<scope>..."]
                               [--redirect-uri <uri>...] [--post-logout-redirect-uri <uri>...] [--consent | --no-consent]
                               [--enable | --disable] [--may-act <client_id>] [--transaction-tokens | --no-transaction-tokens]
                               [--require-dpop | --no-require-dpop] [--require-phr | --no-require-phr]
+                              [--backchannel-logout-uri <uri> | --no-backchannel-logout]
+                              [--backchannel-logout-session-required | --no-backchannel-logout-session-required]
                               [--access-token-lifetime <seconds>] [--refresh-token-lifetime <seconds>]
                               [--jwks-file <file> | --jwks-uri <url>] [--workload <identity> [--workload-issuer <url>]]
   npm run client:migration -- --client-id <id> --add-secret [--expires <ISO 8601 date>] [--description <text>]
@@ -121,6 +132,9 @@ authorization_code needs at least one --redirect-uri; --consent makes users allo
 --require-par accepts its authorization requests only pushed to /connect/par (RFC 9126).
 --require-dpop: every token request of the client must carry a DPoP proof (RFC 9449; docs/dpop.md).
 --require-phr: every sign-in for the client must be with a passkey, acr phr (RFC 9470; docs/passkeys.md).
+--backchannel-logout-uri: where Tollgate POSTs a logout token when a session that gave the client an ID token ends
+(OpenID Connect Back-Channel Logout 1.0; https, or http on a loopback host for an http issuer; docs/signals.md);
+--backchannel-logout-session-required records that the client needs sid in it (Tollgate always sends sid).
 Browser sign-in, step by step: docs/browser-sign-in.md.
 Grant types: ${KNOWN_GRANT_TYPES.join(', ')}, or an extension grant's absolute URI.`;
 
@@ -152,6 +166,10 @@ const OPTIONS = {
   'no-require-dpop': { type: 'boolean' },
   'require-phr': { type: 'boolean' },
   'no-require-phr': { type: 'boolean' },
+  'backchannel-logout-uri': { type: 'string' },
+  'no-backchannel-logout': { type: 'boolean' },
+  'backchannel-logout-session-required': { type: 'boolean' },
+  'no-backchannel-logout-session-required': { type: 'boolean' },
   'out-dir': { type: 'string' },
   'no-index': { type: 'boolean' },
   offline: { type: 'boolean' },
@@ -188,10 +206,20 @@ const CREATE_OR_CHANGE = [
   'require-par',
   'require-dpop',
   'require-phr',
+  'backchannel-logout-uri',
+  'backchannel-logout-session-required',
 ] as const;
 
 // Options that only a change takes; --disable, --enable, --may-act and --transaction-tokens alone make a change too.
-const CHANGE_ONLY = ['no-consent', 'no-transaction-tokens', 'no-require-dpop', 'no-require-phr', 'enable'] as const;
+const CHANGE_ONLY = [
+  'no-consent',
+  'no-transaction-tokens',
+  'no-require-dpop',
+  'no-require-phr',
+  'no-backchannel-logout',
+  'no-backchannel-logout-session-required',
+  'enable',
+] as const;
 
 /** Reads the command line; every mistake is a `ClientMigrationUsageError` naming the option. `undefined` for --help. */
 export function parseClientMigrationArguments(
@@ -259,7 +287,25 @@ function createSettings(values: Values, problems: string[]): Omit<Extract<Client
     ...(clientName === undefined ? {} : { clientName }),
     ...(values['require-dpop'] ? { requireDpop: true } : {}),
     ...(values['require-phr'] ? { requirePhr: true } : {}),
+    ...backchannelLogoutOption(values, problems),
   };
+}
+
+/** `--backchannel-logout-uri` and `--backchannel-logout-session-required`, when creating a client. */
+function backchannelLogoutOption(values: Values, problems: string[]): { backchannelLogout?: BackchannelLogoutRegistration } {
+  const uri = values['backchannel-logout-uri'];
+  if (uri === undefined) {
+    if (values['backchannel-logout-session-required']) problems.push('--backchannel-logout-session-required applies only with --backchannel-logout-uri');
+    return {};
+  }
+  return { backchannelLogout: { uri: checkBackchannelLogoutUri(uri, problems), sessionRequired: values['backchannel-logout-session-required'] === true } };
+}
+
+/** The service delivers to loopback http only while its issuer is http, which a migration cannot know: it checks again then (docs/signals.md). */
+function checkBackchannelLogoutUri(uri: string, problems: string[]): string {
+  const problem = deliveryUrlProblem(uri, true);
+  if (problem !== undefined) problems.push(`--backchannel-logout-uri "${uri.slice(0, 200)}" ${problem}`);
+  return uri;
 }
 
 /** `--change` (or a shorthand of it): each setting given is checked as when creating; the rest stay as they are. */
@@ -272,6 +318,8 @@ function checkClientChanges(values: Values, problems: string[]): ClientChanges {
     ['transaction-tokens', 'no-transaction-tokens'],
     ['require-dpop', 'no-require-dpop'],
     ['require-phr', 'no-require-phr'],
+    ['backchannel-logout-uri', 'no-backchannel-logout'],
+    ['backchannel-logout-session-required', 'no-backchannel-logout-session-required'],
   ] as const)
     if (values[yes] && values[no]) problems.push(`--${yes} and --${no} contradict each other`);
   const secretless = secretlessOptions(values, problems);
@@ -291,6 +339,14 @@ function checkClientChanges(values: Values, problems: string[]): ClientChanges {
     transactionTokens: flag(values['transaction-tokens'], values['no-transaction-tokens']),
     requireDpop: flag(values['require-dpop'], values['no-require-dpop']),
     requirePhr: flag(values['require-phr'], values['no-require-phr']),
+    backchannelLogoutUri: values['no-backchannel-logout']
+      ? null
+      : values['backchannel-logout-uri'] === undefined
+        ? undefined
+        : checkBackchannelLogoutUri(values['backchannel-logout-uri'], problems),
+    backchannelLogoutSessionRequired: values['no-backchannel-logout']
+      ? false
+      : flag(values['backchannel-logout-session-required'], values['no-backchannel-logout-session-required']),
     accessTokenLifetimeSeconds:
       values['access-token-lifetime'] === undefined ? undefined : checkLifetime('access-token-lifetime', values['access-token-lifetime'], 0, problems),
     refreshTokenLifetimeSeconds:

@@ -36,6 +36,46 @@ describe('renderClientMigration', () => {
     );
   });
 
+  it('registers a back-channel logout URI with a new client', () => {
+    const { source } = renderClientMigration(
+      {
+        kind: 'create',
+        clientId: 'rp',
+        grantTypes: ['authorization_code'],
+        scopes: ['openid'],
+        accessTokenLifetimeSeconds: 600,
+        refreshTokenLifetimeSeconds: 86_400,
+        browser: {
+          public: false,
+          redirectUris: ['https://rp.example/cb'],
+          postLogoutRedirectUris: [],
+          requireConsent: false,
+          requirePushedAuthorizationRequests: false,
+        },
+        backchannelLogout: { uri: 'https://rp.example/logout', sessionRequired: true },
+      },
+      { timestamp: TIMESTAMP, secretHash: HASH },
+    );
+    expect(source).toContain(
+      `'UPDATE clients SET backchannel_logout_uri = $2, backchannel_logout_session_required = $3 WHERE client_id = $1', ["rp", "https://rp.example/logout", true]`,
+    );
+    expect(source).toContain('back-channel logout to https://rp.example/logout');
+  });
+
+  it('removes a back-channel logout URI, recording it; down puts it back', () => {
+    const { source } = renderClientMigration(
+      { kind: 'change', clientId: 'rp', changes: { backchannelLogoutUri: null, backchannelLogoutSessionRequired: false } },
+      { timestamp: TIMESTAMP },
+    );
+    expect(source).toContain(
+      "jsonb_build_object('backchannel_logout_uri', backchannel_logout_uri, 'backchannel_logout_session_required', backchannel_logout_session_required)",
+    );
+    expect(source).toContain(
+      `'UPDATE clients SET backchannel_logout_uri = $2, backchannel_logout_session_required = $3 WHERE client_id = $1', ["rp", null, false]`,
+    );
+    expect(source).toContain('before.settings.backchannel_logout_uri, before.settings.backchannel_logout_session_required]');
+  });
+
   it('adds a secret to an existing client; down removes only that secret', () => {
     const { source } = renderClientMigration({ kind: 'add-secret', clientId: 'api3' }, { timestamp: TIMESTAMP, secretHash: HASH });
     expect(source).toContain(`throw new Error("Client \\"api3\\" does not exist")`);

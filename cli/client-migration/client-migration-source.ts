@@ -77,7 +77,7 @@ function body(request: ClientMigrationRequest, facts: MigrationFacts, className:
   switch (request.kind) {
     case 'create':
       return {
-        summary: `Adds ${request.browser.public ? 'public ' : ''}client \`${request.clientId}\`: grants ${request.grantTypes.join(', ')}; scopes ${request.scopes.join(' ')}${request.browser.redirectUris.length > 0 ? `; redirect URIs ${request.browser.redirectUris.join(' ')}` : ''}${request.browser.requireConsent ? '; consent required' : ''}${request.browser.requirePushedAuthorizationRequests ? '; pushed authorization requests required' : ''}${request.requireDpop ? '; DPoP required' : ''}${request.requirePhr ? '; passkey sign-in (phr) required' : ''}${authenticatesWith(request)}.`,
+        summary: `Adds ${request.browser.public ? 'public ' : ''}client \`${request.clientId}\`: grants ${request.grantTypes.join(', ')}; scopes ${request.scopes.join(' ')}${request.browser.redirectUris.length > 0 ? `; redirect URIs ${request.browser.redirectUris.join(' ')}` : ''}${request.browser.requireConsent ? '; consent required' : ''}${request.browser.requirePushedAuthorizationRequests ? '; pushed authorization requests required' : ''}${request.requireDpop ? '; DPoP required' : ''}${request.requirePhr ? '; passkey sign-in (phr) required' : ''}${request.backchannelLogout ? `; back-channel logout to ${request.backchannelLogout.uri}` : ''}${authenticatesWith(request)}.`,
         up: [
           `if (${exists}) throw new Error(${literal(alreadyExists(request.clientId))});`,
           'await queryRunner.query(',
@@ -93,6 +93,11 @@ function body(request: ClientMigrationRequest, facts: MigrationFacts, className:
             : [`await queryRunner.query('UPDATE clients SET client_name = $2 WHERE client_id = $1', [${clientId}, ${literal(request.clientName)}]);`]),
           ...(request.requireDpop ? [`await queryRunner.query('UPDATE clients SET require_dpop = true WHERE client_id = $1', [${clientId}]);`] : []),
           ...(request.requirePhr ? [`await queryRunner.query('UPDATE clients SET require_phr = true WHERE client_id = $1', [${clientId}]);`] : []),
+          ...(request.backchannelLogout
+            ? [
+                `await queryRunner.query('UPDATE clients SET backchannel_logout_uri = $2, backchannel_logout_session_required = $3 WHERE client_id = $1', [${clientId}, ${literal(request.backchannelLogout.uri)}, ${literal(request.backchannelLogout.sessionRequired)}]);`,
+              ]
+            : []),
         ],
         down: [
           `// Its ${request.workload ? 'workload identity' : 'secrets'} go${request.workload ? 'es' : ''} with it: ${request.workload ? 'client_workload_identities' : 'client_secrets'} references clients ON DELETE CASCADE.`,

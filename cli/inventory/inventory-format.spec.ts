@@ -22,6 +22,8 @@ const CLIENT: ClientView = {
   jwksUri: null,
   jwks: null,
   workloadIdentities: [],
+  backchannelLogoutUri: 'http://127.0.0.1:5174/backchannel-logout',
+  backchannelLogoutSessionRequired: true,
   secrets: [
     { id: '0b7d2e41-0000-4000-8000-000000000001', description: 'demo secret', expiresAt: null, createdAt: '2026-11-25T00:00:00.000Z' },
     { id: '0b7d2e41-0000-4000-8000-000000000002', description: null, expiresAt: '2027-01-01T00:00:00.000Z', createdAt: '2026-11-25T00:00:00.000Z' },
@@ -67,6 +69,8 @@ describe('showClient', () => {
     expect(text).toContain('\n  0b7d2e41-0000-4000-8000-000000000002 (no description; created 2026-11-25T00:00:00.000Z; expires 2027-01-01T00:00:00.000Z)\n');
     expect(text).toContain('post-logout redirect URIs: -\n');
     expect(text).toContain('\nPAR required:              no\nDPoP required:             yes\n');
+    expect(text).toContain('back-channel logout:       http://127.0.0.1:5174/backchannel-logout (session required)\n');
+    expect(showClient({ ...CLIENT, backchannelLogoutUri: null })).toContain('back-channel logout:       -\n');
   });
 });
 

@@ -60,9 +60,16 @@ export function showClient(client: ClientView): string {
     ['jwks_uri', client.jwksUri ?? '-'],
     ['JWK Set', keys(client.jwks)],
     ['workload identities', client.workloadIdentities.map(({ issuer, subject }) => `${subject} (${issuer})`).join(', ') || '-'],
+    ['back-channel logout', backchannelLogout(client)],
     ['secrets', secrets],
     ['created', client.createdAt],
   ]);
+}
+
+/** OpenID Connect Back-Channel Logout 1.0 (docs/signals.md): the URI, and whether the client registered that it needs `sid`. */
+function backchannelLogout({ backchannelLogoutUri: uri, backchannelLogoutSessionRequired: sessionRequired }: ClientView): string {
+  if (uri === null) return '-';
+  return sessionRequired ? `${uri} (session required)` : uri;
 }
 
 export const RESOURCE_TABLE = {

@@ -25,6 +25,9 @@ export interface ClientView {
   readonly jwksUri: string | null;
   readonly jwks: readonly KeySummary[] | null;
   readonly workloadIdentities: readonly { readonly issuer: string; readonly subject: string }[];
+  /** OpenID Connect Back-Channel Logout 1.0 (docs/signals.md). */
+  readonly backchannelLogoutUri: string | null;
+  readonly backchannelLogoutSessionRequired: boolean;
   readonly secrets: readonly SecretSummary[];
   readonly createdAt: string;
 }

@@ -58,8 +58,14 @@ export async function seedDemoData(dataSource: DataSource): Promise<void> {
           client.clientName,
         ],
       );
-      // A demo database seeded before clients had names gets them too.
+      // A demo database seeded before clients had names (or back-channel logout) gets them too.
       await manager.query('UPDATE clients SET client_name = $2 WHERE client_id = $1 AND client_name IS NULL', [client.clientId, client.clientName]);
+      if (client.backchannelLogoutUri) {
+        await manager.query('UPDATE clients SET backchannel_logout_uri = $2 WHERE client_id = $1 AND backchannel_logout_uri IS NULL', [
+          client.clientId,
+          client.backchannelLogoutUri,
+        ]);
+      }
       if (client.secret) {
         await manager.query(`INSERT INTO client_secrets (client_id, value_hash, description) VALUES ($1, $2, 'demo secret') ON CONFLICT DO NOTHING`, [
           client.clientId,

@@ -75,6 +75,8 @@ export interface DemoClient {
   readonly requireConsent?: boolean;
   /** May obtain transaction tokens (docs/transaction-tokens.md). */
   readonly transactionTokens?: boolean;
+  /** OpenID Connect Back-Channel Logout 1.0 (docs/signals.md). */
+  readonly backchannelLogoutUri?: string;
 }
 
 export const DEMO_CLIENTS: readonly DemoClient[] = [
@@ -93,12 +95,13 @@ export const DEMO_CLIENTS: readonly DemoClient[] = [
     scopes: ['openid', 'profile', 'role', 'api2'],
   },
   {
-    // The second hop of a delegation chain: API 2 calls API 3 for the user (docs/delegation.md).
+    // The second hop of a delegation chain: API 2 calls API 3 for the user (docs/delegation.md). It is also a
+    // Shared Signals receiver: its client_credentials token with `ssf` manages its stream (docs/signals.md).
     clientId: 'api2',
     clientName: 'Demo API 2',
     secret: 'api2-secret',
-    grantTypes: ['delegation', 'urn:ietf:params:oauth:grant-type:token-exchange'],
-    scopes: ['openid', 'profile', 'api3'],
+    grantTypes: ['delegation', 'urn:ietf:params:oauth:grant-type:token-exchange', 'client_credentials'],
+    scopes: ['openid', 'profile', 'api3', 'ssf'],
   },
   { clientId: 'm2m', clientName: 'Demo Machine Client', secret: 'm2m-secret', grantTypes: ['client_credentials'], scopes: ['api1', 'api2'] },
   {
@@ -144,6 +147,7 @@ export const DEMO_CLIENTS: readonly DemoClient[] = [
     redirectUris: ['http://127.0.0.1:5174/callback'],
     postLogoutRedirectUris: ['http://127.0.0.1:5174/'],
     requireConsent: true,
+    backchannelLogoutUri: 'http://127.0.0.1:5174/backchannel-logout',
   },
   {
     // The MCP server of examples/mcp-server: exchanges the user's token for one addressed to API 2 (docs/mcp-example.md).

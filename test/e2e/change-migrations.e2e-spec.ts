@@ -465,6 +465,37 @@ describe('change migrations from the command line', () => {
     await migrate('down', added.migration!);
   });
 
+  it('registers a back-channel logout URI with a client, changes and removes it; each down restores the one before; clients show shows it', async () => {
+    const clientId = uniqueName('bcl');
+    const settings = async () =>
+      (await sql('SELECT backchannel_logout_uri, backchannel_logout_session_required FROM clients WHERE client_id = $1', [clientId]))[0];
+    const created = await generate(
+      'client:migration',
+      ...['--client-id', clientId, '--grant', 'authorization_code', '--scope', 'openid', '--redirect-uri', 'https://rp.example/cb'],
+      ...['--backchannel-logout-uri', 'https://rp.example/backchannel-logout', '--backchannel-logout-session-required'],
+    );
+    expect(created.code).toBe(0);
+    await migrate('up', created.migration!);
+    const first = { backchannel_logout_uri: 'https://rp.example/backchannel-logout', backchannel_logout_session_required: true };
+    expect(await settings()).toEqual(first);
+    const shown = await tollgate('clients', 'show', clientId);
+    expect(shown.stdout).toContain('back-channel logout:       https://rp.example/backchannel-logout (session required)\n');
+
+    const moved = await generate('client:migration', '--client-id', clientId, '--change', '--backchannel-logout-uri', 'https://rp.example/logout/bc');
+    await migrate('up', moved.migration!);
+    expect(await settings()).toEqual({ ...first, backchannel_logout_uri: 'https://rp.example/logout/bc' });
+    const removed = await generate('client:migration', '--client-id', clientId, '--no-backchannel-logout');
+    await migrate('up', removed.migration!);
+    expect(await settings()).toEqual({ backchannel_logout_uri: null, backchannel_logout_session_required: false });
+
+    await migrate('down', removed.migration!);
+    expect(await settings()).toEqual({ ...first, backchannel_logout_uri: 'https://rp.example/logout/bc' });
+    await migrate('down', moved.migration!);
+    expect(await settings()).toEqual(first);
+    await migrate('down', created.migration!);
+    expect((await generate('client:migration', '--client-id', clientId, '--change', '--backchannel-logout-uri', 'http://rp.example/bc')).code).toBe(2);
+  });
+
   it('wrote migrations that type-check as the build would compile them', () => {
     expect(written.length).toBeGreaterThan(10);
     expect(typeCheck(written)).toEqual([]);

@@ -30,6 +30,9 @@ import { RefreshTokensModule } from '../../src/tokens/refresh-tokens/refresh-tok
 import { ResourcesModule } from '../../src/identity/resources/resources.module';
 import { RevocationModule } from '../../src/endpoints/revocation/revocation.module';
 import { SessionsModule } from '../../src/identity/sessions/sessions.module';
+import { SignalDeliveryModule } from '../../src/tokens/signal-delivery/signal-delivery.module';
+import { SignalsModule } from '../../src/identity/signals/signals.module';
+import { SsfModule } from '../../src/endpoints/ssf/ssf.module';
 import { TokenModule } from '../../src/endpoints/token/token.module';
 import { SubjectIssuersModule } from '../../src/tokens/subject-tokens/subject-issuers.module';
 import { TrustedIssuersModule } from '../../src/identity/trusted-issuers/trusted-issuers.module';
@@ -68,6 +71,9 @@ const MODULES: [string, Type | DynamicModule][] = [
   ['ResourcesModule', ResourcesModule],
   ['RevocationModule', RevocationModule],
   ['SessionsModule', SessionsModule],
+  ['SignalDeliveryModule', SignalDeliveryModule],
+  ['SignalsModule', SignalsModule],
+  ['SsfModule', SsfModule],
   ['TokenModule', TokenModule.register(grants)],
   ['SubjectIssuersModule', SubjectIssuersModule],
   ['TrustedIssuersModule', TrustedIssuersModule],

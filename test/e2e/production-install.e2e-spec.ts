@@ -70,6 +70,8 @@ describe('a production install from an empty database', () => {
     expect(await rows(database.url, 'SELECT name, resource_uri, serving_client_id FROM api_resources ORDER BY name')).toEqual([
       { name: 'api1', resource_uri: 'https://api1.example.com/', serving_client_id: 'api1' },
       { name: 'api2', resource_uri: null, serving_client_id: null },
+      // The Shared Signals stream API's scope: every database has it (docs/signals.md#receivers).
+      { name: 'ssf', resource_uri: null, serving_client_id: null },
     ]);
 
     // The user, with the documented operator command (docs/users.md); the password comes on standard input.

@@ -78,6 +78,9 @@ export function discoveryDocument({
     introspection_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
     revocation_endpoint_auth_methods_supported: PUBLIC_CLIENT_AUTH_METHODS,
     revocation_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
+    // OpenID Connect Back-Channel Logout 1.0 §2.1: logout tokens carry `sid` (docs/signals.md).
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
     // RFC 9449 §5.1 (docs/dpop.md).
     dpop_signing_alg_values_supported: DPOP_SIGNING_ALGORITHMS,
     // draft-ietf-oauth-client-id-metadata-document §6.

@@ -8,6 +8,7 @@ import { OAuthError } from '../../protocol/oauth-error';
 import { BrowserCookies } from '../../identity/sessions/browser-cookies';
 import type { SignInSession } from '../../identity/sessions/sign-in-session';
 import { SignInSessionService } from '../../identity/sessions/sign-in-session.service';
+import { SecurityEvents } from '../../identity/signals/security-events';
 import { CSRF_FIELD, CsrfTokens } from './csrf';
 import { END_SESSION_PARAMETERS, type EndSessionParameters } from './end-session-parameters';
 import type { LogoutForm } from './interaction-forms';
@@ -43,6 +44,7 @@ export class EndSessionService {
     private readonly cookies: BrowserCookies,
     private readonly csrf: CsrfTokens,
     private readonly audit: AuditSink,
+    private readonly signals: SecurityEvents,
   ) {}
 
   async endSession(parameters: EndSessionInput, cookies: string | undefined): Promise<PageResult> {
@@ -63,10 +65,14 @@ export class EndSessionService {
     return this.withRequest(form, async (request) => this.signOut(handle, await this.sessions.find(handle), request.location));
   }
 
-  /** Ends the session and revokes its codes not yet redeemed: a code taken before logout must not sign anyone in after it. */
+  /**
+   * Ends the session and revokes its codes not yet redeemed: a code taken before logout must not sign anyone in after it.
+   * The clients it gave ID tokens to, and Shared Signals receivers, are told from the outbox, after this page answers (docs/signals.md).
+   */
   private async signOut(handle: string | undefined, session: SignInSession | undefined, location: string | undefined): Promise<PageResult> {
-    await this.sessions.end(handle);
+    const ended = await this.sessions.end(handle);
     if (session) await this.codes.revokeUnredeemed(session.sessionId);
+    if (ended) await this.signals.sessionEnded(ended, 'user');
     this.audit.emit({ name: 'user.signed_out', subject: session?.subject });
     return {
       page: location === undefined ? { kind: 'signed_out' } : { kind: 'redirect', location },

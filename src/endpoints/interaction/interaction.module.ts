@@ -9,6 +9,7 @@ import { IdTokenModule } from '../../tokens/id-token/id-token.module';
 import { KeysModule } from '../../tokens/keys/keys.module';
 import { SessionsModule } from '../../identity/sessions/sessions.module';
 import { SignInModule } from '../../identity/sign-in/sign-in.module';
+import { SignalsModule } from '../../identity/signals/signals.module';
 import { UsersModule } from '../../identity/users/users.module';
 import { PasskeysModule } from '../../identity/passkeys/passkeys.module';
 import { PasskeyScriptSource } from './passkey-script.source';
@@ -34,6 +35,7 @@ import { StylesheetSource } from './stylesheet.source';
     IdTokenModule,
     KeysModule,
     SessionsModule,
+    SignalsModule,
     UsersModule,
     AuditModule,
     SignInModule,

@@ -2,8 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import type { ConfigType } from '../../platform/config/config-slice';
 import { tokenLifetimes } from '../../platform/config/config.slices';
+import { SeenSet } from '../../platform/cache/seen-set';
 import { generateHandle, hashHandle, isHandle } from '../../protocol/opaque-handle';
-import type { SignInSession } from './sign-in-session';
+import type { EndedSignInSession, SignInSession } from './sign-in-session';
 import { SignInSessionRepository } from './sign-in-session.repository';
 
 /**
@@ -12,6 +13,8 @@ import { SignInSessionRepository } from './sign-in-session.repository';
  */
 @Injectable()
 export class SignInSessionService {
+  private readonly idTokenClients = new SeenSet(10_000);
+
   constructor(
     private readonly repository: SignInSessionRepository,
     @Inject(tokenLifetimes.KEY) private readonly lifetimes: ConfigType<typeof tokenLifetimes>,
@@ -54,8 +57,31 @@ export class SignInSessionService {
     return session && { handle: next, session };
   }
 
-  async end(handle: string | undefined): Promise<void> {
-    if (handle !== undefined && isHandle(handle)) await this.repository.delete(hashHandle(handle));
+  /** Ends the session a cookie value names; the ended session, when there was one. */
+  async end(handle: string | undefined): Promise<EndedSignInSession | undefined> {
+    return handle !== undefined && isHandle(handle) ? this.repository.delete(hashHandle(handle)) : undefined;
+  }
+
+  /** Ends a session by its `sid` (an operator's command). */
+  endById(sessionId: string): Promise<EndedSignInSession | undefined> {
+    return this.repository.deleteBySessionId(sessionId);
+  }
+
+  /** Ends every session of a user (a disabled user). */
+  endAllOf(subject: string): Promise<EndedSignInSession[]> {
+    return this.repository.deleteBySubject(subject);
+  }
+
+  activeSessionsOf(subject: string): Promise<(SignInSession & EndedSignInSession)[]> {
+    return this.repository.findActiveBySubject(subject, new Date());
+  }
+
+  /** The session gave the client an ID token; once per session and client is recorded (docs/signals.md#back-channel-logout). */
+  async recordIdTokenClient(sessionId: string, clientId: string): Promise<void> {
+    const key = `${sessionId} ${clientId}`;
+    if (this.idTokenClients.has(key)) return;
+    await this.repository.addIdTokenClient(sessionId, clientId);
+    this.idTokenClients.add(key);
   }
 
   purge(now = new Date()): Promise<number> {

@@ -13,3 +13,10 @@ export interface NewSignInSession extends SignInSession {
   /** SHA-256 of the cookie's value. */
   readonly handleHash: string;
 }
+
+/** A session that just ended, and the clients it gave ID tokens to: OpenID Connect Back-Channel Logout 1.0 tells them (docs/signals.md). */
+export interface EndedSignInSession {
+  readonly sessionId: string;
+  readonly subject: string;
+  readonly idTokenClientIds: readonly string[];
+}

@@ -1,12 +1,27 @@
 import { InMemoryUserRepository } from './in-memory-user.repository.fixtures';
 import { PasswordHasher } from './password.hasher';
-import { UsersCommand, type CommandIo } from './users.command';
+import { UsersCommand, type CommandIo, type UserSignals } from './users.command';
+
+/** Records what the command tells relying parties and APIs; the user `carol` has one session. */
+class RecordingSignals implements UserSignals {
+  readonly told: string[] = [];
+
+  async credentialChanged(subject: string, change: { credentialType: string; changeType: string }): Promise<void> {
+    this.told.push(`credential-change ${subject} ${change.credentialType} ${change.changeType}`);
+  }
+
+  async endSessionsOf(subject: string): Promise<readonly unknown[]> {
+    this.told.push(`end sessions ${subject}`);
+    return ['one session'];
+  }
+}
 
 describe('UsersCommand', () => {
   const hasher = new PasswordHasher();
   let repository: InMemoryUserRepository;
   let output: { out: string; err: string };
   let passkeys: Map<string, string[]>;
+  let signals: RecordingSignals;
 
   function command(stdin = '', files: Record<string, string> = {}): UsersCommand {
     const io: CommandIo = {
@@ -22,13 +37,14 @@ describe('UsersCommand', () => {
         return removed;
       },
     };
-    return new UsersCommand(repository, hasher, io, removal);
+    return new UsersCommand(repository, hasher, io, signals, removal);
   }
 
   beforeEach(() => {
     repository = new InMemoryUserRepository();
     output = { out: '', err: '' };
     passkeys = new Map();
+    signals = new RecordingSignals();
   });
 
   describe('usage', () => {
@@ -49,7 +65,7 @@ describe('UsersCommand', () => {
         out: (text) => void (output.out += text),
         err: (text) => void (output.err += text),
       };
-      return { command: new UsersCommand(repository, hasher, io), prompts };
+      return { command: new UsersCommand(repository, hasher, io, signals), prompts };
     }
 
     it('refuses a short one at once, without asking again', async () => {
@@ -118,6 +134,22 @@ describe('UsersCommand', () => {
       await expect(hasher.verify('second-password', repository.users[0].passwordHash)).resolves.toBe(true);
     });
 
+    it('tells receivers of a changed password (CAEP credential-change), and nothing for an unknown user', async () => {
+      const sub = repository.users[0].subjectId;
+      await expect(command('second-password').run(['set-password', 'carol'])).resolves.toBe(0);
+      await expect(command('third-password').run(['set-password', 'nobody'])).resolves.toBe(1);
+      expect(signals.told).toEqual([`credential-change ${sub} password create`, `credential-change ${sub} password update`]);
+    });
+
+    it("ends a disabled user's sessions, and leaves them to an enabled one", async () => {
+      const sub = repository.users[0].subjectId;
+      await expect(command().run(['disable', 'carol'])).resolves.toBe(0);
+      await expect(command().run(['enable', 'carol'])).resolves.toBe(0);
+      await expect(command().run(['disable', 'nobody'])).resolves.toBe(1);
+      expect(signals.told.slice(1)).toEqual([`end sessions ${sub}`]);
+      expect(output.out).toContain('Ended 1 session(s) of carol.');
+    });
+
     it('disables and enables, and says so when there is no such user', async () => {
       await expect(command().run(['disable', 'carol'])).resolves.toBe(0);
       expect(repository.users[0].enabled).toBe(false);
@@ -136,6 +168,13 @@ describe('UsersCommand', () => {
       expect(output.err).toContain('line 2: username or sub exists already');
       expect(output.err).toContain('line 3: not valid JSON');
       expect(output.out).toContain('Imported 2 user(s); 2 line(s) refused.');
+    });
+
+    it('tells receivers of the passwords it sets, not of users without one', async () => {
+      const hash = await hasher.hash('imported-password');
+      const file = [JSON.stringify({ username: 'carol', sub: 'c-1', password_hash: hash }), '{"username":"dave","sub":"d-1"}'].join('\n');
+      await expect(command('', { 'users.jsonl': file }).run(['import', 'users.jsonl'])).resolves.toBe(0);
+      expect(signals.told).toEqual(['credential-change c-1 password create']);
     });
 
     it('reads standard input for -', async () => {

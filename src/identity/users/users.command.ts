@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import type { CredentialChange } from '../signals/security-events';
 import { newSubjectId, newUserProblems } from './new-user';
 import { PasswordHasher } from './password.hasher';
 import { parseUserImport } from './user-import';
@@ -29,6 +30,16 @@ export interface CommandIo {
   err(text: string): void;
 }
 
+/** What the command tells relying parties and APIs (docs/signals.md): `SecurityEvents` and `SessionTermination`. */
+export interface UserSignals {
+  credentialChanged(subject: string, change: CredentialChange): Promise<void>;
+  /** Ends the user's sessions (a disabled user); the sessions it ended. */
+  endSessionsOf(subject: string): Promise<readonly unknown[]>;
+}
+
+const PASSWORD_SET: CredentialChange = { credentialType: 'password', changeType: 'create', initiatingEntity: 'admin' };
+const PASSWORD_CHANGED: CredentialChange = { credentialType: 'password', changeType: 'update', initiatingEntity: 'admin' };
+
 class UsageError extends Error {}
 /** A request understood and refused (exit code 1): a password of the wrong length, or typed differently twice. */
 class RefusedError extends Error {}
@@ -51,6 +62,7 @@ export class UsersCommand {
     private readonly users: UserRepository,
     private readonly passwords: PasswordHasher,
     private readonly io: CommandIo,
+    private readonly signals: UserSignals,
     private readonly passkeys?: PasskeyRemoval,
   ) {}
 
@@ -75,10 +87,11 @@ export class UsersCommand {
         case 'add':
           return await this.add(argument, values);
         case 'set-password':
-          return this.report(await this.users.setPasswordHash(argument, await this.password(values['generate-password'])), argument);
+          return await this.setPassword(argument, values['generate-password']);
         case 'disable':
+          return await this.disable(argument);
         case 'enable':
-          return this.report(await this.users.setEnabled(argument, command === 'enable'), argument);
+          return this.report(await this.users.setEnabled(argument, true), argument);
         case 'import':
           return await this.import(argument);
         case 'remove-passkeys':
@@ -110,8 +123,28 @@ export class UsersCommand {
     const passwordHash = await this.password(options['generate-password']);
     const added = await this.users.add({ ...user, claims: claims as Record<string, unknown>, passwordHash, enabled: !options.disabled });
     if (!added) return this.refuse(`a user named ${username} or with sub ${user.subjectId} exists already`);
+    await this.signals.credentialChanged(user.subjectId, PASSWORD_SET);
     this.io.out(`Added user ${username} (sub ${user.subjectId}).\n`);
     return 0;
+  }
+
+  /** CAEP credential-change (docs/signals.md): APIs holding the user's tokens learn that the password changed. */
+  private async setPassword(username: string, generate: boolean | undefined): Promise<number> {
+    const changed = await this.users.setPasswordHash(username, await this.password(generate));
+    const user = changed ? await this.users.findByUsername(username) : undefined;
+    if (user) await this.signals.credentialChanged(user.subjectId, PASSWORD_CHANGED);
+    return this.report(changed, username);
+  }
+
+  /** Ends the user's sessions: logout tokens and CAEP session-revoked (docs/signals.md#when-a-session-ends). */
+  private async disable(username: string): Promise<number> {
+    const changed = await this.users.setEnabled(username, false);
+    const user = changed ? await this.users.findByUsername(username) : undefined;
+    if (user) {
+      const ended = await this.signals.endSessionsOf(user.subjectId);
+      this.io.out(`Ended ${ended.length} session(s) of ${username}.\n`);
+    }
+    return this.report(changed, username);
   }
 
   private async import(path: string): Promise<number> {
@@ -121,6 +154,7 @@ export class UsersCommand {
     for (const result of parseUserImport(text)) {
       const problem = 'error' in result ? result.error : (await this.users.add(result.user)) ? undefined : 'username or sub exists already';
       if (problem) this.io.err(`line ${result.line}: ${problem}\n`);
+      else if ('user' in result && result.user.passwordHash !== '') await this.signals.credentialChanged(result.user.subjectId, PASSWORD_SET);
       if (problem) failed++;
       else added++;
     }

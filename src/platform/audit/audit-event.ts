@@ -42,7 +42,38 @@ export type AuditEvent =
   | { readonly name: 'user.signed_out'; readonly subject?: string }
   /** RFC 8628 §3.3: a user allowed or denied a device on the verification page. */
   | { readonly name: 'device_authorization.answered'; readonly clientId: string; readonly subject: string; readonly approved: boolean }
-  | { readonly name: 'signing_key.rotated'; readonly kid: string; readonly algorithm: string; readonly activatesAt?: string };
+  | { readonly name: 'signing_key.rotated'; readonly kid: string; readonly algorithm: string; readonly activatesAt?: string }
+  /** docs/signals.md: a session an operator ended, or ended because its user was disabled (logout is `user.signed_out`). */
+  | { readonly name: 'session.ended'; readonly subject: string; readonly sessionId: string; readonly reason: 'operator' | 'user_disabled' }
+  /** docs/signals.md: the deliveries an event put in the outbox (logout tokens, SETs to Shared Signals receivers). */
+  | {
+      readonly name: 'signal.queued';
+      readonly event: 'session_ended' | 'sessions_revoked' | 'credential_changed' | 'verification';
+      readonly subject?: string;
+      readonly logoutTokens: number;
+      readonly securityEvents: number;
+    }
+  /** A logout token or SET the receiver accepted; `jwtId` is the token's `jti`. */
+  | { readonly name: 'signal.delivered'; readonly kind: string; readonly clientId: string; readonly jwtId: string; readonly attempts: number }
+  /** An attempt that failed and will be retried (`retryInSeconds`), or a delivery given up (`dropped`: expired, rejected, undeliverable). */
+  | {
+      readonly name: 'signal.delivery_failed';
+      readonly kind: string;
+      readonly clientId: string;
+      readonly jwtId?: string;
+      readonly attempts: number;
+      readonly error: string;
+      readonly retryInSeconds?: number;
+      readonly dropped?: 'expired' | 'rejected' | 'undeliverable';
+    }
+  /** SSF 1.0 §8.1: a receiver created, changed, deleted its stream or set its status. */
+  | {
+      readonly name: 'ssf.stream_changed';
+      readonly clientId: string;
+      readonly streamId: string;
+      readonly action: 'created' | 'updated' | 'deleted' | 'status';
+      readonly status?: string;
+    };
 
 /** Where audit events go; also the DI token. The default writes JSON lines with pino. */
 export abstract class AuditSink {

@@ -4,12 +4,14 @@ import { validateEnvironment, type Env } from './environment';
 import { readKeyConfig, type KeyConfig } from './key.config';
 import { overrideWarnings, productionSafetyProblems } from './production-safety';
 import { readThrottlingConfig, type RateLimitConfig, type TrustProxy } from './throttling.config';
+import { readSignalsConfig, type SignalsConfig } from './signals.config';
 import { readWorkersConfig, type WorkersConfig } from './workers.config';
 
 export { SIGNING_ALGORITHMS, type LogLevel, type SigningAlgorithm } from './app.environment';
 export type { RateLimitConfig, TrustProxy } from './throttling.config';
 export type { AgentsConfig, DynamicRegistrationMode } from './agents.config';
 export type { WorkersConfig } from './workers.config';
+export type { SignalsConfig } from './signals.config';
 
 /**
  * The service's configuration, parsed from the environment once at boot (docs/configuration.md).
@@ -55,6 +57,8 @@ export interface AppConfig {
   readonly browserSignIn: BrowserSignInConfig;
   /** Clients that register themselves: metadata documents and dynamic registration (docs/agents.md). */
   readonly agents: AgentsConfig;
+  /** Back-channel logout and Shared Signals delivery (docs/signals.md#delivery). */
+  readonly signals: SignalsConfig;
   /** `TOLLGATE_EXTENSIONS`: JavaScript modules whose Nest modules provide grant validators (docs/extending.md). */
   readonly extensions?: readonly string[];
   /** An override of a production refusal in effect (ALLOW_INSECURE_ISSUER): main.ts logs each as a warning at every start. */
@@ -95,6 +99,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const { rateLimits, trustProxy } = readThrottlingConfig(env, problems);
   const agents = readAgentsConfig(env, problems);
   const workers = readWorkersConfig(env, problems);
+  const signals = readSignalsConfig(env, problems);
   problems.push(...productionSafetyProblems(env, { issuer, databaseUrl, seedDemo, keyPropagationSeconds: keys.keyRotation.propagationSeconds }));
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -127,6 +132,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       viewsDir: v.INTERACTION_VIEWS_DIR,
     },
     agents,
+    signals,
     extensions: v.TOLLGATE_EXTENSIONS?.split(',').map((path) => path.trim()) ?? [],
   };
 }

@@ -62,7 +62,11 @@ export const dpopConfig = registerAs('dpop', (config) => ({ requireNonce: config
 /** Self-registered clients (docs/agents.md), with the issuer: an http issuer allows loopback http documents. */
 export const agentsConfig = registerAs('agents', (config) => ({ ...config.agents, issuer: config.issuer }));
 
+/** Signals delivery (docs/signals.md#delivery), with the issuer: an http issuer allows loopback http receivers. */
+export const signalsConfig = registerAs('signals', (config) => ({ ...config.signals, issuer: config.issuer }));
+
 export const CONFIG_SLICES = [
+  signalsConfig,
   agentsConfig,
   issuerConfig,
   tokenLifetimes,

@@ -7,6 +7,7 @@ import { SigningKeyStore } from '../keys/signing-key.store';
 import { acrOf } from '../../protocol/authentication-context';
 import { formatScope } from '../../protocol/scope';
 import { ResourceStore } from '../../identity/resources/resource.store';
+import { TokenRecipients } from '../../identity/signals/token-recipients';
 import type { ActorClaim, MayActClaim } from './access-token';
 import { signJws } from './jws';
 
@@ -74,6 +75,7 @@ export class AccessTokenIssuer {
     private readonly keys: SigningKeyStore,
     private readonly resources: ResourceStore,
     @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
+    @Inject(TokenRecipients) private readonly recipients: Pick<TokenRecipients, 'record'>,
   ) {}
 
   async issue(request: AccessTokenRequest): Promise<IssuedAccessToken> {
@@ -112,7 +114,23 @@ export class AccessTokenIssuer {
       if (!REGISTERED_CLAIMS.has(name) && value !== undefined) claims[name] = value;
     }
     const token = await signJws(this.jwt, claims, this.keys.signingKey());
+    // docs/signals.md#privacy: a receiver hears of the users whose tokens named it.
+    if (request.subject !== undefined) {
+      const recording = this.recipients.record(request.subject, this.namedClients(request.clientId, audiences));
+      if (recording !== undefined) await recording;
+    }
     const tokenType = request.confirmation === undefined ? 'Bearer' : 'DPoP';
     return { token, tokenType, jwtId, expiresIn: Math.max(exp - now, 0), scopes: request.scopes };
+  }
+
+  /** The token's client, and the clients its `aud` names: by client_id, or as the client serving a resource (docs/tokens.md#addressed-to-a-client). */
+  private namedClients(clientId: string, audiences: readonly string[]): string[] {
+    const named = [clientId];
+    for (const audience of audiences) {
+      const api = this.resources.catalog.apiResource(audience);
+      const client = api === undefined ? audience : api.servingClientId;
+      if (client !== undefined && !named.includes(client)) named.push(client);
+    }
+    return named;
   }
 }

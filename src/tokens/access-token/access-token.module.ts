@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { MetricsModule } from '../../platform/metrics/metrics.module';
 import { KeysModule } from '../keys/keys.module';
 import { ResourcesModule } from '../../identity/resources/resources.module';
+import { SignalsModule } from '../../identity/signals/signals.module';
 import { AccessTokenDenyList } from './access-token-deny-list';
 import { AccessTokenIssuer } from './access-token.issuer';
 import { AccessTokenValidator } from './access-token.validator';
@@ -14,7 +15,7 @@ import { RevokedAccessTokenRepository } from './revoked-access-token.repository'
 import { TokenMetricsProbe } from './token-metrics.probe';
 
 @Module({
-  imports: [JwtModule.register({}), KeysModule, ResourcesModule, MetricsModule, TypeOrmModule.forFeature([RevokedAccessTokenEntity])],
+  imports: [JwtModule.register({}), KeysModule, ResourcesModule, SignalsModule, MetricsModule, TypeOrmModule.forFeature([RevokedAccessTokenEntity])],
   providers: [
     AccessTokenValidator,
     OwnTokenVerifier,

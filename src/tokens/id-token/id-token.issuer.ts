@@ -4,6 +4,7 @@ import { signJws } from '../access-token/jws';
 import { acrOf } from '../../protocol/authentication-context';
 import type { ConfigType } from '../../platform/config/config-slice';
 import { issuerConfig, tokenLifetimes } from '../../platform/config/config.slices';
+import { SignInSessionService } from '../../identity/sessions/sign-in-session.service';
 import { SigningKeyStore } from '../keys/signing-key.store';
 import { accessTokenHash } from './at-hash';
 
@@ -31,9 +32,10 @@ export class IdTokenIssuer {
     private readonly keys: SigningKeyStore,
     @Inject(issuerConfig.KEY) private readonly config: ConfigType<typeof issuerConfig>,
     @Inject(tokenLifetimes.KEY) private readonly lifetimes: ConfigType<typeof tokenLifetimes>,
+    @Inject(SignInSessionService) private readonly sessions: Pick<SignInSessionService, 'recordIdTokenClient'>,
   ) {}
 
-  issue(request: IdTokenRequest): Promise<string> {
+  async issue(request: IdTokenRequest): Promise<string> {
     const key = this.keys.idTokenSigningKey();
     const now = Math.floor(Date.now() / 1000);
     const claims: Record<string, unknown> = {
@@ -52,6 +54,8 @@ export class IdTokenIssuer {
     if (acr !== undefined) claims.acr = acr;
     if (request.sessionId !== undefined) claims.sid = request.sessionId;
     if (request.nonce !== undefined) claims.nonce = request.nonce;
+    // OpenID Connect Back-Channel Logout 1.0 §2.2: the session's end will be told to every client it gave an ID token to.
+    if (request.sessionId !== undefined) await this.sessions.recordIdTokenClient(request.sessionId, request.clientId);
     return signJws(this.jwt, claims, key, 'JWT');
   }
 }

@@ -52,6 +52,13 @@ export class ClientEntity {
   @Column({ name: 'require_phr', type: 'boolean', default: false })
   requirePhr!: boolean;
 
+  /** OpenID Connect Back-Channel Logout 1.0 §2.2: where logout tokens are sent (docs/signals.md). */
+  @Column({ name: 'backchannel_logout_uri', type: 'text', nullable: true })
+  backchannelLogoutUri!: string | null;
+
+  @Column({ name: 'backchannel_logout_session_required', type: 'boolean', default: false })
+  backchannelLogoutSessionRequired!: boolean;
+
   /** private_key_jwt: its JWK Set, or where to fetch it. */
   @Column({ type: 'jsonb', nullable: true })
   jwks!: unknown;

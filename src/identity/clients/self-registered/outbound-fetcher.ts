@@ -68,6 +68,25 @@ export class OutboundFetcher {
     }
   }
 
+  /**
+   * POSTs `body` under the same rules (docs/signals.md#delivery: logout tokens, SETs) and returns the
+   * status; the answer's body is read up to 4 KiB and dropped, by undici's `dump`, which listens for
+   * the error of a body it destroys.
+   */
+  async post(url: string, body: string, headers: Readonly<Record<string, string>>): Promise<{ readonly status: number }> {
+    const literal = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    if (isIP(literal) !== 0 && !this.policy.allows(literal)) throw new OutboundFetchError('the host is not at a public address');
+    const signal = AbortSignal.timeout(this.limits.timeoutMs);
+    try {
+      const response = await request(url, { method: 'POST', dispatcher: this.agent, headers, body, signal });
+      await response.body.dump({ limit: 4096 });
+      return { status: response.statusCode };
+    } catch (error) {
+      if (signal.aborted) throw new OutboundFetchError(`the URL did not answer within ${this.limits.timeoutMs} ms`);
+      throw new OutboundFetchError(`the URL could not be reached (${describe(error)})`);
+    }
+  }
+
   async close(): Promise<void> {
     await this.agent.close();
   }

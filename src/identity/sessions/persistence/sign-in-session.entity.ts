@@ -18,6 +18,10 @@ export class SignInSessionEntity {
   @Column({ name: 'authentication_methods', type: 'text', array: true, default: () => "'{}'" })
   authenticationMethods!: string[];
 
+  /** The clients this session gave ID tokens to (docs/signals.md#back-channel-logout). */
+  @Column({ name: 'id_token_client_ids', type: 'text', array: true, default: () => "'{}'" })
+  idTokenClientIds!: string[];
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -1,9 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LessThan, MoreThan, Repository } from 'typeorm';
-import type { NewSignInSession, SignInSession } from '../sign-in-session';
+import type { EndedSignInSession, NewSignInSession, SignInSession } from '../sign-in-session';
 import { SignInSessionRepository } from '../sign-in-session.repository';
 import { SignInSessionEntity } from './sign-in-session.entity';
+
+interface EndedRow {
+  readonly session_id: string;
+  readonly subject_id: string;
+  readonly id_token_client_ids: string[];
+}
+
+// Raw SQL: DELETE … RETURNING, so that of concurrent endings of one session exactly one learns whom to tell (docs/signals.md).
+const ENDED = 'RETURNING session_id, subject_id, id_token_client_ids';
 
 @Injectable()
 export class TypeOrmSignInSessionRepository extends SignInSessionRepository {
@@ -24,14 +33,7 @@ export class TypeOrmSignInSessionRepository extends SignInSessionRepository {
 
   async findActive(handleHash: string, now: Date): Promise<SignInSession | undefined> {
     const entity = await this.sessions.findOneBy({ handleHash, expiresAt: MoreThan(now) });
-    if (!entity) return undefined;
-    return {
-      sessionId: entity.sessionId,
-      subject: entity.subjectId,
-      authTime: Math.floor(entity.authTime.getTime() / 1000),
-      authenticationMethods: entity.authenticationMethods,
-      expiresAt: entity.expiresAt,
-    };
+    return entity ? toSession(entity) : undefined;
   }
 
   async reauthenticate(handleHash: string, newHandleHash: string, authTime: number, methods: readonly string[], now: Date): Promise<SignInSession | undefined> {
@@ -46,12 +48,48 @@ export class TypeOrmSignInSessionRepository extends SignInSessionRepository {
     return row && { sessionId: row.session_id, subject: row.subject_id, authTime, authenticationMethods: methods, expiresAt: row.expires_at };
   }
 
-  async delete(handleHash: string): Promise<void> {
-    await this.sessions.delete({ handleHash });
+  async delete(handleHash: string): Promise<EndedSignInSession | undefined> {
+    return (await this.ended(`DELETE FROM sign_in_sessions WHERE handle_hash = $1 ${ENDED}`, [handleHash]))[0];
+  }
+
+  async deleteBySessionId(sessionId: string): Promise<EndedSignInSession | undefined> {
+    return (await this.ended(`DELETE FROM sign_in_sessions WHERE session_id = $1 ${ENDED}`, [sessionId]))[0];
+  }
+
+  deleteBySubject(subject: string): Promise<EndedSignInSession[]> {
+    return this.ended(`DELETE FROM sign_in_sessions WHERE subject_id = $1 ${ENDED}`, [subject]);
+  }
+
+  async findActiveBySubject(subject: string, now: Date): Promise<(SignInSession & EndedSignInSession)[]> {
+    const entities = await this.sessions.find({ where: { subjectId: subject, expiresAt: MoreThan(now) }, order: { createdAt: 'ASC' }, take: 1000 });
+    return entities.map((entity) => ({ ...toSession(entity), idTokenClientIds: entity.idTokenClientIds }));
+  }
+
+  async addIdTokenClient(sessionId: string, clientId: string): Promise<void> {
+    // Raw SQL: appends to the array column only when the client is not in it yet, in one statement.
+    await this.sessions.query(
+      'UPDATE sign_in_sessions SET id_token_client_ids = array_append(id_token_client_ids, $2) WHERE session_id = $1 AND NOT ($2 = ANY (id_token_client_ids))',
+      [sessionId, clientId],
+    );
   }
 
   async deleteExpiredBefore(cutoff: Date): Promise<number> {
     const { affected } = await this.sessions.delete({ expiresAt: LessThan(cutoff) });
     return affected ?? 0;
   }
+
+  private async ended(sql: string, parameters: unknown[]): Promise<EndedSignInSession[]> {
+    const [rows] = (await this.sessions.query(sql, parameters)) as [EndedRow[], number];
+    return rows.map((row) => ({ sessionId: row.session_id, subject: row.subject_id, idTokenClientIds: row.id_token_client_ids }));
+  }
+}
+
+function toSession(entity: SignInSessionEntity): SignInSession {
+  return {
+    sessionId: entity.sessionId,
+    subject: entity.subjectId,
+    authTime: Math.floor(entity.authTime.getTime() / 1000),
+    authenticationMethods: entity.authenticationMethods,
+    expiresAt: entity.expiresAt,
+  };
 }
