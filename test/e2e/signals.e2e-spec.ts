@@ -339,6 +339,17 @@ describe('signals', () => {
       expect(payloadOf(credential.token).events).toEqual({
         [CREDENTIAL_CHANGE]: { credential_type: 'password', change_type: 'update', initiating_entity: 'admin', event_timestamp: expect.any(Number) },
       });
+
+      // A passkey removed (here by the operator; the account page sends the same with initiating_entity user).
+      await sql(
+        "INSERT INTO passkeys (credential_id, subject_id, user_handle, public_key, name, authenticator_attachment) VALUES ($1, $2, 'handle', '\\x00', 'key', 'platform')",
+        [uniqueName('credential'), sub],
+      );
+      expect((await users(['remove-passkeys', username])).code).toBe(0);
+      const removed = await receiver.waitFor((signal) => isEvent(CREDENTIAL_CHANGE, sub)(signal) && signal !== credential);
+      expect(payloadOf(removed.token).events).toEqual({
+        [CREDENTIAL_CHANGE]: { credential_type: 'fido2-platform', change_type: 'delete', initiating_entity: 'admin', event_timestamp: expect.any(Number) },
+      });
     });
 
     it('sends nothing about a user who never used the receiver', async () => {

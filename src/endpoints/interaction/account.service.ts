@@ -3,6 +3,9 @@ import { AuditSink } from '../../platform/audit/audit-event';
 import { PASSKEY_METHODS, PASSWORD_METHODS } from '../../protocol/authentication-context';
 import type { InspectedParameters } from '../../protocol/inspected-parameters';
 import { PasskeyCeremonies, passkeyName } from '../../identity/passkeys/passkey-ceremonies';
+import { credentialTypeOf, type Passkey } from '../../identity/passkeys/passkey';
+import { SecurityEvents } from '../../identity/signals/security-events';
+import type { CredentialChangeType } from '../../identity/signals/security-event-types';
 import { PasskeyRepository } from '../../identity/passkeys/passkey.repository';
 import { BrowserCookies } from '../../identity/sessions/browser-cookies';
 import type { SignInSession } from '../../identity/sessions/sign-in-session';
@@ -47,6 +50,7 @@ export class AccountService {
     private readonly passkeys: PasskeyRepository,
     private readonly deviceCookies: DeviceCookies,
     private readonly audit: AuditSink,
+    private readonly events: SecurityEvents,
   ) {}
 
   async show(cookies: string | undefined): Promise<PageResult> {
@@ -90,7 +94,7 @@ export class AccountService {
       const added = await this.ceremonies.register(owner, form.accepted('credential') ?? '', form.accepted('name') ?? '', { kind: 'session', handle });
       if (!added) return 'add_failed';
       this.audit.emit({ name: 'passkey.added', subject: user.subjectId });
-      // TODO(issue 41): publish CAEP credential-change here (credential_type credentialTypeOf(added), change_type create).
+      await this.passkeyChanged(added, 'create');
       return 'added';
     });
   }
@@ -107,9 +111,14 @@ export class AccountService {
       const removed = await this.passkeys.remove(user.subjectId, form.accepted('credential_id') ?? '');
       if (!removed) return 'not_found';
       this.audit.emit({ name: 'passkey.removed', subject: user.subjectId });
-      // TODO(issue 41): publish CAEP credential-change here (credential_type credentialTypeOf(removed), change_type delete).
+      await this.passkeyChanged(removed, 'delete');
       return 'removed';
     });
+  }
+
+  /** CAEP credential-change (docs/signals.md): APIs holding the user's tokens learn of the new or removed passkey. */
+  private passkeyChanged(passkey: Passkey, changeType: CredentialChangeType): Promise<void> {
+    return this.events.credentialChanged(passkey.subject, { credentialType: credentialTypeOf(passkey), changeType, initiatingEntity: 'user' });
   }
 
   /** A change of a signed-in user's passkeys; `needsRecentSignIn` for adding and removing. */

@@ -20,7 +20,7 @@ describe('UsersCommand', () => {
   const hasher = new PasswordHasher();
   let repository: InMemoryUserRepository;
   let output: { out: string; err: string };
-  let passkeys: Map<string, string[]>;
+  let passkeys: Map<string, { attachment?: string }[]>;
   let signals: RecordingSignals;
 
   function command(stdin = '', files: Record<string, string> = {}): UsersCommand {
@@ -191,11 +191,14 @@ describe('UsersCommand', () => {
 
     it("removes every passkey of the user, and only the user's", async () => {
       await command('first-password').run(['add', 'carol', '--sub', 'c-1']);
-      passkeys.set('c-1', ['laptop', 'phone']);
-      passkeys.set('d-1', ['key']);
+      passkeys.set('c-1', [{ attachment: 'platform' }, { attachment: 'cross-platform' }]);
+      passkeys.set('d-1', [{}]);
+      signals.told.length = 0;
       await expect(command().run(['remove-passkeys', 'carol'])).resolves.toBe(0);
       expect(output.out).toContain('Removed 2 passkey(s) of user carol.');
       expect([...passkeys.keys()]).toEqual(['d-1']);
+      // CAEP credential-change for each (docs/signals.md), as the account page sends for one.
+      expect(signals.told).toEqual(['credential-change c-1 fido2-platform delete', 'credential-change c-1 fido2-roaming delete']);
     });
   });
 });

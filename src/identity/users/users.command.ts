@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { CredentialChange } from '../signals/security-events';
+import { credentialTypeOf, type Passkey } from '../passkeys/passkey';
 import { newSubjectId, newUserProblems } from './new-user';
 import { PasswordHasher } from './password.hasher';
 import { parseUserImport } from './user-import';
@@ -52,8 +53,8 @@ function checkLength(password: string): void {
 
 /** What the command needs of a user's passkeys (identity/passkeys/): removing them all, e.g. after a lost device. */
 export interface PasskeyRemoval {
-  /** Removes the user's passkeys; returns how many there were. */
-  removeAllOf(subjectId: string): Promise<readonly unknown[]>;
+  /** Removes the user's passkeys; returns those there were. */
+  removeAllOf(subjectId: string): Promise<readonly Pick<Passkey, 'attachment'>[]>;
 }
 
 /** The operator's user commands (docs/users.md). Exit codes: 0 done, 1 refused or partly failed, 2 usage. */
@@ -166,7 +167,9 @@ export class UsersCommand {
     const user = await this.users.findByUsername(username);
     if (!user || !this.passkeys) return this.refuse(`no user named ${username}`);
     const removed = await this.passkeys.removeAllOf(user.subjectId);
-    // TODO(issue 41): publish CAEP credential-change (change_type delete) for each passkey removed here.
+    for (const passkey of removed) {
+      await this.signals.credentialChanged(user.subjectId, { credentialType: credentialTypeOf(passkey), changeType: 'delete', initiatingEntity: 'admin' });
+    }
     this.io.out(`Removed ${removed.length} passkey(s) of user ${username}.\n`);
     return 0;
   }
