@@ -35,8 +35,9 @@ describe('examples/custom-grant on the packed package', () => {
     await installPackedTollgate(app, tarball);
     const registered = await run(
       join(app, 'node_modules/.bin/tollgate'),
-      ['client:migration', '--out-dir', 'migrations', '--client-id', 'partner-gateway', '--grant', PARTNER_KEY_GRANT, '--scope', 'api1'],
-      { cwd: app },
+      ['client:migration', '--offline', '--out-dir', 'migrations', '--client-id', 'partner-gateway', '--grant', PARTNER_KEY_GRANT, '--scope', 'api1'],
+      // Written before the example has a database: never the one this test process is given.
+      { cwd: app, env: { PATH: process.env.PATH ?? '' } },
     );
     clientSecret = registered.stdout.trim();
     await run(process.execPath, [join(app, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: app, timeout: 120_000 });
