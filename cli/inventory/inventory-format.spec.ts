@@ -19,6 +19,7 @@ const CLIENT: ClientView = {
   transactionTokens: false,
   requirePushedAuthorizationRequests: false,
   requireDpop: true,
+  requirePhr: false,
   jwksUri: null,
   jwks: null,
   workloadIdentities: [],
@@ -68,7 +69,8 @@ describe('showClient', () => {
     expect(text).toContain('secrets:                   0b7d2e41-0000-4000-8000-000000000001 (demo secret; created 2026-11-25T00:00:00.000Z; no expiry)\n');
     expect(text).toContain('\n  0b7d2e41-0000-4000-8000-000000000002 (no description; created 2026-11-25T00:00:00.000Z; expires 2027-01-01T00:00:00.000Z)\n');
     expect(text).toContain('post-logout redirect URIs: -\n');
-    expect(text).toContain('\nPAR required:              no\nDPoP required:             yes\n');
+    expect(text).toContain('\nPAR required:              no\nDPoP required:             yes\npasskey sign-in required:  no\n');
+    expect(showClient({ ...CLIENT, requirePhr: true })).toContain('\npasskey sign-in required:  yes\n');
     expect(text).toContain('back-channel logout:       http://127.0.0.1:5174/backchannel-logout (session required)\n');
     expect(showClient({ ...CLIENT, backchannelLogoutUri: null })).toContain('back-channel logout:       -\n');
   });

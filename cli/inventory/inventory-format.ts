@@ -53,6 +53,7 @@ export function showClient(client: ClientView): string {
     ['consent required', yesNo(client.requireConsent)],
     ['PAR required', yesNo(client.requirePushedAuthorizationRequests)],
     ['DPoP required', yesNo(client.requireDpop)],
+    ['passkey sign-in required', yesNo(client.requirePhr)],
     ['access token lifetime', `${client.accessTokenLifetimeSeconds} s`],
     ['refresh token lifetime', `${client.refreshTokenLifetimeSeconds} s`],
     ['may_act', client.mayActClientId ?? '-'],

@@ -18,6 +18,8 @@ export interface ClientView {
   readonly requirePushedAuthorizationRequests: boolean;
   /** RFC 9449 §5: its token requests must carry a DPoP proof (`--require-dpop`). */
   readonly requireDpop: boolean;
+  /** docs/passkeys.md: sign-ins for this client must use a passkey (`phr`). */
+  readonly requirePhr: boolean;
   readonly accessTokenLifetimeSeconds: number;
   readonly refreshTokenLifetimeSeconds: number;
   readonly mayActClientId: string | null;

@@ -68,7 +68,7 @@ describe('tollgate clients|resources|issuers|users list|show', () => {
     expect(text.stdout).toContain(`secrets:                   ${secrets[0].id} (no description; created `);
     expect(text.stdout).toContain('; expires 2099-01-01T00:00:00.000Z)');
     expect(text.stdout).toContain(`\n  ${secrets[1].id} (no description; created `);
-    expect(text.stdout).toMatch(/\nPAR required: +no\nDPoP required: +yes\n/);
+    expect(text.stdout).toMatch(/\nPAR required: +no\nDPoP required: +yes\npasskey sign-in required: +no\n/);
 
     const json = await tollgate('clients', 'show', clientId, '--json');
     expect(JSON.parse(json.stdout)).toMatchObject({
@@ -80,6 +80,7 @@ describe('tollgate clients|resources|issuers|users list|show', () => {
       scopes: ['api1', 'api2'],
       requirePushedAuthorizationRequests: false,
       requireDpop: true,
+      requirePhr: false,
       secrets: [
         { id: secrets[0].id, description: null, expiresAt: '2099-01-01T00:00:00.000Z', createdAt: expect.any(String) },
         { id: secrets[1].id, description: null, expiresAt: null, createdAt: expect.any(String) },

@@ -7,7 +7,7 @@ import { Inventory, keySummaries, type ClientView, type ResourceView, type Trust
 const CLIENTS = `
   SELECT c.client_id, c.client_name, c.enabled, c.allowed_grant_types, c.allowed_scopes, c.redirect_uris, c.post_logout_redirect_uris,
          c.require_consent, c.access_token_lifetime, c.refresh_token_lifetime, c.may_act_client_id, c.transaction_tokens, c.public_client,
-         c.require_pushed_authorization_requests, c.require_dpop, c.jwks, c.jwks_uri, c.backchannel_logout_uri, c.backchannel_logout_session_required, c.created_at,
+         c.require_pushed_authorization_requests, c.require_dpop, c.require_phr, c.jwks, c.jwks_uri, c.backchannel_logout_uri, c.backchannel_logout_session_required, c.created_at,
          (SELECT coalesce(jsonb_agg(jsonb_build_object('issuer', w.issuer, 'subject', w.subject) ORDER BY w.issuer, w.subject), '[]')
             FROM client_workload_identities w WHERE w.client_id = c.client_id) AS workload_identities,
          (SELECT coalesce(jsonb_agg(jsonb_build_object('id', s.id, 'description', s.description, 'expires_at', s.expires_at, 'created_at', s.created_at)
@@ -106,6 +106,7 @@ function toClient(row: Row): ClientView {
     requireConsent: row.require_consent as boolean,
     requirePushedAuthorizationRequests: row.require_pushed_authorization_requests as boolean,
     requireDpop: row.require_dpop as boolean,
+    requirePhr: row.require_phr === true,
     accessTokenLifetimeSeconds: row.access_token_lifetime as number,
     refreshTokenLifetimeSeconds: row.refresh_token_lifetime as number,
     mayActClientId: (row.may_act_client_id as string | null) ?? null,
