@@ -51,6 +51,17 @@ describe('client authentication throttling, default budgets', () => {
     expect((await signIn(server, '127.0.0.2', 'alice', 'alice')).status).toBe(200);
   });
 
+  it('checks at most 20 of 40 wrong secrets for m2m sent at once, and refuses the others with 429', async () => {
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => m2mFrom(server, '127.0.0.40', `burst-${i}`)));
+    const checked = answers.filter((answer) => answer.status !== 429);
+    expect(checked.length).toBeLessThanOrEqual(20);
+    expect(checked.length).toBeGreaterThan(0);
+    expect(checked.every((answer) => answer.status === 401)).toBe(true);
+    answers.filter((answer) => answer.status === 429).forEach(expectTooManyRequests);
+    expectTooManyRequests(await m2mFrom(server, '127.0.0.40'));
+    expect((await m2mFrom(server, '127.0.0.41')).status).toBe(200);
+  });
+
   it('never lets requests without credentials from one address stop a correctly authenticated client', async () => {
     const attempts = await inSequence(110, () => anonymousFrom(server, '127.0.0.4'));
     expect(attempts).toEqual([...Array(100).fill(401), ...Array(10).fill(429)]);
