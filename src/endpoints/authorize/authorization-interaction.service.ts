@@ -1,22 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import { AuditSink } from '../../platform/audit/audit-event';
-import { AuthorizeService } from '../../tokens/authorization/authorize.service';
-import type { AuthorizationInput } from '../../tokens/authorization/authorization-parameters';
+import { AuthorizeService } from './authorize.service';
+import type { AuthorizationInput } from './authorization-parameters';
 import type { InspectedParameters } from '../../protocol/inspected-parameters';
 import { BrowserCookies } from '../../identity/sessions/browser-cookies';
 import { SignInSessionService } from '../../identity/sessions/sign-in-session.service';
 import { DeviceCookies } from '../../identity/sign-in/device-cookie';
 import { PasswordChecksBusy } from '../../identity/sign-in/password-check.queue';
-import { CSRF_FIELD, CsrfTokens } from './csrf';
-import type { ConsentForm, LoginForm, PasskeyForm } from './interaction-forms';
-import { PasskeySignIn } from './passkey-sign-in';
+import { CSRF_FIELD, CsrfTokens } from '../interaction/csrf';
+import type { ConsentForm, LoginForm, PasskeyForm } from './authorization-forms';
+import { PasskeySignIn } from '../interaction/passkey-sign-in';
 import { PASSKEY_METHODS } from '../../protocol/authentication-context';
-import type { PageResult } from './page';
-import { PasswordSignIn } from './password-sign-in';
+import type { PageResult } from '../interaction/page';
+import { PasswordSignIn } from '../interaction/password-sign-in';
 
-/** The browser's side of the authorization endpoint: the request, the login page, the consent page. */
+/**
+ * The browser's side of the authorization endpoint (docs/browser-sign-in.md): the request, and the
+ * login, passkey, step-up and consent forms that continue it.
+ */
 @Injectable()
-export class InteractionService {
+export class AuthorizationInteractionService {
   constructor(
     private readonly authorization: AuthorizeService,
     private readonly sessions: SignInSessionService,
