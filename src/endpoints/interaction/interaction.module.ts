@@ -24,6 +24,7 @@ import { InteractionController } from './interaction.controller';
 import { PageRenderer } from './page.renderer';
 import { PageTemplates } from './page-templates';
 import { PasswordSignIn } from './password-sign-in';
+import { SignedInSessions } from './signed-in-sessions';
 import { StylesheetSource } from './stylesheet.source';
 
 /**
@@ -57,9 +58,10 @@ import { StylesheetSource } from './stylesheet.source';
     StylesheetSource,
     PasskeyScriptSource,
     PasskeySignIn,
+    SignedInSessions,
     AccountService,
   ],
   // What the authorization endpoint's pages need (src/endpoints/authorize/), PageExceptionFilter's dependencies included.
-  exports: [PageRenderer, CsrfTokens, PasswordSignIn, PasskeySignIn, DatabaseMonitoringModule],
+  exports: [PageRenderer, CsrfTokens, PasswordSignIn, PasskeySignIn, SignedInSessions, DatabaseMonitoringModule],
 })
 export class InteractionModule {}
