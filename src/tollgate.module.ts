@@ -2,6 +2,7 @@ import { DynamicModule, Module, type Type } from '@nestjs/common';
 import { APP_FILTER, HttpAdapterHost } from '@nestjs/core';
 import type { AuditSink } from './platform/audit/audit-event';
 import { auditSinkOption } from './platform/audit/audit-sink.option';
+import { AuthorizationEndpointModule } from './endpoints/authorize/authorization-endpoint.module';
 import { ClientRegistrationModule } from './endpoints/client-registration/client-registration.module';
 import { ClientsModule } from './identity/clients/clients.module';
 import { APP_CONFIG, type AppConfig } from './platform/config/app.config';
@@ -90,6 +91,7 @@ function compose(config: DynamicModule, extensions: TollgateExtensions, { dataSo
       DiscoveryModule.register(grants),
       ClientsModule,
       DatabaseMonitoringModule,
+      AuthorizationEndpointModule,
       InteractionModule,
       PushedAuthorizationModule,
       ClientRegistrationModule,

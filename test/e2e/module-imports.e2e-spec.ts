@@ -4,6 +4,7 @@ import { AccessTokenModule } from '../../src/tokens/access-token/access-token.mo
 import { AuditSink } from '../../src/platform/audit/audit-event';
 import { AuditModule } from '../../src/platform/audit/audit.module';
 import { AuthorizeModule } from '../../src/tokens/authorization/authorize.module';
+import { AuthorizationEndpointModule } from '../../src/endpoints/authorize/authorization-endpoint.module';
 import { ClientAuthModule } from '../../src/identity/client-auth/client-auth.module';
 import { ClientRegistrationModule } from '../../src/endpoints/client-registration/client-registration.module';
 import { RegistrationTokensModule } from '../../src/endpoints/client-registration/registration-tokens.module';
@@ -47,6 +48,7 @@ const grants = GrantsModule.register(BUILT_IN_GRANTS);
 const MODULES: [string, Type | DynamicModule][] = [
   ['AccessTokenModule', AccessTokenModule],
   ['AuditModule', AuditModule],
+  ['AuthorizationEndpointModule', AuthorizationEndpointModule],
   ['AuthorizeModule', AuthorizeModule],
   ['ClientAuthModule', ClientAuthModule],
   ['ClientRegistrationModule', ClientRegistrationModule],

@@ -1,7 +1,7 @@
 import * as oidc from 'openid-client';
 import { DataSource } from 'typeorm';
-import { PushedAuthorizationRequestEntity } from '../../src/tokens/authorization/persistence/pushed-authorization-request.entity';
-import { TypeOrmPushedAuthorizationRequestRepository } from '../../src/tokens/authorization/persistence/typeorm-pushed-authorization-request.repository';
+import { PushedAuthorizationRequestEntity } from '../../src/endpoints/authorize/persistence/pushed-authorization-request.entity';
+import { TypeOrmPushedAuthorizationRequestRepository } from '../../src/endpoints/authorize/persistence/typeorm-pushed-authorization-request.repository';
 import { hashClientSecret } from '../../src/identity/clients/client-secret.verifier';
 import { hashHandle } from '../../src/protocol/opaque-handle';
 import { Browser, locationParameters, pkce } from '../support/browser';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ExpiredSignInStatePurger } from '../../src/tokens/authorization/expired-sign-in-state.purger';
+import { ExpiredSignInStatePurger } from '../../src/endpoints/authorize/expired-sign-in-state.purger';
 import { builtInViewsDirectory } from '../../src/endpoints/interaction/views-directory';
 import { ISSUER, sql, startTestServer, type TestServer } from '../support/create-test-app';
 import { Browser, locationParameters, pkce, readForm } from '../support/browser';

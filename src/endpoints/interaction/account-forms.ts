@@ -1,10 +1,8 @@
 import { MAX_BODY_BYTES } from '../../protocol/form';
 import { FormField } from '../../protocol/inspected-parameters';
 import { MAX_PASSKEY_NAME_LENGTH } from '../../identity/passkeys/passkey-ceremonies';
-import { MAX_CREDENTIAL_JSON_LENGTH } from './interaction-forms';
+import { MAX_CREDENTIAL_JSON_LENGTH, MAX_CSRF_TOKEN_LENGTH } from './page-forms';
 
-// A CSRF token is 43 base64url characters (csrf.ts); anything else fails the check.
-const MAX_CSRF_TOKEN_LENGTH = 43;
 // WebAuthn §5.1: a credential id is at most 1023 bytes, 1364 base64url characters.
 const MAX_CREDENTIAL_ID_LENGTH = 1364;
 

@@ -10,16 +10,15 @@ import { PasskeyRepository } from '../../identity/passkeys/passkey.repository';
 import { BrowserCookies } from '../../identity/sessions/browser-cookies';
 import type { SignInSession } from '../../identity/sessions/sign-in-session';
 import { SignInSessionService } from '../../identity/sessions/sign-in-session.service';
-import { DeviceCookies } from '../../identity/sign-in/device-cookie';
-import { PasswordChecksBusy } from '../../identity/sign-in/password-check.queue';
 import type { User } from '../../identity/users/user';
 import { UserDirectory } from '../../identity/users/user-directory';
 import type { AccountForm, AccountPasskeyForm, AccountPasswordForm, PasskeyChangeForm } from './account-forms';
 import { RECENT_SIGN_IN_SECONDS, type AccountNotice, type AccountPage } from './account-page';
 import { CSRF_FIELD, CsrfTokens, type CsrfBinding } from './csrf';
 import type { PageResult } from './page';
-import { PasskeySignIn, type SignedIn } from './passkey-sign-in';
+import { PasskeySignIn } from './passkey-sign-in';
 import { PasswordSignIn } from './password-sign-in';
+import { SignedInSessions, type SignedIn } from './signed-in-sessions';
 
 // The audit log's client of the account page's sign-ins.
 const ACCOUNT_PAGE = 'account';
@@ -48,9 +47,9 @@ export class AccountService {
     private readonly passkeySignIn: PasskeySignIn,
     private readonly ceremonies: PasskeyCeremonies,
     private readonly passkeys: PasskeyRepository,
-    private readonly deviceCookies: DeviceCookies,
     private readonly audit: AuditSink,
     private readonly events: SecurityEvents,
+    private readonly signedInSessions: SignedInSessions,
   ) {}
 
   async show(cookies: string | undefined): Promise<PageResult> {
@@ -64,13 +63,15 @@ export class AccountService {
     if (!this.csrfValid(form, cookies, signed)) return { page: { kind: 'csrf_failed' } };
     const username = form.accepted('username') ?? '';
     if (signed && username !== signed.user.username) return { page: await this.page(signed, 'sign_in_failed') };
-    const deviceId = this.deviceCookies.deviceOf(cookies, username);
-    const user = await this.passwords.verify(username, form.accepted('password') ?? '', address, ACCOUNT_PAGE, deviceId).catch(busyOrThrow);
-    if (user instanceof PasswordChecksBusy) return { page: { kind: 'busy', retryAfterSeconds: user.retryAfterSeconds } };
-    if (!user) return { page: signed ? await this.page(signed, 'sign_in_failed') : { ...signInFirst(), failed: true, username: username.slice(0, 256) } };
-    if (signed) return this.renewed(signed, PASSWORD_METHODS, address);
-    const started = await this.passkeySignIn.startSession(user, PASSWORD_METHODS, cookies, ACCOUNT_PAGE, address);
-    return this.signedInPage({ ...started, user }, [...started.cookies, ...this.deviceCookies.setCookie(username)]);
+    const attempt = { username, password: form.accepted('password') ?? '', cookies, address, clientId: ACCOUNT_PAGE };
+    // With a session, the same session signed in again; else a new one, as on the login page.
+    const result = signed ? await this.passwords.check(attempt) : await this.passwords.signIn(attempt);
+    if (result.outcome === 'busy') return { page: { kind: 'busy', retryAfterSeconds: result.retryAfterSeconds } };
+    if (result.outcome === 'failed') {
+      return { page: signed ? await this.page(signed, 'sign_in_failed') : { ...signInFirst(), failed: true, username: username.slice(0, 256) } };
+    }
+    if (result.outcome === 'signed_in') return this.signedInPage({ ...result.signedIn, user: result.user }, result.signedIn.cookies);
+    return signed ? this.renewed(signed, PASSWORD_METHODS, address) : { page: signInFirst() };
   }
 
   /** A passkey sign-in: as with a password; a session is renewed only by a passkey of its own user. */
@@ -83,7 +84,7 @@ export class AccountService {
     if (!user) return { page: signed ? await this.page(signed, 'sign_in_failed') : { ...signInFirst(), passkeyFailed: true } };
     if (signed)
       return user.subjectId === signed.user.subjectId ? this.renewed(signed, PASSKEY_METHODS, address) : { page: await this.page(signed, 'sign_in_failed') };
-    const started = await this.passkeySignIn.startSession(user, PASSKEY_METHODS, cookies, ACCOUNT_PAGE, address);
+    const started = await this.signedInSessions.start(user, PASSKEY_METHODS, cookies, ACCOUNT_PAGE, address);
     return this.signedInPage({ ...started, user }, started.cookies);
   }
 
@@ -136,7 +137,7 @@ export class AccountService {
   }
 
   private async renewed(signed: Signed, methods: readonly string[], address: string): Promise<PageResult> {
-    const renewed = await this.passkeySignIn.renew(signed.handle, signed.session, methods, ACCOUNT_PAGE, address);
+    const renewed = await this.signedInSessions.renew(signed.handle, signed.session, methods, ACCOUNT_PAGE, address);
     return renewed ? this.signedInPage({ ...renewed, user: signed.user }, renewed.cookies) : { page: signInFirst() };
   }
 
@@ -177,10 +178,4 @@ function signInFirst(): Extract<AccountPage, { kind: 'account_login' }> {
 
 function displayNameOf(user: User): string {
   return typeof user.claims.name === 'string' ? user.claims.name : user.username;
-}
-
-/** Hashing is saturated (docs/throttling.md#password-hashing): a page of its own, not a 500. */
-function busyOrThrow(error: unknown): PasswordChecksBusy {
-  if (error instanceof PasswordChecksBusy) return error;
-  throw error;
 }

@@ -1,10 +1,7 @@
 import { MAX_TYPED_USER_CODE_LENGTH } from '../../tokens/device-authorization/user-code';
 import { MAX_BODY_BYTES } from '../../protocol/form';
 import { FormField } from '../../protocol/inspected-parameters';
-import { MAX_CREDENTIAL_JSON_LENGTH } from './interaction-forms';
-
-// A CSRF token is 43 base64url characters (csrf.ts); anything else fails the check.
-const MAX_CSRF_TOKEN_LENGTH = 43;
+import { MAX_CREDENTIAL_JSON_LENGTH, MAX_CSRF_TOKEN_LENGTH } from './page-forms';
 
 /** The verification page's query (`verification_uri_complete`) and its user-code form. */
 export class DeviceEntryForm {

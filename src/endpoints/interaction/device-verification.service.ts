@@ -11,8 +11,6 @@ import { UserCodeThrottle } from '../../platform/rate-limit/user-code.throttle';
 import { BrowserCookies } from '../../identity/sessions/browser-cookies';
 import type { SignInSession } from '../../identity/sessions/sign-in-session';
 import { SignInSessionService } from '../../identity/sessions/sign-in-session.service';
-import { DeviceCookies } from '../../identity/sign-in/device-cookie';
-import { PasswordChecksBusy } from '../../identity/sign-in/password-check.queue';
 import { UserDirectory } from '../../identity/users/user-directory';
 import { CSRF_FIELD, CsrfTokens } from './csrf';
 import type { DeviceConsentForm, DeviceEntryForm, DeviceLoginForm, DeviceStepUpForm } from './device-forms';
@@ -23,6 +21,7 @@ import { acrOf, meetsRequirement, PASSKEY_METHODS } from '../../protocol/authent
 import type { DevicePage } from './device-page';
 import type { PageResult } from './page';
 import { PasswordSignIn } from './password-sign-in';
+import { SignedInSessions } from './signed-in-sessions';
 
 // The audit log's client of a sign-in on the verification page, before any code names one.
 const VERIFICATION_PAGE = 'device_verification';
@@ -41,13 +40,13 @@ export class DeviceVerificationService {
     private readonly passwords: PasswordSignIn,
     private readonly cookies: BrowserCookies,
     private readonly csrf: CsrfTokens,
-    private readonly deviceCookies: DeviceCookies,
     private readonly clients: ClientStore,
     private readonly consents: ConsentRepository,
     private readonly throttle: UserCodeThrottle,
     private readonly audit: AuditSink,
     private readonly passkeySignIn: PasskeySignIn,
     private readonly passkeys: PasskeyRepository,
+    private readonly signedInSessions: SignedInSessions,
   ) {}
 
   /** `GET /connect/device`: the login page, or the code form, prefilled from `verification_uri_complete`. */
@@ -64,18 +63,11 @@ export class DeviceVerificationService {
     }
     const userCode = form.accepted('user_code') ?? '';
     const username = form.accepted('username') ?? '';
-    const deviceId = this.deviceCookies.deviceOf(cookies, username);
-    const user = await this.passwords.verify(username, form.accepted('password') ?? '', address, VERIFICATION_PAGE, deviceId).catch(busyOrThrow);
-    if (user instanceof PasswordChecksBusy) return { page: { kind: 'busy', retryAfterSeconds: user.retryAfterSeconds } };
-    if (!user) return { page: { kind: 'device_login', userCode, failed: true, username: username.slice(0, 256) } };
-    await this.sessions.end(this.cookies.session(cookies));
-    const { handle, session } = await this.sessions.start(user.subjectId, ['pwd']);
-    this.audit.emit({ name: 'user.signed_in', clientId: VERIFICATION_PAGE, subject: user.subjectId, address });
-    return {
-      page: { kind: 'device_entry', userCode, subject: session.subject },
-      cookies: [this.cookies.setSession(handle, this.sessions.lifetimeSeconds), this.cookies.clearPreSession(), ...this.deviceCookies.setCookie(username)],
-      sessionHandle: handle,
-    };
+    const result = await this.passwords.signIn({ username, password: form.accepted('password') ?? '', cookies, address, clientId: VERIFICATION_PAGE });
+    if (result.outcome === 'busy') return { page: { kind: 'busy', retryAfterSeconds: result.retryAfterSeconds } };
+    if (result.outcome === 'failed') return { page: { kind: 'device_login', userCode, failed: true, username: username.slice(0, 256) } };
+    const { handle, session, cookies: set } = result.signedIn;
+    return { page: { kind: 'device_entry', userCode, subject: session.subject }, cookies: set, sessionHandle: handle };
   }
 
   /**
@@ -99,7 +91,7 @@ export class DeviceVerificationService {
     if (!this.csrf.isValid({ kind: 'session', handle }, form.accepted(CSRF_FIELD))) return { page: { kind: 'csrf_failed' } };
     const user = await this.passkeySignIn.verify(form.accepted('credential'), { kind: 'session', handle }, VERIFICATION_PAGE, address);
     const renewed =
-      user?.subjectId === session.subject ? await this.passkeySignIn.renew(handle, session, PASSKEY_METHODS, VERIFICATION_PAGE, address) : undefined;
+      user?.subjectId === session.subject ? await this.signedInSessions.renew(handle, session, PASSKEY_METHODS, VERIFICATION_PAGE, address) : undefined;
     if (!renewed) {
       const again = await this.withSessionCode(typed, session, async (...found) => confirmation(...found));
       return again.page.kind === 'device_step_up' ? { page: { ...again.page, failed: true } } : again;
@@ -198,10 +190,4 @@ function confirmation(session: SignInSession, authorization: DeviceAuthorization
 
 function nameOf(client: Client): string {
   return client.clientName ?? client.clientId;
-}
-
-/** Hashing is saturated (docs/throttling.md#password-hashing): a page of its own, not a 500. */
-function busyOrThrow(error: unknown): PasswordChecksBusy {
-  if (error instanceof PasswordChecksBusy) return error;
-  throw error;
 }

@@ -1,4 +1,5 @@
 import { FormField } from '../../protocol/inspected-parameters';
+import { MAX_CSRF_TOKEN_LENGTH } from './page-forms';
 
 const MAX_LENGTH = 16 * 1024;
 
@@ -17,3 +18,8 @@ export const END_SESSION_PARAMETERS = [
   'post_logout_redirect_uri',
   'state',
 ] as const satisfies readonly (keyof EndSessionParameters)[];
+
+/** The logout confirmation: the logout request in hidden fields and the CSRF token. */
+export class LogoutForm extends EndSessionParameters {
+  @FormField(MAX_CSRF_TOKEN_LENGTH) csrf_token?: string;
+}

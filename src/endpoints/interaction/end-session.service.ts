@@ -10,8 +10,7 @@ import type { SignInSession } from '../../identity/sessions/sign-in-session';
 import { SignInSessionService } from '../../identity/sessions/sign-in-session.service';
 import { SecurityEvents } from '../../identity/signals/security-events';
 import { CSRF_FIELD, CsrfTokens } from './csrf';
-import { END_SESSION_PARAMETERS, type EndSessionParameters } from './end-session-parameters';
-import type { LogoutForm } from './interaction-forms';
+import { END_SESSION_PARAMETERS, type EndSessionParameters, type LogoutForm } from './end-session-parameters';
 import type { PageResult } from './page';
 import { appendQuery } from './redirect-url';
 

@@ -21,13 +21,16 @@ import { DeviceVerificationController } from './device-verification.controller';
 import { DeviceVerificationService } from './device-verification.service';
 import { EndSessionService } from './end-session.service';
 import { InteractionController } from './interaction.controller';
-import { InteractionService } from './interaction.service';
 import { PageRenderer } from './page.renderer';
 import { PageTemplates } from './page-templates';
 import { PasswordSignIn } from './password-sign-in';
+import { SignedInSessions } from './signed-in-sessions';
 import { StylesheetSource } from './stylesheet.source';
 
-/** Login, consent, step-up, logout-confirmation, signed-out, device verification and account pages, and the endpoints that show them. */
+/**
+ * The browser pages (docs/browser-sign-in.md): their rendering, CSRF tokens and sign-in pieces, shared with the
+ * authorization endpoint (src/endpoints/authorize/); and the logout, device verification and account endpoints.
+ */
 @Module({
   imports: [
     AuthorizeModule,
@@ -47,7 +50,6 @@ import { StylesheetSource } from './stylesheet.source';
   controllers: [InteractionController, DeviceVerificationController, AccountController],
   providers: [
     PageTemplates,
-    InteractionService,
     DeviceVerificationService,
     EndSessionService,
     CsrfTokens,
@@ -56,7 +58,10 @@ import { StylesheetSource } from './stylesheet.source';
     StylesheetSource,
     PasskeyScriptSource,
     PasskeySignIn,
+    SignedInSessions,
     AccountService,
   ],
+  // What the authorization endpoint's pages need (src/endpoints/authorize/), PageExceptionFilter's dependencies included.
+  exports: [PageRenderer, CsrfTokens, PasswordSignIn, PasskeySignIn, SignedInSessions, DatabaseMonitoringModule],
 })
 export class InteractionModule {}

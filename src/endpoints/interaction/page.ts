@@ -1,21 +1,53 @@
-import type { AuthorizationOutcome } from '../../tokens/authorization/authorization-outcome';
+import type { Client } from '../../identity/clients/client';
+import type { SignInSession } from '../../identity/sessions/sign-in-session';
 import type { AccountPage } from './account-page';
 import type { DevicePage } from './device-page';
 
+/** The authorization parameters carried through the login, step-up and consent pages, as hidden fields. */
+export type CarriedParameters = Readonly<Record<string, string>>;
+
+/** What the login, step-up and consent pages show of the authorization request they continue. */
+export interface RequestShown {
+  readonly client: Client;
+  readonly redirectUri: string;
+  readonly loginHint?: string;
+}
+
+/**
+ * The authorization endpoint's answers as pages (src/endpoints/authorize/authorization-outcome.ts
+ * produces them): an error page, a response at the redirect URI, the login, consent and step-up pages.
+ */
+export type AuthorizationPage =
+  | { readonly kind: 'error_page'; readonly description: string }
+  | {
+      readonly kind: 'respond';
+      readonly target: { readonly redirectUri: string; readonly responseMode: 'query' | 'form_post' };
+      readonly parameters: Readonly<Record<string, string>>;
+    }
+  | { readonly kind: 'login'; readonly request: RequestShown; readonly carried: CarriedParameters }
+  | {
+      readonly kind: 'consent';
+      readonly request: RequestShown;
+      readonly carried: CarriedParameters;
+      readonly session: SignInSession;
+      readonly scopes: readonly string[];
+    }
+  | { readonly kind: 'step_up'; readonly request: RequestShown; readonly carried: CarriedParameters; readonly session: SignInSession };
+
 /** What a browser-facing endpoint answers, with the cookies to set; `PageRenderer` renders it. */
 export type Page =
-  | AuthorizationOutcome
+  | AuthorizationPage
   | DevicePage
   | AccountPage
   | {
       readonly kind: 'login_failed';
-      readonly outcome: Extract<AuthorizationOutcome, { kind: 'login' }>;
+      readonly outcome: Extract<AuthorizationPage, { kind: 'login' }>;
       readonly username: string;
       /** The passkey form failed, not the password form. */
       readonly passkey?: boolean;
     }
   /** The step-up page again: the passkey did not verify, or is another user's. */
-  | { readonly kind: 'step_up_failed'; readonly outcome: Extract<AuthorizationOutcome, { kind: 'step_up' }> }
+  | { readonly kind: 'step_up_failed'; readonly outcome: Extract<AuthorizationPage, { kind: 'step_up' }> }
   | { readonly kind: 'csrf_failed' }
   | { readonly kind: 'busy'; readonly retryAfterSeconds: number }
   | { readonly kind: 'signed_out' }

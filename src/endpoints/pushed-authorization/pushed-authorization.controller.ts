@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { NoStore } from '../../platform/http/no-store.decorator';
-import type { PushedAuthorizationResponse } from '../../tokens/authorization/pushed-authorization-request';
-import { PushedAuthorizationService } from '../../tokens/authorization/pushed-authorization.service';
+import type { PushedAuthorizationResponse } from '../authorize/pushed-authorization-request';
+import { PushedAuthorizationService } from '../authorize/pushed-authorization.service';
 import type { AuthenticatedClient } from '../../identity/clients/client';
 import { AuthenticatesClient, ClientAddress, CurrentClient } from '../../identity/client-auth/client-auth.guard';
 import type { FormBody } from '../../protocol/form';

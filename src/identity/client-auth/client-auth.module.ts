@@ -11,6 +11,7 @@ import { AssertionReplayGuard } from './assertion-replay.guard';
 import { CachedAssertionReplayGuard } from './cached-assertion-replay.guard';
 import { CLIENT_AUTH_METHODS } from './client-auth-method';
 import { ClientAuthGuard } from './client-auth.guard';
+import { ClientAuthentication } from './client-authentication';
 import { ClientAuthenticator } from './client-authenticator';
 import { ClientSecretBasicMethod, ClientSecretPostMethod } from './client-secret.methods';
 import { NoneMethod } from './none.method';
@@ -40,9 +41,10 @@ const METHODS = [ClientSecretBasicMethod, ClientSecretPostMethod, PrivateKeyJwtM
     },
     PostgresAssertionReplayGuard,
     ClientAuthenticator,
+    ClientAuthentication,
     ClientAuthGuard,
   ],
-  exports: [ClientAuthenticator, ClientAuthGuard, AssertionReplayGuard, MetricsModule, AuditModule, RateLimitModule],
+  exports: [ClientAuthenticator, ClientAuthentication, ClientAuthGuard, AssertionReplayGuard, MetricsModule, AuditModule, RateLimitModule],
 })
 export class ClientAuthModule implements OnApplicationShutdown {
   constructor(@Inject(AssertionReplayGuard) private readonly replays: AssertionReplayGuard) {}

@@ -1,6 +1,6 @@
 import type { Client } from '../../identity/clients/client';
 import { OAuthError } from '../../protocol/oauth-error';
-import type { VerifiedDpopProof } from '../dpop/dpop-proof';
+import type { VerifiedDpopProof } from '../../tokens/dpop/dpop-proof';
 import type { ResourceLookup } from '../../identity/resources/resource-indicators';
 import { carriedValue, type AuthorizationInput } from './authorization-parameters';
 import {

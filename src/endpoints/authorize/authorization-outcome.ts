@@ -1,11 +1,11 @@
 import type { OAuthError } from '../../protocol/oauth-error';
 import type { SignInSession } from '../../identity/sessions/sign-in-session';
+import type { CarriedParameters } from '../interaction/page';
 import type { AuthorizationRequest, ResponseTarget } from './authorization-request';
 
-/** The authorization parameters carried through the login and consent pages, as hidden fields. */
-export type CarriedParameters = Readonly<Record<string, string>>;
+export type { CarriedParameters };
 
-/** What the authorization endpoint answers; the interaction layer renders it. */
+/** What the authorization endpoint answers; `PageRenderer` (src/endpoints/interaction/) renders it as an `AuthorizationPage`. */
 export type AuthorizationOutcome =
   /** RFC 6749 §4.1.2.1: client or redirect URI not trusted: an error page, never a redirect. */
   | { readonly kind: 'error_page'; readonly description: string }

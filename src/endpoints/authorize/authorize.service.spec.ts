@@ -3,10 +3,10 @@ import type { SignInSession } from '../../identity/sessions/sign-in-session';
 import type { User } from '../../identity/users/user';
 import type { FormBody } from '../../protocol/form';
 import { inspectParameters } from '../../protocol/inspected-parameters';
-import type { CodeRequest } from './authorization-code.service';
+import type { CodeRequest } from '../../tokens/authorization/authorization-code.service';
 import { AuthorizationParameters } from './authorization-parameters';
 import { AuthorizeService } from './authorize.service';
-import { ConsentRepository } from './consent.repository';
+import { ConsentRepository } from '../../tokens/authorization/consent.repository';
 
 const ISSUER = 'https://id.example.com';
 const CALLBACK = 'https://app.example/cb';

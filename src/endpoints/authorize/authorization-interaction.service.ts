@@ -1,31 +1,31 @@
 import { Injectable } from '@nestjs/common';
-import { AuditSink } from '../../platform/audit/audit-event';
-import { AuthorizeService } from '../../tokens/authorization/authorize.service';
-import type { AuthorizationInput } from '../../tokens/authorization/authorization-parameters';
+import { AuthorizeService } from './authorize.service';
+import type { AuthorizationInput } from './authorization-parameters';
 import type { InspectedParameters } from '../../protocol/inspected-parameters';
 import { BrowserCookies } from '../../identity/sessions/browser-cookies';
 import { SignInSessionService } from '../../identity/sessions/sign-in-session.service';
-import { DeviceCookies } from '../../identity/sign-in/device-cookie';
-import { PasswordChecksBusy } from '../../identity/sign-in/password-check.queue';
-import { CSRF_FIELD, CsrfTokens } from './csrf';
-import type { ConsentForm, LoginForm, PasskeyForm } from './interaction-forms';
-import { PasskeySignIn } from './passkey-sign-in';
+import { CSRF_FIELD, CsrfTokens } from '../interaction/csrf';
+import type { ConsentForm, LoginForm, PasskeyForm } from './authorization-forms';
+import { PasskeySignIn } from '../interaction/passkey-sign-in';
 import { PASSKEY_METHODS } from '../../protocol/authentication-context';
-import type { PageResult } from './page';
-import { PasswordSignIn } from './password-sign-in';
+import type { PageResult } from '../interaction/page';
+import { PasswordSignIn } from '../interaction/password-sign-in';
+import { SignedInSessions } from '../interaction/signed-in-sessions';
 
-/** The browser's side of the authorization endpoint: the request, the login page, the consent page. */
+/**
+ * The browser's side of the authorization endpoint (docs/browser-sign-in.md): the request, and the
+ * login, passkey, step-up and consent forms that continue it.
+ */
 @Injectable()
-export class InteractionService {
+export class AuthorizationInteractionService {
   constructor(
     private readonly authorization: AuthorizeService,
     private readonly sessions: SignInSessionService,
     private readonly passwords: PasswordSignIn,
-    private readonly audit: AuditSink,
     private readonly cookies: BrowserCookies,
     private readonly csrf: CsrfTokens,
-    private readonly deviceCookies: DeviceCookies,
     private readonly passkeys: PasskeySignIn,
+    private readonly signedInSessions: SignedInSessions,
   ) {}
 
   async authorize(parameters: AuthorizationInput, cookies: string | undefined): Promise<PageResult> {
@@ -45,23 +45,13 @@ export class InteractionService {
     const outcome = await this.authorization.authorize(form, undefined, { resumed: true });
     if (outcome.kind !== 'login') return { page: outcome };
     const username = form.accepted('username') ?? '';
-    const password = form.accepted('password') ?? '';
     const clientId = outcome.request.client.clientId;
-    const deviceId = this.deviceCookies.deviceOf(cookies, username);
-    const user = await this.passwords.verify(username, password, address, clientId, deviceId).catch(busyOrThrow);
-    if (user instanceof PasswordChecksBusy) return { page: { kind: 'busy', retryAfterSeconds: user.retryAfterSeconds } };
-    if (!user) {
-      return { page: { kind: 'login_failed', outcome, username: username.slice(0, 256) } };
-    }
     // A new sign-in replaces whatever session this browser had (prompt=login may switch users).
-    await this.sessions.end(this.cookies.session(cookies));
-    const { handle, session } = await this.sessions.start(user.subjectId, ['pwd']);
-    this.audit.emit({ name: 'user.signed_in', clientId, subject: user.subjectId, address });
-    return {
-      page: await this.authorization.authorize(form, session, { signedInNow: true, resumed: true }),
-      cookies: [this.cookies.setSession(handle, this.sessions.lifetimeSeconds), this.cookies.clearPreSession(), ...this.deviceCookies.setCookie(username)],
-      sessionHandle: handle,
-    };
+    const result = await this.passwords.signIn({ username, password: form.accepted('password') ?? '', cookies, address, clientId });
+    if (result.outcome === 'busy') return { page: { kind: 'busy', retryAfterSeconds: result.retryAfterSeconds } };
+    if (result.outcome === 'failed') return { page: { kind: 'login_failed', outcome, username: username.slice(0, 256) } };
+    const { handle, session, cookies: set } = result.signedIn;
+    return { page: await this.authorization.authorize(form, session, { signedInNow: true, resumed: true }), cookies: set, sessionHandle: handle };
   }
 
   /** The login page's passkey form (docs/passkeys.md): a new session, as the password form makes one. */
@@ -73,7 +63,7 @@ export class InteractionService {
     const clientId = outcome.request.client.clientId;
     const user = await this.passkeys.verify(form.accepted('credential'), { kind: 'pre-session', handle }, clientId, address);
     if (!user) return { page: { kind: 'login_failed', outcome, username: '', passkey: true } };
-    const signedIn = await this.passkeys.startSession(user, PASSKEY_METHODS, cookies, clientId, address);
+    const signedIn = await this.signedInSessions.start(user, PASSKEY_METHODS, cookies, clientId, address);
     return {
       page: await this.authorization.authorize(form, signedIn.session, { signedInNow: true, resumed: true }),
       cookies: signedIn.cookies,
@@ -93,7 +83,7 @@ export class InteractionService {
     const clientId = outcome.request.client.clientId;
     const user = await this.passkeys.verify(form.accepted('credential'), { kind: 'session', handle }, clientId, address);
     const renewed =
-      user?.subjectId === outcome.session.subject ? await this.passkeys.renew(handle, outcome.session, PASSKEY_METHODS, clientId, address) : undefined;
+      user?.subjectId === outcome.session.subject ? await this.signedInSessions.renew(handle, outcome.session, PASSKEY_METHODS, clientId, address) : undefined;
     if (!renewed) return { page: { kind: 'step_up_failed', outcome } };
     return {
       page: await this.authorization.authorize(form, renewed.session, { signedInNow: true, resumed: true }),
@@ -109,10 +99,4 @@ export class InteractionService {
     const session = await this.sessions.find(handle);
     return { page: await this.authorization.consent(form, session, form.accepted('decision') === 'allow') };
   }
-}
-
-/** Hashing is saturated (docs/throttling.md#password-hashing): a page of its own, not a 500. */
-function busyOrThrow(error: unknown): PasswordChecksBusy {
-  if (error instanceof PasswordChecksBusy) return error;
-  throw error;
 }

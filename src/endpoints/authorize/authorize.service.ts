@@ -9,7 +9,7 @@ import type { SignInSession } from '../../identity/sessions/sign-in-session';
 import { UserDirectory } from '../../identity/users/user-directory';
 import { PasskeyRepository } from '../../identity/passkeys/passkey.repository';
 import { acrOf, meetsRequirement } from '../../protocol/authentication-context';
-import { AuthorizationCodeService } from './authorization-code.service';
+import { AuthorizationCodeService } from '../../tokens/authorization/authorization-code.service';
 import { carriedValue, type AuthorizationInput } from './authorization-parameters';
 import { errorResponse, respond, type AuthorizationOutcome, type CarriedParameters } from './authorization-outcome';
 import {
@@ -22,7 +22,7 @@ import {
   type AuthorizationRequest,
   type ResponseTarget,
 } from './authorization-request';
-import { ConsentRepository } from './consent.repository';
+import { ConsentRepository } from '../../tokens/authorization/consent.repository';
 import { isPushedRequestUri } from './pushed-authorization-request';
 import { PushedAuthorizationService } from './pushed-authorization.service';
 

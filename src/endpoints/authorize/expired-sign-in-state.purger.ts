@@ -1,8 +1,8 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { DeviceAuthorizationService } from '../device-authorization/device-authorization.service';
+import { DeviceAuthorizationService } from '../../tokens/device-authorization/device-authorization.service';
 import { PeriodicTask } from '../../platform/scheduling/periodic-task';
 import { SignInSessionService } from '../../identity/sessions/sign-in-session.service';
-import { AuthorizationCodeService } from './authorization-code.service';
+import { AuthorizationCodeService } from '../../tokens/authorization/authorization-code.service';
 import { PushedAuthorizationService } from './pushed-authorization.service';
 
 const PURGE_INTERVAL_MS = 10 * 60_000;

@@ -6,7 +6,7 @@ import { inspectParameters } from '../../protocol/inspected-parameters';
 import { OAuthError } from '../../protocol/oauth-error';
 import { generateHandle, hashHandle, isHandle } from '../../protocol/opaque-handle';
 import { ResourceStore } from '../../identity/resources/resource.store';
-import { DpopProofVerifier, type DpopHeader } from '../dpop/dpop-proof.verifier';
+import { DpopProofVerifier, type DpopHeader } from '../../tokens/dpop/dpop-proof.verifier';
 import { AuthorizationParameters, type AuthorizationInput } from './authorization-parameters';
 import {
   PUSHED_REQUEST_INTERACTION_SECONDS,
