@@ -18,7 +18,6 @@ export interface Extension {
 
 // A real `import()`, which the CommonJS build would otherwise turn into `require()`: it loads ESM and
 // CommonJS files alike, through the resolution hooks of service-packages.ts on every Node version.
-// eslint-disable-next-line @typescript-eslint/no-implied-eval -- a constant body, no input is evaluated
 const importFile = new Function('url', 'return import(url)') as (url: string) => Promise<Record<string, unknown>>;
 
 /**
