@@ -48,7 +48,7 @@ function trustProxySetting({ trustProxy }: AppConfig): string[] | ((address: str
 }
 
 /**
- * Builds the application exactly as `main.ts` serves it, with the extensions of
+ * Builds the application exactly as the service (`tollgate start`) serves it, with the extensions of
  * `TOLLGATE_EXTENSIONS` (docs/extending.md); tests use it too.
  */
 export async function createApp(config: AppConfig, options: AppOptions = {}): Promise<NestFastifyApplication> {
