@@ -1,4 +1,4 @@
-import Module from 'node:module';
+import Module, { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 
 /**
@@ -43,7 +43,15 @@ export function shareServicePackages(): void {
   const parentURL = pathToFileURL(__filename).href;
   const hooks = Module as unknown as ModuleHooks;
   if (typeof hooks.registerHooks === 'function') {
-    hooks.registerHooks({ resolve: (specifier, context, next) => next(specifier, isSharedPackage(specifier) ? { ...context, parentURL } : context) });
+    // The file the service itself loads for the name: `require` of a CommonJS file resolves from its
+    // parent module, not from `parentURL`, so the answer is given here rather than redirected.
+    const serviceRequire = createRequire(__filename);
+    hooks.registerHooks({
+      resolve: (specifier, context, next) => {
+        const path = isSharedPackage(specifier) ? resolvedOrUndefined(() => serviceRequire.resolve(specifier)) : undefined;
+        return path === undefined ? next(specifier, context) : { url: pathToFileURL(path).href, shortCircuit: true };
+      },
+    });
     return;
   }
   const resolveFilename = hooks._resolveFilename;
@@ -51,4 +59,12 @@ export function shareServicePackages(): void {
     return resolveFilename.call(this, request, isSharedPackage(request) ? module : parent, ...rest);
   };
   hooks.register?.(`data:text/javascript,${encodeURIComponent(ASYNC_HOOKS)}`, { data: { parentURL, names: SHARED_PACKAGES } });
+}
+
+function resolvedOrUndefined(resolve: () => string): string | undefined {
+  try {
+    return resolve();
+  } catch {
+    return undefined;
+  }
 }

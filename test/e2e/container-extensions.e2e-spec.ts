@@ -163,7 +163,7 @@ export const migrations = [AddClientProbe${stamp + 1}];
     );
   }, 150_000);
 
-  it('refuses to start, in one line naming the file, when an extension is missing, throws, exports no Nest module or no validator', async () => {
+  it('refuses to start, in one line naming the file, when an extension is missing, throws, exports no Nest module, no validator or bad migrations', async () => {
     const missing = join(directory, 'missing.js');
     expect(await expectOneLineFailure(missing, missing)).toBe(`Tollgate failed to start: TOLLGATE_EXTENSIONS: ${missing} does not exist`);
 
@@ -185,6 +185,12 @@ export const migrations = [AddClientProbe${stamp + 1}];
     );
     expect(await expectOneLineFailure(noValidator, noValidator)).toBe(
       `Tollgate failed to start: TOLLGATE_EXTENSIONS: ${noValidator}: HelperModule exports no grant validator (a class with a validate method)`,
+    );
+
+    const badMigrations = join(directory, 'bad-migrations.js');
+    await writeFile(badMigrations, `${await readFile(EXAMPLE, 'utf8')}\nmodule.exports.migrations = ['INSERT INTO clients …'];\n`);
+    expect(await expectOneLineFailure(badMigrations, badMigrations)).toBe(
+      `Tollgate failed to start: TOLLGATE_EXTENSIONS: ${badMigrations}: migrations must be an array of migration classes (each with up and down)`,
     );
   }, 150_000);
 
