@@ -35,12 +35,10 @@ RUN npm ci --omit=dev --no-audit --no-fund \
  && ! node -e "require.resolve('@electric-sql/pglite')" 2>/dev/null
 COPY --from=build /app/dist ./dist
 # One executable for the operator commands: `tollgate keys:rotate`, `tollgate client:migration`, …
-# Extensions (TOLLGATE_EXTENSIONS, e.g. a mounted /extensions; docs/extending.md) require `tollgate` and
-# the service's own packages: the link and NODE_PATH resolve both to the very modules the service runs.
+# Extensions (TOLLGATE_EXTENSIONS, e.g. a mounted /extensions; docs/extending.md) get `tollgate` and the
+# service's own @nestjs/common, @nestjs/core and class-validator from the service itself: no NODE_PATH.
 RUN chmod 0755 dist/cli/tollgate.js && ln -s /app/dist/cli/tollgate.js /usr/local/bin/tollgate \
- && ln -s /app /app/node_modules/tollgate \
  && mkdir -p /data /migrations && chown node:node /data /migrations
-ENV NODE_PATH=/app/node_modules
 # The sign-in pages' templates and stylesheet (docs/browser-sign-in.md#pages).
 COPY views ./views
 USER node

@@ -10,6 +10,15 @@ import { SCHEMA_BEHIND_EXIT_CODE } from './exit-codes';
  * command, add a line here; its module is loaded only when it runs. docs/operations.md.
  */
 const COMMANDS: Record<string, { readonly summary: string; readonly run: (argv: readonly string[], io: CommandIo) => Promise<number> }> = {
+  start: {
+    summary: 'run the service, as the container image does (with TOLLGATE_EXTENSIONS, docs/configuration.md)',
+    // The service keeps the process alive, and ends it itself: at a failed start, and at SIGTERM or SIGINT.
+    run: async (argv) => {
+      if (argv.length > 0) throw new Error('takes no options: the service reads its environment (docs/configuration.md)');
+      await import('../src/main.js');
+      return 0;
+    },
+  },
   migrate: {
     summary: 'apply the pending migrations (the only command that does; --check lists them)',
     run: async (argv) => (await import('./migrate.cli.js')).runMigrateCommand(argv),

@@ -26,7 +26,9 @@ const options = {
   // `import()` becomes a lazy `require()`, as in jest: swc's CommonJS exports (an `_export` helper) are
   // invisible to an ESM `import()` of our own files, and every package we load lazily has a CommonJS
   // entry (Node >= 20.19 could also require an ES module).
-  module: { type: 'commonjs' },
+  // exportInteropAnnotation: a dead `0 && (module.exports = {…})` that tells Node's CommonJS lexer the
+  // export names, so that an ES module can `import { OAuthError } from 'tollgate'` (an ESM extension).
+  module: { type: 'commonjs', exportInteropAnnotation: true },
   sourceMaps: true,
   swcrc: false,
   configFile: false,

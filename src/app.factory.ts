@@ -4,7 +4,9 @@ import type { Type } from '@nestjs/common';
 import type { Logger as PinoLogger } from 'pino';
 import type { AppConfig } from './platform/config/app.config';
 import { BootDataSources } from './platform/database/boot-data-sources';
-import { loadExtensions } from './grants/extension-loader';
+import { loadExtensions, type Extension } from './grants/extension-loader';
+import { grantOriginOf } from './grants/grant-origins';
+import { GrantValidatorRegistry } from './grants/grant-validator.registry';
 import { handleClientError } from './platform/http/client-error-handler';
 import { ProbeAwareLogController } from './platform/logging/probe-log-controller';
 import { requestChildLoggerFactory } from './platform/logging/request-logger';
@@ -46,7 +48,7 @@ function trustProxySetting({ trustProxy }: AppConfig): string[] | ((address: str
 }
 
 /**
- * Builds the application exactly as `main.ts` serves it, with the extensions of
+ * Builds the application exactly as the service (`tollgate start`) serves it, with the extensions of
  * `TOLLGATE_EXTENSIONS` (docs/extending.md); tests use it too.
  */
 export async function createApp(config: AppConfig, options: AppOptions = {}): Promise<NestFastifyApplication> {
@@ -70,8 +72,10 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
   const dataSources = new BootDataSources();
   const auditSink = options.auditSink ?? new PinoAuditSink(logger);
   const { extraGrants, userDirectory, migrations, grantModules = [] } = options;
-  const grants = [...grantModules, ...extensions];
-  const module = TollgateModule.forRoot({ config, grants, userDirectory, auditSink, migrations }, { dataSources, extraGrants });
+  const grants = [...grantModules, ...extensions.flatMap((extension) => extension.modules)];
+  // An extension's migrations (its clients, resources) run after the application's, each list in its order.
+  const allMigrations = [...(migrations ?? []), ...extensions.flatMap((extension) => extension.migrations)];
+  const module = TollgateModule.forRoot({ config, grants, userDirectory, auditSink, migrations: allMigrations }, { dataSources, extraGrants });
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: new NestPinoLogger(logger),
     abortOnError: false,
@@ -89,5 +93,15 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     await app.close().catch(() => undefined);
     throw error;
   }
+  for (const line of extensionSummary(extensions, app.get(GrantValidatorRegistry))) logger.info({ context: 'Extensions' }, line);
   return app;
+}
+
+/** One start-log line per loaded extension: its file and the grant types it added. */
+function extensionSummary(extensions: readonly Extension[], registry: GrantValidatorRegistry): string[] {
+  return extensions.map(({ path, migrations }) => {
+    const origin = `TOLLGATE_EXTENSIONS ${path}`;
+    const grantTypes = registry.grantTypes().filter((grantType) => grantOriginOf(registry.find(grantType)!.constructor) === origin);
+    return `Extension ${path} loaded: grant types ${grantTypes.join(', ')}; ${migrations.length} migration${migrations.length === 1 ? '' : 's'}`;
+  });
 }

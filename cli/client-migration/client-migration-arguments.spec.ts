@@ -27,9 +27,7 @@ describe('parseClientMigrationArguments', () => {
     [['--client-id', 'api3', '--scope', 'api2'], '--grant is required when creating a client (at least one grant type)'],
     [
       ['--client-id', 'api3', '--grant', 'implicit', '--scope', 'api2'],
-      expect.stringMatching(
-        /^--grant "implicit" is not a grant type Tollgate serves \(authorization_code, client_credentials, password, refresh_token, delegation, urn:ietf:params:oauth:grant-type:token-exchange\)/,
-      ),
+      '--grant: grant type "implicit" is registered by RFC 7591 for a flow without a token request',
     ],
     [
       ['--client-id', 'spa2', '--grant', 'authorization_code', '--scope', 'openid'],
@@ -349,6 +347,13 @@ describe('parseClientMigrationArguments', () => {
       updateIndex: false,
       offline: false,
     });
+  });
+
+  it('accepts and refuses grant names exactly as the service does (grantTypeNameProblem)', () => {
+    expect(parse('--client-id', 'gw', '--grant', 'partner-key', '--scope', 'api1')?.request).toMatchObject({ grantTypes: ['partner-key'] });
+    expect(problemOf('--client-id', 'gw', '--grant', 'urn:example:partner"key', '--scope', 'api1')).toBe(
+      '--grant: grant type "urn:example:partner\\"key" contains ":" but is not an absolute URI (RFC 6749 §4.5)',
+    );
   });
 
   it('reads --add-secret with an expiry, and --disable', () => {

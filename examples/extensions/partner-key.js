@@ -1,6 +1,7 @@
-// A container extension (docs/extending.md#container-extensions): plain CommonJS, loaded by Tollgate
-// from TOLLGATE_EXTENSIONS. `@nestjs/common`, `class-validator` and `tollgate` are the service's own
-// (NODE_PATH in the image). Decorators are applied as functions: no compiler is needed.
+// A container extension (docs/extending.md#3-a-container-extension): plain CommonJS, loaded by Tollgate
+// from TOLLGATE_EXTENSIONS. `@nestjs/common`, `class-validator` and `tollgate` are the service's own,
+// wherever this file lies. Decorators are applied as functions: no compiler is needed. Its client comes
+// by a migration the operator adds to `migrations` (docs/extending.md#the-extensions-client-by-migration).
 const { createHash } = require('node:crypto');
 const { Inject, Injectable, Module } = require('@nestjs/common');
 const { IsString, Length } = require('class-validator');

@@ -1,4 +1,6 @@
 import type { GrantContext, GrantSuccess, GrantValidator } from './grant-validator';
+import { StartupFailure } from '../platform/logging/startup-failure';
+import { recordGrantOrigin } from './grant-origins';
 import { GrantValidatorRegistry } from './grant-validator.registry';
 
 class NoParameters {}
@@ -17,6 +19,20 @@ describe('GrantValidatorRegistry', () => {
     expect(() => new GrantValidatorRegistry([new FirstValidator('delegation'), new SecondValidator('delegation')])).toThrow(
       'Two grant validators handle grant_type "delegation": FirstValidator and SecondValidator. Register one.',
     );
+  });
+
+  it('names the extension file a validator came from, and refuses a grant type name the CLI would refuse too', () => {
+    class ExtensionValidator extends FirstValidator {}
+    recordGrantOrigin(ExtensionValidator, 'TOLLGATE_EXTENSIONS /extensions/partner.js');
+    expect(() => new GrantValidatorRegistry([new FirstValidator('delegation'), new ExtensionValidator('delegation')])).toThrow(
+      'Two grant validators handle grant_type "delegation": FirstValidator and ExtensionValidator (TOLLGATE_EXTENSIONS /extensions/partner.js). Register one.',
+    );
+    expect(() => new GrantValidatorRegistry([new ExtensionValidator('partner key')])).toThrow(
+      new StartupFailure(
+        'ExtensionValidator (TOLLGATE_EXTENSIONS /extensions/partner.js): grant type "partner key" must be an absolute URI or a short name of letters, digits and - . _ (RFC 6749 §A.10)',
+      ),
+    );
+    expect(() => new GrantValidatorRegistry([new FirstValidator(42 as unknown as string)])).toThrow('FirstValidator: grantType must be a string');
   });
 
   it('finds nothing for an unregistered grant type', () => {

@@ -1,5 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GrantParameterSchema } from '../protocol/grant-parameters';
+import { grantTypeNameProblem } from '../protocol/grant-type-name';
+import { StartupFailure } from '../platform/logging/startup-failure';
+import { describeGrantValidator } from './grant-origins';
 import { GRANT_VALIDATORS, type GrantValidator } from './grant-validator';
 
 /** Every registered grant validator, by `grant_type`. */
@@ -9,10 +12,12 @@ export class GrantValidatorRegistry {
 
   constructor(@Inject(GRANT_VALIDATORS) validators: readonly GrantValidator[]) {
     for (const validator of validators) {
+      const nameProblem = typeof validator.grantType === 'string' ? grantTypeNameProblem(validator.grantType) : 'grantType must be a string';
+      if (nameProblem) throw new StartupFailure(`${describeGrantValidator(validator)}: ${nameProblem}`);
       const existing = this.byGrantType.get(validator.grantType);
       if (existing) {
-        throw new Error(
-          `Two grant validators handle grant_type "${validator.grantType}": ${existing.constructor.name} and ${validator.constructor.name}. Register one.`,
+        throw new StartupFailure(
+          `Two grant validators handle grant_type "${validator.grantType}": ${describeGrantValidator(existing)} and ${describeGrantValidator(validator)}. Register one.`,
         );
       }
       // Read the DTO's metadata now rather than on the first request.

@@ -61,8 +61,9 @@ export interface GrantContext {
  * within the requested ones and the client's, the subject is a known, enabled user (docs/users.md),
  * and its claims and response parameters cannot replace the standard ones.
  *
- * Register the class with `GrantsModule.register({ validators, imports })`; the built-in ones are
- * listed in `grants/built-in-grants.ts`.
+ * A Nest module provides the class and exports it; the application passes the module in `grants`
+ * of `TollgateModule.forRoot(…)` or `grantModules` of `createApp`, or names its file in
+ * `TOLLGATE_EXTENSIONS` (docs/extending.md).
  */
 export interface GrantValidator<P extends object = object> {
   readonly grantType: string;

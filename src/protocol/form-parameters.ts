@@ -5,7 +5,7 @@ import { OAuthError, type OAuthErrorCode } from './oauth-error';
 /**
  * A parameter DTO: a class whose members carry class-validator decorators. Its values are strings
  * (or lists of strings) as the form sent them, so it carries no class-transformer decorators and is
- * made with `new` (`parametersOf`).
+ * made with `new`.
  */
 export type ParametersClass<P extends object> = new () => P;
 
@@ -62,7 +62,7 @@ export class ParameterSchema {
 
 /**
  * The DTO's parameters from a form body, validated. Undeclared parameters are dropped
- * (`pickParameters`, which also refuses a repeated or overlong one as `invalid_request`); a failed
+ * (a repeated or overlong one is refused as `invalid_request`); a failed
  * constraint becomes the refusal's code, or the code its `context` names, with the constraint's
  * message as the description.
  */
@@ -70,14 +70,14 @@ export function readParameters<P extends object>(dto: ParametersClass<P>, body: 
   return validateParameters(dto, pickDeclaredParameters(dto, body), refusal);
 }
 
-/** The parameters the DTO declares, as sent: a repeated or overlong one refused as `invalid_request` (`pickParameters`). */
+/** The parameters the DTO declares, as sent: a repeated or overlong one refused as `invalid_request`. */
 export function pickDeclaredParameters(dto: ParametersClass<object>, body: FormBody): RequestParameters {
   const schema = ParameterSchema.of(dto);
   // A DTO that declares no parameter (client_credentials) has nothing to pick or check.
   return schema.names.size === 0 ? NONE : pickParameters(body, schema.names, schema.repeatable, schema.longer);
 }
 
-/** The DTO holding parameters picked by `pickDeclaredParameters`, validated. */
+/** The DTO holding the parameters it declares, picked from a request, validated. */
 export function validateParameters<P extends object>(dto: ParametersClass<P>, picked: RequestParameters, refusal: ParameterRefusal): P {
   if (picked === NONE) return new dto();
   const parameters = parametersOf(dto, picked);

@@ -7,7 +7,7 @@ export type { ParameterConstraintContext } from './form-parameters';
 /** A grant's parameter DTO: a class whose members carry class-validator decorators. */
 export type GrantParametersClass<P extends object> = ParametersClass<P>;
 
-/** The names a grant's DTO declares (`ParameterSchema`). */
+/** The names a grant's DTO declares. */
 export const GrantParameterSchema = ParameterSchema;
 
 /** The grant's parameters from a form body, as its DTO, validated; a failure is `errorCode` unless its constraint names another. */

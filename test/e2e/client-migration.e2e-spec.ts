@@ -82,7 +82,7 @@ describe('npm run client:migration', () => {
   it('refuses bad arguments with exit code 2 and a clear message, writing nothing', async () => {
     const result = await generate('--client-id', 'api 3', '--grant', 'implicit');
     expect(result).toEqual({ code: 2, stdout: '', stderr: expect.stringMatching(/^client:migration: --client-id "api 3" must be/) });
-    expect(result.stderr).toContain('--grant "implicit" is not a grant type Tollgate serves');
+    expect(result.stderr).toContain('--grant: grant type "implicit" is registered by RFC 7591 for a flow without a token request');
     expect(result.stderr).toContain('--scope is required when creating a client');
     expect(await readdir(outDir)).toEqual([]);
   });

@@ -217,7 +217,7 @@ describe('WORKERS: several worker processes behind one port', () => {
     const missing = join(tmpdir(), `tollgate-missing-${process.pid}.js`);
     const { code, stdout, stderr } = await runToExit(spawnService(await environment({ TOLLGATE_EXTENSIONS: missing }), ROOT, children), 30_000);
     expect(code).toBe(1);
-    expect(stderr).toContain(`TOLLGATE_EXTENSIONS: ${missing} failed to load`);
+    expect(stderr).toContain(`TOLLGATE_EXTENSIONS: ${missing} does not exist`);
     expect(stdout).toMatch(/"context":"Cluster","msg":"Worker \d+ exited with code 1 before it listened: stopping"/);
   }, 60_000);
 

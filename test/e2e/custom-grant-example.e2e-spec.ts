@@ -1,12 +1,12 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { runToExit, type Exit } from '../support/built-service';
+import { freePort, runToExit, startService, stop, type Exit } from '../support/built-service';
 import { expectTokenError, expectTokenSuccessHeaders } from '../support/fixtures';
-import { jwtPayload, requestToken } from '../support/http';
+import { jwtPayload, request, requestToken } from '../support/http';
 import { copyExample, installPackedTollgate, packTollgate } from '../support/packed-tollgate';
 
 const run = promisify(execFile);
@@ -99,6 +99,23 @@ describe('examples/custom-grant on the packed package', () => {
 
     expectTokenError(response, 400, 'invalid_request');
   });
+
+  it("the installed package's `tollgate start` loads a container extension from another directory, without NODE_PATH", async () => {
+    const extensions = await mkdtemp(join(workDirectory, 'extensions-'));
+    const extension = join(extensions, 'partner-key.js');
+    // The example the package carries (docs/extending.md links to it), copied where a mounted volume would be.
+    await copyFile(join(workDirectory, 'app/node_modules/tollgate/examples/extensions/partner-key.js'), extension);
+    const port = String(await freePort());
+    const env = { PORT: port, HOST: '127.0.0.1', ISSUER, DATA_DIR: join(workDirectory, 'start-data'), LOG_LEVEL: 'info', TOLLGATE_EXTENSIONS: extension };
+    const service = await startService(env, new Set(), [join(workDirectory, 'app/node_modules/.bin/tollgate'), 'start'], join(workDirectory, 'app'));
+    try {
+      const discovery = await request(`http://127.0.0.1:${port}/.well-known/openid-configuration`);
+      expect(discovery.body.grant_types_supported).toContain(PARTNER_KEY_GRANT);
+    } finally {
+      const output = await stop(service);
+      expect(output).toContain(`Extension ${extension} loaded: grant types ${PARTNER_KEY_GRANT}; 0 migrations`);
+    }
+  }, 120_000);
 });
 
 /** The example prints `listening on <url>` once it serves. */

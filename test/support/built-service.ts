@@ -38,9 +38,17 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** `node dist/src/main.js` with only the environment a new user's shell would add to PATH and HOME. */
-export function spawnService(env: Record<string, string>, cwd: string, children: Set<ChildProcess>): ChildProcess {
-  const child = spawn(process.execPath, [MAIN], {
+/**
+ * `node dist/src/main.js` with only the environment a new user's shell would add to PATH and HOME;
+ * `command`: another way to start it, e.g. an installed package's `tollgate start`.
+ */
+export function spawnService(
+  env: Record<string, string>,
+  cwd: string,
+  children: Set<ChildProcess>,
+  command: readonly string[] = [process.execPath, MAIN],
+): ChildProcess {
+  const child = spawn(command[0], command.slice(1), {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -76,9 +84,9 @@ export interface RunningService {
   readonly exited: Promise<Exit>;
 }
 
-/** Starts the service from the project directory, as `npm start` does, and waits until it answers. */
-export async function startService(env: Record<string, string>, children: Set<ChildProcess>): Promise<RunningService> {
-  const child = spawnService(env, ROOT, children);
+/** Starts the service from the project directory, as `npm start` does (or by `command` in `cwd`), and waits until it answers. */
+export async function startService(env: Record<string, string>, children: Set<ChildProcess>, command?: readonly string[], cwd = ROOT): Promise<RunningService> {
+  const child = spawnService(env, cwd, children, command);
   const exited = runToExit(child, 170_000);
   let early: Exit | undefined;
   void exited.then(

@@ -31,7 +31,7 @@ export interface AppConfig {
   /** Access tokens that passed validation, kept so a repeat skips the signature check (docs/tokens.md#validation). */
   readonly verifiedTokenCache: { readonly maxEntries: number; readonly maxAgeSeconds: number };
   readonly signingAlgorithm: SigningAlgorithm;
-  /** `KEY_ENCRYPTION_KEY`, `KEY_ENCRYPTION_KEY_PREVIOUS` and the `KEY_ROTATION_*` periods (key.config.ts). */
+  /** `KEY_ENCRYPTION_KEY`, `KEY_ENCRYPTION_KEY_PREVIOUS` and the `KEY_ROTATION_*` periods. */
   readonly keyEncryptionKey: KeyConfig['keyEncryptionKey'];
   readonly previousKeyEncryptionKeys: KeyConfig['previousKeyEncryptionKeys'];
   readonly keyRotation: KeyConfig['keyRotation'];
@@ -44,7 +44,7 @@ export interface AppConfig {
   readonly shutdownDrainSeconds: number;
   /** Where Prometheus metrics are served, apart from the public port; undefined: not served. */
   readonly metricsPort: number | undefined;
-  /** `WORKERS`: processes serving the port; read by main.ts only (docs/operations.md#several-cores-workers). */
+  /** `WORKERS`: processes serving the port; read by the service's start only (docs/operations.md#several-cores-workers). */
   readonly workers: WorkersConfig;
   /** `TRUST_DOMAIN`: the `aud` of transaction tokens (docs/transaction-tokens.md); the issuer by default. */
   readonly trustDomain: string;
@@ -61,7 +61,7 @@ export interface AppConfig {
   readonly signals: SignalsConfig;
   /** `TOLLGATE_EXTENSIONS`: JavaScript modules whose Nest modules provide grant validators (docs/extending.md). */
   readonly extensions?: readonly string[];
-  /** An override of a production refusal in effect (ALLOW_INSECURE_ISSUER): main.ts logs each as a warning at every start. */
+  /** An override of a production refusal in effect (ALLOW_INSECURE_ISSUER): the service logs each as a warning at every start. */
   readonly startupWarnings?: readonly string[];
 }
 
@@ -85,8 +85,7 @@ export class ConfigError extends Error {
 }
 
 /**
- * Validates the environment as `AppEnvironment`, `KeyEnvironment` and `ThrottlingEnvironment`
- * (class-validator) and applies the defaults of docs/configuration.md. Every bad variable is
+ * Validates the environment (with class-validator) and applies the defaults of docs/configuration.md. Every bad variable is
  * reported at once, in one ConfigError.
  */
 export function loadConfig(env: Env = process.env): AppConfig {

@@ -4,8 +4,7 @@ import { sliceProvider } from './config-slice';
 import { CONFIG_SLICES } from './config.slices';
 
 /**
- * The one global module: the validated configuration (`APP_CONFIG`), its typed slices
- * (config.slices.ts), and what an embedding application plugs in besides the environment (each
+ * The one global module: the validated configuration, its typed slices, and what an embedding application plugs in besides the environment (each
  * option a provider defined by the module that reads it).
  */
 @Global()

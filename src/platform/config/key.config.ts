@@ -3,10 +3,10 @@ import { NumberIn, Satisfies, validateEnvironment, type Env } from './environmen
 
 /**
  * The signing-key settings of `AppConfig`: the key-encryption key and the rotation periods.
- * Read by `loadConfig` (app.config.ts) from the variables of `KeyEnvironment`.
+ * Read by `loadConfig` from the `KEY_ENCRYPTION_KEY*` and `KEY_ROTATION_*` variables (docs/configuration.md).
  */
 export interface KeyConfig {
-  /** AES-256-GCM key sealing the signing keys' private parts (`KEY_ENCRYPTION_KEY`); unset: see src/keys/key-encryption-key.ts. */
+  /** AES-256-GCM key sealing the signing keys' private parts (`KEY_ENCRYPTION_KEY`); unset: a key derived from `DATABASE_URL`, with a warning (docs/configuration.md). */
   readonly keyEncryptionKey: Buffer | undefined;
   /** Further key-encryption keys, only to open keys sealed under them (`KEY_ENCRYPTION_KEY_PREVIOUS`). */
   readonly previousKeyEncryptionKeys: readonly Buffer[];

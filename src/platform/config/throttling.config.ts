@@ -18,9 +18,9 @@ export interface RateLimitConfig {
   readonly signInMaxBackOffSeconds: number;
   readonly signInAddressFailures: number;
   readonly signInAddressWindowSeconds: number;
-  /** Lifetime of a device cookie (src/sign-in/device-cookie.ts); 0 = no device cookies. */
+  /** Lifetime of a device cookie (docs/throttling.md); 0 = no device cookies. */
   readonly deviceCookieDays: number;
-  /** Bound on concurrent password hashing (src/sign-in/password-check.queue.ts); concurrency 0 = unbounded. */
+  /** Bound on concurrent password hashing (docs/throttling.md); concurrency 0 = unbounded. */
   readonly passwordCheckConcurrency: number;
   readonly passwordCheckQueueLength: number;
   readonly passwordCheckQueueTimeoutMs: number;
@@ -60,7 +60,7 @@ export class ThrottlingEnvironment {
   TRUST_PROXY?: TrustProxy;
 }
 
-/** The throttling settings of `AppConfig` (docs/throttling.md), read by `loadConfig` (app.config.ts). */
+/** The throttling settings of `AppConfig` (docs/throttling.md), read by `loadConfig`. */
 export function readThrottlingConfig(env: Env, problems: string[]): { rateLimits: RateLimitConfig; trustProxy: TrustProxy | undefined } {
   const { variables: v, problems: refused } = validateEnvironment(ThrottlingEnvironment, env);
   problems.push(...refused);

@@ -18,7 +18,7 @@ export class WorkersEnvironment {
   WORKERS?: number | 'auto';
 }
 
-/** `auto` is one worker per core the process may use, at most `MAX_WORKERS`. */
+/** `auto` is one worker per core the process may use, with an upper bound (docs/operations.md#several-cores-workers). */
 export function readWorkersConfig(env: Env, problems: string[], cores = availableParallelism()): WorkersConfig {
   const { variables: v, problems: refused } = validateEnvironment(WorkersEnvironment, env);
   problems.push(...refused);
