@@ -8,6 +8,7 @@ import { TollgateMetrics } from '../../platform/metrics/metrics';
 import { singleParameter } from '../../protocol/form';
 import { OAuthError } from '../../protocol/oauth-error';
 import { ClientAuthThrottle } from '../../platform/rate-limit/client-auth.throttle';
+import { annotateSpan, inSpan } from '../../platform/tracing/spans';
 import type { ClientAuthEndpoint } from './client-auth-method';
 import { ClientAuthenticator } from './client-authenticator';
 
@@ -38,7 +39,11 @@ export class ClientAuthGuard implements CanActivate {
     private readonly metrics: TollgateMetrics,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): Promise<boolean> {
+    return inSpan('tollgate.client_authentication', () => this.authenticate(context));
+  }
+
+  private async authenticate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<ClientAuthenticatedRequest>();
     const body = requireFormBody(request);
     const endpoint = this.reflector.get<ClientAuthEndpoint | undefined>(CLIENT_AUTH_ENDPOINT, context.getHandler());
@@ -67,6 +72,7 @@ export class ClientAuthGuard implements CanActivate {
       throw error;
     }
     this.metrics.clientAuthentications.inc({ method: metricLabel(request.authenticatedClient.method), outcome: 'success' });
+    annotateSpan({ 'tollgate.client_auth_method': request.authenticatedClient.method, 'tollgate.client_id': request.authenticatedClient.client.clientId });
     await this.throttle.succeeded(request.ip, request.authenticatedClient.client.clientId);
     return true;
   }
