@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { emptyDatabase, ISSUER, TEST_KEY_ENCRYPTION_KEY } from '../support/create-test-app';
-import { ensureBuilt, freePort, startService, stop } from '../support/built-service';
+import { ensureBuilt, freePort, ROOT, runToExit, spawnService, startService, stop } from '../support/built-service';
 import { basic, postForm, request, requestToken } from '../support/http';
 import { startMetadataDocumentServer, type MetadataDocumentServer } from '../support/metadata-document-server';
 
@@ -215,6 +215,13 @@ describe('OpenTelemetry tracing of the built service', () => {
       await collector.close();
     }
   }, 180_000);
+
+  it('refuses to start with an exporter or protocol it does not have, saying which variable to change', async () => {
+    const env = await environment({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' });
+    const exit = await runToExit(spawnService(env, ROOT, children), 60_000);
+    expect(exit.code).toBe(1);
+    expect(exit.stderr).toContain('OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (OTLP over HTTP, port 4318), not grpc');
+  }, 90_000);
 
   // The API package (no-op without an SDK) is loaded either way: prom-client's process metrics require it.
   it('loads no OpenTelemetry SDK, exporter or instrumentation without OTEL_* variables, nor with OTEL_TRACES_EXPORTER=none', async () => {
