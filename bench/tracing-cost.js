@@ -8,7 +8,8 @@
  *
  *   npm run build && node bench/tracing-cost.js [--duration 20] [--rounds 10] [--base /path/to/other/dist/src/main.js]
  *
- * DATABASE_URL: on that PostgreSQL; unset, each server on its own embedded PGlite.
+ * DATABASE_URL: on that PostgreSQL; unset, each server on its own embedded PGlite. BENCH_CONNECTIONS:
+ * autocannon's connections (32). On a busy machine single rounds vary widely: quote the medians.
  */
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
