@@ -13,6 +13,7 @@ import { keepBodyText } from './platform/http/json-body-text';
 import { rememberClientAddress } from './platform/http/client-address-context';
 import { stampArrivalTime } from './platform/http/request-arrival';
 import { sendStrictTransportSecurity } from './platform/http/strict-transport-security';
+import { nameRequestSpansByRoute } from './platform/tracing/spans';
 
 const HEADERS_TIMEOUT_MS = 10_000;
 
@@ -38,6 +39,7 @@ export class FastifySetup implements OnApplicationBootstrap {
     // RFC 9112 §9.6: a client that shuts down its sending side after its request still wants the
     // answer; Node's default drops the request instead (its `httpAllowHalfOpen`, long-standing if undocumented).
     Object.assign(fastify.server, { httpAllowHalfOpen: true });
+    nameRequestSpansByRoute(fastify);
     sendStrictTransportSecurity(fastify, config.issuer);
     stampArrivalTime(fastify);
     keepBodyText(fastify);

@@ -5,6 +5,8 @@ import { ClusterWorker, processRole } from './platform/cluster/cluster-worker';
 import { runClusterPrimary } from './platform/cluster/cluster-primary';
 import { TollgateMetrics } from './platform/metrics/metrics';
 import { ShutdownState } from './endpoints/health/shutdown-state';
+import { startTracing, type Tracing } from './platform/tracing/start-tracing';
+import { tracingSettings } from './platform/tracing/tracing-settings';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -12,6 +14,8 @@ async function main(): Promise<void> {
   let config: AppConfig;
   try {
     config = loadConfig();
+    // Checked here too, so that a wrong OTEL_* variable stops the primary, not each worker it forks.
+    tracingSettings(process.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);
@@ -21,10 +25,12 @@ async function main(): Promise<void> {
   // WORKERS > 1: the primary forks the workers, each of which goes on below (docs/operations.md#several-cores-workers).
   if (role === 'primary') process.exit(await runClusterPrimary(config, config.shutdownDrainSeconds * 1000 + 2 * SHUTDOWN_GRACE_MS));
   const worker = role === 'worker' ? new ClusterWorker() : undefined;
+  // Before the application loads, so that node:http and pg are instrumented as they are first required.
+  const tracing = await startTracing(process.env);
   // Loaded here, not by the primary, which needs none of the application (about 30 MB less resident).
   const { createApp } = await import('./app.factory.js');
   const app = await createApp(worker?.appConfig(config) ?? config);
-  closeOnSignals(app, config.shutdownDrainSeconds);
+  closeOnSignals(app, config.shutdownDrainSeconds, tracing);
   worker?.serving(app.get(TollgateMetrics).registry);
   await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
     throw (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
@@ -56,7 +62,7 @@ function whatNext(base: string): string {
  * then stop accepting connections, let in-flight requests finish, close the pool and exit 0 — all
  * within a bound. SIGINT (Ctrl-C) skips the drain.
  */
-function closeOnSignals(app: NestFastifyApplication, drainSeconds: number): void {
+function closeOnSignals(app: NestFastifyApplication, drainSeconds: number, tracing: Tracing | undefined): void {
   const fastify = app.getHttpAdapter().getInstance();
   const shutdown = async (signal: NodeJS.Signals) => {
     const drainMs = signal === 'SIGTERM' ? drainSeconds * 1000 : 0;
@@ -67,6 +73,7 @@ function closeOnSignals(app: NestFastifyApplication, drainSeconds: number): void
     // The HTTP server first: requests still running need the pool that app.close() ends.
     await fastify.close();
     await app.close();
+    await tracing?.shutdown();
   };
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () =>

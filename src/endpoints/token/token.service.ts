@@ -7,6 +7,7 @@ import type { GrantContext, GrantResult } from '../../grants/grant-validator';
 import { GrantValidatorRegistry } from '../../grants/grant-validator.registry';
 import type { FormBody } from '../../protocol/form';
 import { OAuthError } from '../../protocol/oauth-error';
+import { inSpan } from '../../platform/tracing/spans';
 import type { ApiResource } from '../../identity/resources/resource';
 import type { ResourceCatalog } from '../../identity/resources/resource-catalog';
 import { ResourceStore } from '../../identity/resources/resource.store';
@@ -68,9 +69,9 @@ export class TokenService {
       throw OAuthError.unauthorizedClient(`a public client may not use grant_type ${grantType}`);
 
     const catalog = this.resources.catalog;
-    const request = readTokenRequest(grantType, body, validator, client, catalog);
+    const request = inSpan('tollgate.token.request_validation', () => readTokenRequest(grantType, body, validator, client, catalog));
     // RFC 9449 §5: the proof is checked (and its jti used up) only for a request that is otherwise well formed.
-    const dpop = await this.dpop.forTokenRequest(dpopProof, client);
+    const dpop = await inSpan('tollgate.token.dpop_proof', () => this.dpop.forTokenRequest(dpopProof, client));
     const context: GrantContext = {
       grantType,
       client,
@@ -83,14 +84,14 @@ export class TokenService {
       dpop,
     };
     // A fault the grant throws is answered `server_error` without its details, an outage 503 (docs/errors.md).
-    const result = await validator.validate(request.parameters, context);
+    const result = await inSpan('tollgate.token.grant_validation', () => validator.validate(request.parameters, context), { 'tollgate.grant_type': grantType });
     if (result.kind === 'error') throw new OAuthError(result.error, result.description);
     const scopes = grantedScopes(result, request.scopes, client);
     requireKnownAudience(result, catalog, validator.resourceIndicators === true ? request.resourceIndicators : undefined);
     const subject = grantedSubject(result);
     // docs/users.md: whatever the grant, a token's user is a known, enabled one (seen within CACHE_TTL_SECONDS).
     if (subject !== undefined) await requireEnabledUser(this.users, subject, validator.subjectError ?? 'invalid_grant');
-    return this.responses.generate(withScopes(result, scopes), grantType, client, dpop);
+    return inSpan('tollgate.token.issuance', () => this.responses.generate(withScopes(result, scopes), grantType, client, dpop));
   }
 }
 

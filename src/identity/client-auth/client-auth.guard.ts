@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import type { AuthenticatedClient } from '../clients/client';
 import { requireFormBody } from '../../platform/http/form-request';
+import { inSpan } from '../../platform/tracing/spans';
 import type { ClientAuthEndpoint } from './client-auth-method';
 import { ClientAuthentication } from './client-authentication';
 
@@ -26,7 +27,11 @@ export class ClientAuthGuard implements CanActivate {
     private readonly authentication: ClientAuthentication,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): Promise<boolean> {
+    return inSpan('tollgate.client_authentication', () => this.authenticate(context));
+  }
+
+  private async authenticate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<ClientAuthenticatedRequest>();
     const endpoint = this.reflector.get<ClientAuthEndpoint | undefined>(CLIENT_AUTH_ENDPOINT, context.getHandler());
     if (endpoint === undefined) throw new Error('ClientAuthGuard guards a route declared with @AuthenticatesClient(endpoint)');

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuditSink } from '../../platform/audit/audit-event';
 import { TollgateMetrics } from '../../platform/metrics/metrics';
 import { ClientAuthThrottle } from '../../platform/rate-limit/client-auth.throttle';
+import { annotateSpan } from '../../platform/tracing/spans';
 import { singleParameter } from '../../protocol/form';
 import { OAuthError } from '../../protocol/oauth-error';
 import type { AuthenticatedClient, ClientAuthMethodName } from '../clients/client';
@@ -46,6 +47,7 @@ export class ClientAuthentication {
       throw error;
     }
     this.metrics.clientAuthentications.inc({ method: metricLabel(authenticated.method), outcome: 'success' });
+    annotateSpan({ 'tollgate.client_auth_method': authenticated.method, 'tollgate.client_id': authenticated.client.clientId });
     await this.throttle.succeeded(call.address, authenticated.client.clientId, admitted);
     return authenticated;
   }

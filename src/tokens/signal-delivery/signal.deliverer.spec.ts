@@ -1,4 +1,7 @@
+import { trace } from '@opentelemetry/api';
+import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-node';
 import { RecordingAuditSink } from '../../platform/audit/recording-audit.sink';
+import { registerTracerProvider } from '../../platform/tracing/tracer-provider';
 import type { ClaimedSignal, DroppedSignal, SignalOutboxRepository } from '../../identity/signals/signal-outbox.repository';
 import { SignalDeliverer } from './signal.deliverer';
 import type { DeliveryOutcome } from './signal-metrics';
@@ -140,5 +143,25 @@ describe('SignalDeliverer', () => {
     const outbox = new FakeOutbox(due);
     await deliverer(outbox, async () => ({ status: 200 })).deliverDue();
     expect(outbox.done).toHaveLength(40);
+  });
+
+  it('delivers each signal in a span of its own, which the POST carries on (docs/operations.md#tracing)', async () => {
+    const exporter = new InMemorySpanExporter();
+    const tracing = registerTracerProvider(exporter, { simple: true });
+    const postedIn: (string | undefined)[] = [];
+    let spans;
+    try {
+      const outbox = new FakeOutbox([LOGOUT, SET]);
+      await deliverer(outbox, async () => (postedIn.push(trace.getActiveSpan()?.spanContext().spanId), { status: 202 })).deliverDue();
+      // Read before shutdown, which empties the in-memory exporter.
+      spans = exporter.getFinishedSpans();
+    } finally {
+      await tracing.shutdown();
+    }
+    expect(spans.map((span) => [span.name, span.attributes])).toEqual([
+      ['tollgate.signal_delivery', { 'tollgate.signal_kind': 'backchannel_logout' }],
+      ['tollgate.signal_delivery', { 'tollgate.signal_kind': 'security_event' }],
+    ]);
+    expect(postedIn).toEqual(spans.map((span) => span.spanContext().spanId));
   });
 });

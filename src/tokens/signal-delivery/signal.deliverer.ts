@@ -3,6 +3,7 @@ import { AuditSink } from '../../platform/audit/audit-event';
 import type { ConfigType } from '../../platform/config/config-slice';
 import { signalsConfig } from '../../platform/config/config.slices';
 import { PeriodicTask } from '../../platform/scheduling/periodic-task';
+import { inSpan } from '../../platform/tracing/spans';
 import { deliveryUrlProblem } from '../../identity/signals/delivery-url';
 import type { LogoutTokenClaims, SecurityEventClaims } from '../../identity/signals/security-event-types';
 import { SignalOutboxRepository, type ClaimedSignal } from '../../identity/signals/signal-outbox.repository';
@@ -71,7 +72,7 @@ export class SignalDeliverer implements OnModuleInit, OnModuleDestroy {
     }
     for (let batch = 0; batch < MAX_BATCHES_PER_ROUND; batch++) {
       const claimed = await this.outbox.claimDue(BATCH_SIZE, this.leaseMs);
-      await Promise.all(claimed.map((signal) => this.deliver(signal)));
+      await Promise.all(claimed.map((signal) => inSpan('tollgate.signal_delivery', () => this.deliver(signal), { 'tollgate.signal_kind': signal.kind })));
       if (claimed.length < BATCH_SIZE) return;
     }
   }
