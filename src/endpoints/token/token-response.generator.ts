@@ -14,7 +14,7 @@ import { RefreshTokenService } from '../../tokens/refresh-tokens/refresh-token.s
 import { toSelfIssuedTokenResponse, toTokenResponse, type TokenResponse } from './token-response';
 
 /** A grant's result that issues something (every kind but an error), a success's scopes resolved. */
-export type IssuingResult = (GrantSuccess & { readonly kind: 'success'; readonly scopes: readonly string[] }) | ContinuedGrant;
+export type IssuingResult = (GrantSuccess & { readonly scopes: readonly string[] }) | ContinuedGrant;
 
 /** What the grant's validator declared it may be used for (docs/grants.md). */
 export interface GrantPolicy {

@@ -1,3 +1,5 @@
+import { continueWith } from '../../grants/grant-continuation';
+import { GrantRunner } from './grant-runner';
 import { RecordingAuditSink } from '../../platform/audit/recording-audit.sink';
 import type { AuthenticatedClient, Client } from '../../identity/clients/client';
 import { demoResources, testClient } from '../../grants/grant.fixtures';
@@ -62,6 +64,7 @@ function pipeline(answer: (context: GrantContext) => GrantResult, { resourceIndi
     audit,
     { findBySubjectId: async (subject) => users[subject] },
     dpop,
+    new GrantRunner({ seconds: 1 }),
   );
   return { service, grant, generated, audit, bindings };
 }
@@ -152,7 +155,8 @@ describe('TokenService.requestToken', () => {
 
     it('refuses a self-issued token wider than the request', async () => {
       const token = { token: 't', tokenType: 'N_A' as const, expiresIn: 60, scopes: ['api2'] };
-      const { service } = pipeline(() => ({ kind: 'self_issued', subject: 'alice', token, issuedTokenType: 'urn:x' }));
+      const continuation = continueWith({ kind: 'self_issued', subject: 'alice', token, issuedTokenType: 'urn:x' });
+      const { service } = pipeline(() => ({ subject: 'alice', continuation }));
       await expect(run(service, request({ scope: 'api1' }))).rejects.toEqual(refused('invalid_scope', 'scope api2 was not requested'));
     });
 
