@@ -26,6 +26,9 @@ class ScriptedGrant implements GrantValidator {
   constructor(
     private readonly answer: (context: GrantContext) => GrantResult,
     readonly resourceIndicators = false,
+    readonly publicClients = false,
+    readonly signsIn = false,
+    readonly refreshTokens = false,
   ) {}
   async validate(_: object, context: GrantContext): Promise<GrantResult> {
     this.seen.push(context);
@@ -38,14 +41,19 @@ const users: Record<string, User> = {
   carol: { subjectId: 'carol', username: 'carol', enabled: false } as User,
 };
 
-function pipeline(answer: (context: GrantContext) => GrantResult, { resourceIndicators = false, catalog = demoResources } = {}) {
-  const grant = new ScriptedGrant(answer, resourceIndicators);
+function pipeline(
+  answer: (context: GrantContext) => GrantResult,
+  { resourceIndicators = false, catalog = demoResources, publicClients = false, signsIn = false, refreshTokens = false } = {},
+) {
+  const grant = new ScriptedGrant(answer, resourceIndicators, publicClients, signsIn, refreshTokens);
   const generated: IssuingResult[] = [];
   const bindings: unknown[] = [];
+  const policies: unknown[] = [];
   const responses = {
-    generate: async (result: IssuingResult, _grantType: string, _client: Client, binding?: unknown): Promise<TokenResponse> => {
+    generate: async (result: IssuingResult, _grantType: string, _client: Client, binding?: unknown, policy?: unknown): Promise<TokenResponse> => {
       generated.push(result);
       bindings.push(binding);
+      policies.push(policy);
       return { access_token: 'at', token_type: 'Bearer', expires_in: 60, scope: '' };
     },
   };
@@ -66,7 +74,7 @@ function pipeline(answer: (context: GrantContext) => GrantResult, { resourceIndi
     dpop,
     new GrantRunner({ seconds: 1 }),
   );
-  return { service, grant, generated, audit, bindings };
+  return { service, grant, generated, audit, bindings, policies };
 }
 
 const client = (overrides: Partial<Client> = {}): AuthenticatedClient => ({
@@ -78,6 +86,38 @@ const refused = (code: string, description?: string) => expect.objectContaining(
 
 describe('TokenService.requestToken', () => {
   const run = (service: TokenService, { body, authenticated }: ReturnType<typeof request>) => service.requestToken(body, authenticated, '192.0.2.1', 0);
+
+  describe('the policy the validator declares', () => {
+    it('refuses a public client a grant without publicClients, before the grant runs', async () => {
+      const { service, grant } = pipeline(() => ({ subject: 'alice' }));
+      const publicClient = { ...client(), method: 'none' as const };
+      await expect(run(service, request({}, publicClient))).rejects.toEqual(refused('unauthorized_client', `a public client may not use grant_type ${GRANT}`));
+      expect(grant.seen).toEqual([]);
+    });
+
+    it('serves a public client a grant with publicClients, whatever its grant type', async () => {
+      const { service, generated } = pipeline(() => ({ subject: 'alice' }), { publicClients: true });
+      await run(service, request({}, { ...client(), method: 'none' }));
+      expect(generated).toHaveLength(1);
+    });
+
+    it('hands signsIn and refreshTokens to the response generator, false when absent', async () => {
+      const declared = pipeline(() => ({ subject: 'alice' }), { signsIn: true, refreshTokens: true });
+      await run(declared.service, request({}));
+      const absent = pipeline(() => ({ subject: 'alice' }));
+      await run(absent.service, request({}));
+      expect([...declared.policies, ...absent.policies]).toEqual([
+        { signsIn: true, refreshTokens: true },
+        { signsIn: false, refreshTokens: false },
+      ]);
+    });
+
+    it('answers a result that is no success or error 500 server_error, issuing nothing', async () => {
+      const { service, generated } = pipeline(() => 42 as unknown as GrantResult);
+      await expect(run(service, request({}))).rejects.toEqual(refused('server_error'));
+      expect(generated).toEqual([]);
+    });
+  });
 
   describe('before the grant runs', () => {
     it('refuses a request without grant_type as invalid_request', async () => {
