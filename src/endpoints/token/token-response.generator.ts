@@ -111,7 +111,9 @@ export class TokenResponseGenerator {
         const grant = {
           subject: token.subject,
           scopes,
-          audience: result.audience ?? token.resources,
+          // docs/tokens.md#refresh-tokens: the audience and claims the grant first issued, never wider, never fewer.
+          audience: result.audience ?? token.audience ?? token.resources,
+          claims: token.claims,
           authTime: token.authTime,
           authenticationMethods: token.authenticationMethods.length > 0 ? token.authenticationMethods : [grantType],
           // OpenID Connect Core §12.2: a refresh of a browser sign-in gets a new ID token, with the same sid.
@@ -122,6 +124,8 @@ export class TokenResponseGenerator {
           id: token.familyId,
           scopes: token.scopes,
           resources: token.resources,
+          claims: token.claims,
+          audience: token.audience,
           expiresAt: token.expiresAt,
           rotatedFrom: token.tokenHash,
           confirmation: token.confirmation,
