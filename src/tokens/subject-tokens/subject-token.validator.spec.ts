@@ -42,6 +42,16 @@ describe('SubjectTokenValidator', () => {
     await expect(validator.validate('bound', { ...context, dpop: { jkt: 'api-key' } })).resolves.toMatchObject({ cnf: { jkt: 'user-key' } });
   });
 
+  it("accepts a trusted subject issuer's token only when asked to, as token exchange does, naming the issuer", async () => {
+    const external = {
+      validate: async (token: string) =>
+        token === 'idp-token' ? { issuer: 'https://idp.example', token: aliceAccessToken({ audiences: ['idp'] }) } : undefined,
+    };
+    const withIssuers = subjectTokenValidator({ validate: async () => Promise.reject(OAuthError.invalidToken('not ours')) }, external);
+    await expect(withIssuers.validate('idp-token', context)).rejects.toEqual(refused('invalid_grant', 'the subject token is not valid: not ours'));
+    await expect(withIssuers.validate('idp-token', context, { trustedIssuers: true })).resolves.toMatchObject({ subject: '1', issuer: 'https://idp.example' });
+  });
+
   it('passes an outage on unchanged', async () => {
     await expect(validator.validate('outage', context)).rejects.toEqual(refused('temporarily_unavailable', 'database down'));
   });
