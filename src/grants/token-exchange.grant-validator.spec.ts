@@ -165,6 +165,7 @@ describe('TokenExchangeGrantValidator', () => {
         expiresAtMost: 1_900_000_900,
         issuedTokenType: ACCESS_TOKEN_TYPE,
       },
+      issuedTokenType: ACCESS_TOKEN_TYPE,
     });
     expect(grant).not.toHaveProperty('refreshTokenFamily');
   });

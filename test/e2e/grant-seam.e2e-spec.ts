@@ -150,6 +150,7 @@ describe('one seam for every grant — an outside grant module', () => {
       const response = await exchange('badge-of-1');
       expect(response.status).toBe(200);
       expect(await verify(response.body.access_token)).toMatchObject({ sub: '1', badge: true });
+      expect(response.body.issued_token_type).toBe('urn:ietf:params:oauth:token-type:access_token');
       expectTokenError(await exchange('badge-of-nobody'), 400, 'invalid_request');
     });
 

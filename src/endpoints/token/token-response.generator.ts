@@ -148,7 +148,7 @@ export class TokenResponseGenerator {
           claims: result.claims,
           responseParameters: result.responseParameters,
           subjectIssuer: delegation?.subjectIssuer,
-          issuedTokenType: delegation?.issuedTokenType,
+          issuedTokenType: result.issuedTokenType ?? delegation?.issuedTokenType,
           signIn: signIn({}),
           refreshable: policy.refreshTokens,
         };

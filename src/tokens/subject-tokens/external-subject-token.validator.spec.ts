@@ -206,6 +206,7 @@ describe('ExternalSubjectTokenValidator.validate', () => {
           issuedTokenType: 'urn:ietf:params:oauth:token-type:access_token',
           subjectIssuer: IDP,
         },
+        issuedTokenType: 'urn:ietf:params:oauth:token-type:access_token',
       });
     });
 
