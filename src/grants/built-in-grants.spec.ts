@@ -6,6 +6,7 @@ import { TollgateModule } from '../tollgate.module';
 import { BUILT_IN_GRANT_MODULES } from './built-in-grants';
 import { exportedGrantProviders } from './grant-modules';
 import { GrantsModule } from './grants.module';
+import { BUILT_IN_CONFIDENTIAL_GRANT_TYPES, BUILT_IN_PUBLIC_CLIENT_GRANT_TYPES } from './public-client-grants';
 
 const BUILT_IN_GRANT_TYPES = [
   'authorization_code',
@@ -30,6 +31,24 @@ describe('the built-in grants take the one public path (CONTRACT §12)', () => {
     const { grantTypes, handlers } = builtInExports();
     expect(grantTypes.sort()).toEqual([...BUILT_IN_GRANT_TYPES].sort());
     expect(handlers.sort()).toEqual(['AccessTokenExchangeHandler', 'TransactionTokenExchangeHandler']);
+  });
+
+  it('declare publicClients exactly as the operator commands assume (public-client-grants.ts)', () => {
+    const validators = BUILT_IN_GRANT_MODULES.flatMap((module) => exportedGrantProviders(module).validators).map(
+      (validator) => Reflect.construct(validator, []) as { grantType: string; publicClients?: boolean },
+    );
+    expect(
+      validators
+        .filter((validator) => validator.publicClients === true)
+        .map((validator) => validator.grantType)
+        .sort(),
+    ).toEqual([...BUILT_IN_PUBLIC_CLIENT_GRANT_TYPES].sort());
+    expect(
+      validators
+        .filter((validator) => validator.publicClients !== true)
+        .map((validator) => validator.grantType)
+        .sort(),
+    ).toEqual([...BUILT_IN_CONFIDENTIAL_GRANT_TYPES].sort());
   });
 
   it("reach the token endpoint through the same GrantsModule.register({ modules }) as an application's grants, nothing else", () => {
