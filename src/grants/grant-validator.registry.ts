@@ -3,7 +3,10 @@ import { GrantParameterSchema } from '../protocol/grant-parameters';
 import { grantTypeNameProblem } from '../protocol/grant-type-name';
 import { StartupFailure } from '../platform/logging/startup-failure';
 import { describeGrantValidator } from './grant-origins';
-import { GRANT_VALIDATORS, type GrantValidator } from './grant-validator';
+import type { GrantValidator } from './grant-validator';
+
+/** The multi-injection token: every registered validator, as an array (internal: grants are registered by module). */
+export const GRANT_VALIDATORS = Symbol('GRANT_VALIDATORS');
 
 /** Every registered grant validator, by `grant_type`. */
 @Injectable()
