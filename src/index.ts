@@ -10,6 +10,7 @@ export type { GrantModule } from './grants/grant-modules';
 // The token services a grant injects (docs/extending.md#token-services).
 export { SubjectTokenValidator, type SubjectToken, type SubjectTokenContext, type SubjectTokenOptions } from './tokens/subject-tokens/subject-token.validator';
 export { buildDelegation, type DelegatedGrant } from './grants/delegation-builder';
+export { ownIssuedToken, type OwnIssuedToken } from './grants/grant-continuation';
 export type { TokenExchangeHandler, TokenExchangeHandlerClass } from './grants/token-exchange-handler';
 export {
   ACCESS_TOKEN_TYPE,

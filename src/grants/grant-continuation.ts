@@ -1,5 +1,6 @@
 import type { AuthorizationCode } from '../tokens/authorization/authorization-code';
 import type { RefreshToken } from '../tokens/refresh-tokens/refresh-token';
+import type { GrantSuccess } from './grant-result';
 
 declare const continuationBrand: unique symbol;
 
@@ -85,4 +86,33 @@ const CONTINUED_KINDS: ReadonlySet<unknown> = new Set(['code_redemption', 'devic
 /** True for a continued grant, false for a grant's own success. */
 export function isContinued(result: { readonly kind?: string }): result is ContinuedGrant {
   return CONTINUED_KINDS.has(result.kind);
+}
+
+/** A token a grant (or a token-exchange handler) made itself, other than an access token. */
+export interface OwnIssuedToken {
+  /** The user it is for: a known, enabled user of the directory, checked as every grant's. */
+  readonly subject: string;
+  readonly token: string;
+  readonly expiresIn: number;
+  /** Within the requested scopes. */
+  readonly scopes: readonly string[];
+  /** RFC 8693 §2.2.1 `issued_token_type`, e.g. the requested token type. */
+  readonly issuedTokenType: string;
+}
+
+/**
+ * The success for a token that is not one of Tollgate's access tokens (RFC 8693 §2.2.1): answered as
+ * it is, with `token_type` `N_A`, never with a refresh or an ID token (docs/extending.md#a-token-exchange-handler).
+ */
+export function ownIssuedToken({ subject, token, expiresIn, scopes, issuedTokenType }: OwnIssuedToken): GrantSuccess {
+  const wellFormed =
+    [subject, token, issuedTokenType].every((value) => typeof value === 'string' && value.length > 0 && value.length <= 16 * 1024) &&
+    Number.isInteger(expiresIn) &&
+    expiresIn > 0 &&
+    Array.isArray(scopes) &&
+    scopes.every((scope) => typeof scope === 'string');
+  // A fault of the grant: answered 500 server_error, never a token.
+  if (!wellFormed) throw new TypeError('ownIssuedToken: subject, token and issuedTokenType are strings, expiresIn a positive integer, scopes strings');
+  const continuation = continueWith({ kind: 'self_issued', subject, issuedTokenType, token: { token, tokenType: 'N_A', expiresIn, scopes } });
+  return { subject, scopes, continuation };
 }

@@ -1,4 +1,4 @@
-import { continueWith } from './grant-continuation';
+import { continuedGrant, continueWith, ownIssuedToken } from './grant-continuation';
 import { checkErrorAnswer, checkGrantResult, MalformedGrantResult } from './grant-result.check';
 
 const code = { kind: 'code_redemption' as const, code: {} as never };
@@ -50,5 +50,28 @@ describe('checkErrorAnswer', () => {
   it('accepts a description of exactly 1,000 characters and refuses server-side codes a grant cannot answer itself', () => {
     expect(() => checkErrorAnswer('invalid_request', 'x'.repeat(1000))).not.toThrow();
     expect(() => checkErrorAnswer('login_required', undefined)).toThrow(MalformedGrantResult);
+  });
+});
+
+describe('ownIssuedToken', () => {
+  const receipt = { subject: '1', token: 'receipt', expiresIn: 60, scopes: ['api1'], issuedTokenType: 'urn:example:receipt' };
+
+  it('hands the token endpoint a self-issued token through a genuine continuation', () => {
+    const success = ownIssuedToken(receipt);
+    expect(checkGrantResult(success, false).kind).toBe('continued');
+    expect(continuedGrant(success.continuation)).toEqual({
+      kind: 'self_issued',
+      subject: '1',
+      issuedTokenType: 'urn:example:receipt',
+      token: { token: 'receipt', tokenType: 'N_A', expiresIn: 60, scopes: ['api1'] },
+    });
+  });
+
+  it.each([
+    ['an empty token', { ...receipt, token: '' }],
+    ['a lifetime that is no positive integer', { ...receipt, expiresIn: 0.5 }],
+    ['scopes that are no strings', { ...receipt, scopes: [1] as never }],
+  ])('refuses %s as a fault of the grant', (_, token) => {
+    expect(() => ownIssuedToken(token)).toThrow(TypeError);
   });
 });

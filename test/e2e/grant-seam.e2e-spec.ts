@@ -7,6 +7,7 @@ import { expectTokenError, insertClient, insertUser, uniqueName } from '../suppo
 import { jwtPayload, postForm, basic, requestToken, userAccessToken, type HttpResponse } from '../support/http';
 import {
   API_DELEGATION_GRANT,
+  BADGE_RECEIPT_TYPE,
   BADGE_TOKEN_TYPE,
   KIOSK_PIN_GRANT,
   MISBEHAVING_GRANT,
@@ -152,6 +153,12 @@ describe('one seam for every grant — an outside grant module', () => {
       expect(await verify(response.body.access_token)).toMatchObject({ sub: '1', badge: true });
       expect(response.body.issued_token_type).toBe('urn:ietf:params:oauth:token-type:access_token');
       expectTokenError(await exchange('badge-of-nobody'), 400, 'invalid_request');
+    });
+
+    it('answers a token the handler made itself as it is: token_type N_A, its issued_token_type, no refresh or ID token', async () => {
+      const response = await exchange('badge-of-1', BADGE_TOKEN_TYPE, { requested_token_type: BADGE_RECEIPT_TYPE });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ access_token: 'receipt-for-1', token_type: 'N_A', expires_in: 60, scope: 'api1', issued_token_type: BADGE_RECEIPT_TYPE });
     });
 
     it('answers a pair no handler exchanges invalid_request', async () => {
