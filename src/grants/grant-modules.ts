@@ -32,7 +32,7 @@ export function exportedGrantProviders(module: GrantModule): GrantProviders {
   return { validators, exchangeHandlers };
 }
 
-/** The grant validators a module exports (see `exportedGrantProviders`). */
+/** The grant validators a module exports. */
 export function exportedGrantValidators(module: GrantModule): GrantValidatorClass[] {
   return exportedGrantProviders(module).validators;
 }

@@ -184,7 +184,7 @@ export const migrations = [AddClientProbe${stamp + 1}];
         'class HelperModule {}\nModule({ providers: [Helper], exports: [Helper] })(HelperModule);\nmodule.exports = { HelperModule };\n',
     );
     expect(await expectOneLineFailure(noValidator, noValidator)).toBe(
-      `Tollgate failed to start: TOLLGATE_EXTENSIONS: ${noValidator}: HelperModule exports no grant validator (a class with a validate method)`,
+      `Tollgate failed to start: TOLLGATE_EXTENSIONS: ${noValidator}: HelperModule exports no grant validator (a class with a validate method) and no token-exchange handler`,
     );
 
     const badMigrations = join(directory, 'bad-migrations.js');

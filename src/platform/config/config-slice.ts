@@ -2,9 +2,8 @@ import type { FactoryProvider } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from './app.config';
 
 /**
- * A typed part of `AppConfig`, declared once with `registerAs` and injected as
- * `@Inject(slice.KEY) config: ConfigType<typeof slice>`: @nestjs/config's pattern, over the
- * configuration `loadConfig` validated (an embedding application or a test passes its own).
+ * A typed part of `AppConfig`, declared once and injected by its `KEY`: @nestjs/config's
+ * pattern, over the configuration `loadConfig` validated (an embedding application or a test passes its own).
  */
 export type ConfigSlice<T> = ((config: AppConfig) => T) & { readonly KEY: string };
 
@@ -14,7 +13,7 @@ export function registerAs<T>(name: string, select: (config: AppConfig) => T): C
   return Object.assign((config: AppConfig) => select(config), { KEY: `CONFIGURATION(${name})` });
 }
 
-/** The slice's provider, computed once from `APP_CONFIG` (ConfigModule provides every slice). */
+/** The slice's provider, computed once from the application's configuration (ConfigModule provides every slice). */
 export function sliceProvider(slice: ConfigSlice<unknown>): FactoryProvider {
   return { provide: slice.KEY, useFactory: slice, inject: [APP_CONFIG] };
 }

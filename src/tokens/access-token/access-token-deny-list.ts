@@ -13,7 +13,7 @@ const GRACE_SECONDS = 120;
 const PURGE_INTERVAL_MS = 10 * 60_000;
 
 /**
- * Revoked access tokens (RFC 7009), honoured by `AccessTokenValidator` and so by userinfo,
+ * Revoked access tokens (RFC 7009), honoured by the access-token validation and so by userinfo,
  * introspection, delegation and token exchange. Checks are in memory: this instance's revocations
  * are added at once, the other instances' are read from the shared table every second, and only
  * the rows revoked since the previous read are fetched. Nothing is read on the request path.

@@ -25,7 +25,7 @@ export interface KeyRotationPlan {
   readonly retire: readonly string[];
 }
 
-/** What one rotation check does for every algorithm a configuration rotates (`planRotations`). */
+/** What one rotation check does for every algorithm a configuration rotates. */
 export interface RotationsPlan {
   readonly create: readonly { readonly algorithm: SigningAlgorithm; readonly activatesAt: Date }[];
   readonly scheduleRetirement: KeyRotationPlan['scheduleRetirement'];
@@ -88,7 +88,7 @@ export function planKeyRotation(
 }
 
 /**
- * `planKeyRotation` for each algorithm (SIGNING_ALG and the ID tokens' RS256, `rotatedAlgorithms`),
+ * The rotation plan of each algorithm (SIGNING_ALG and the ID tokens' RS256),
  * each line on its own schedule; a forced rotation renews every line. No key that signs now for one
  * of them is retired, and neither line is taken for abandoned keys of another configuration.
  */

@@ -26,7 +26,7 @@ export interface RotationOutcome {
 
 /**
  * Carries out rotation checks: each runs under the database's rotation lock, reads the keys and the
- * database's time, and applies `planKeyRotation`. Any instance may run one at any time; the lock and
+ * database's time, and applies the rotation plan. Any instance may run one at any time; the lock and
  * the shared clock make them agree. Also re-seals keys that are plaintext or sealed under a previous
  * key-encryption key.
  */

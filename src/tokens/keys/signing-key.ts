@@ -4,7 +4,7 @@ import type { SigningAlgorithm } from '../../platform/config/app.config';
 import type { KeyTimeline } from './key-rotation-plan';
 import { openPrivateKey, type KeyEncryptionKeyring } from '../../platform/key-encryption/private-key-sealing';
 
-/** A signing key as stored: the private part sealed (see private-key-sealing.ts), the public part as SPKI PEM. */
+/** A signing key as stored: the private part sealed under the key-encryption key, the public part as SPKI PEM. */
 export interface StoredSigningKey extends KeyTimeline {
   /** Sealed PKCS#8 PEM; a plaintext PEM in rows from before encryption. */
   readonly privateKey: string;
@@ -62,7 +62,7 @@ export function loadPublishedKey(stored: StoredSigningKey, keyring: KeyEncryptio
   return { kid: stored.kid, algorithm: stored.algorithm, publicKey, publicJwk, createdAt: stored.createdAt, activatesAt: stored.activatesAt };
 }
 
-/** Opens the private part; throws `PrivateKeyUnsealError` under a wrong key-encryption key. */
+/** Opens the private part; throws under a wrong key-encryption key. */
 export function loadSigningKey(stored: StoredSigningKey, published: PublishedKey, keyring: KeyEncryptionKeyring): SigningKey {
   const privateKey = createPrivateKey(openPrivateKey(stored.privateKey, stored.kid, keyring).pem);
   if (!createPublicKey(privateKey).equals(published.publicKey)) throw new Error(`signing key ${stored.kid}: the private and public parts do not match`);
