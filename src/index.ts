@@ -15,3 +15,14 @@ export type { User } from './identity/users/user';
 export { AuditSink, type AuditEvent } from './platform/audit/audit-event';
 export { ConfigError, loadConfig, type AppConfig } from './platform/config/app.config';
 export type { TollgateMigration } from './platform/database/database.config';
+
+/**
+ * Token services for grants that take tokens across trust domains (docs/chaining.md; the worked
+ * example is `src/grants/cross-domain/`).
+ */
+export { AuthorizationGrantIssuers, type AuthorizationGrantIssuer, type VerifiedJws } from './identity/trusted-issuers/authorization-grant-issuers';
+export { PartnerAuthorizationServers } from './identity/partners/partner-authorization-servers';
+export type { PartnerAuthorizationServer } from './identity/partners/partner-authorization-server';
+export { AssertionReplayGuard } from './identity/client-auth/assertion-replay.guard';
+export { IdTokenValidator, type ValidatedIdToken } from './tokens/id-token/id-token.validator';
+export { TokenSigner, type JwtToSign, type SignedJwt } from './tokens/token-signer/token-signer';

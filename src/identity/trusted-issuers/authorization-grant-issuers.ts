@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { compactVerify, errors, type JWTVerifyGetKey } from 'jose';
+import type { ConfigType } from '../../platform/config/config-slice';
+import { issuerConfig } from '../../platform/config/config.slices';
 import { isCanonicalCompactJws } from '../../protocol/compact-jws';
 import { parseJsonObject } from '../../protocol/json-object';
 import { OAuthError } from '../../protocol/oauth-error';
@@ -31,10 +33,16 @@ export interface VerifiedJws {
  */
 @Injectable()
 export class AuthorizationGrantIssuers {
+  /** This service's issuer identifier (`ISSUER`): the sole `aud` an assertion for it carries (rfc7523bis). */
+  readonly audience: string;
+
   constructor(
     @Inject(TrustedIssuerStore) private readonly issuers: Pick<TrustedIssuerStore, 'find'>,
     @Inject(JwkSetResolver) private readonly keys: Pick<JwkSetResolver, 'forIssuer'>,
-  ) {}
+    @Inject(issuerConfig.KEY) config: ConfigType<typeof issuerConfig>,
+  ) {
+    this.audience = config.issuer;
+  }
 
   /** The enabled authorization-grant issuer whose identifier is `issuer`, or undefined. */
   async find(issuer: string): Promise<AuthorizationGrantIssuer | undefined> {

@@ -1,0 +1,90 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import {
+  AssertionReplayGuard,
+  AuthorizationGrantIssuers,
+  OAuthError,
+  UserDirectory,
+  type AuthorizationGrantIssuer,
+  type GrantContext,
+  type GrantSuccess,
+  type GrantValidator,
+} from '../../index';
+import { assertionGrantResources } from './assertion-grant-resources';
+import { assertionGrantScopes } from './assertion-grant-scope';
+import { AssertionAudienceRule } from './assertion-audience.rule';
+import { AssertionIdentifierRule } from './assertion-identifier.rule';
+import { AssertionLifetimeRule } from './assertion-lifetime.rule';
+import { AssertionSubject } from './assertion-subject';
+import { AssertionTypeRule } from './assertion-type.rule';
+import { CLOCK_SKEW_SECONDS, JWT_BEARER_GRANT_TYPE } from './cross-domain';
+import { IdJagProfileRule, type IdJagBounds } from './id-jag-profile.rule';
+import { unverifiedIssuer } from './unverified-issuer';
+
+/** RFC 7523 §2.1 request parameters besides `grant_type`, `scope` and `resource`. */
+export class JwtBearerParameters {
+  @MaxLength(16 * 1024, { message: 'assertion is longer than 16 KiB' })
+  @IsString({ message: 'assertion must not be repeated' })
+  @IsNotEmpty({ message: 'assertion is required' })
+  assertion!: string;
+}
+
+/**
+ * The receiving half of cross-domain access (docs/chaining.md#receiving): a JWT authorization grant
+ * (RFC 7523 §2.1) of an authorization-grant issuer the client trusts — a plain one or an ID-JAG — is
+ * redeemed for an access token of the user it names. Every refusal of the assertion is
+ * `invalid_grant` naming the rule; an ID-JAG's `scope` and `resource` bound the token
+ * (`invalid_scope`, `invalid_target`). Never a refresh token, never for a public client.
+ */
+@Injectable()
+export class JwtBearerGrantValidator implements GrantValidator<JwtBearerParameters> {
+  readonly grantType = JWT_BEARER_GRANT_TYPE;
+  readonly parameters = JwtBearerParameters;
+  readonly resourceIndicators = true;
+  private readonly types = new AssertionTypeRule();
+  private readonly identifiers = new AssertionIdentifierRule();
+  private readonly idJag = new IdJagProfileRule();
+  private readonly subjects: AssertionSubject;
+
+  constructor(
+    @Inject(AuthorizationGrantIssuers) private readonly issuers: Pick<AuthorizationGrantIssuers, 'find' | 'verifySignature' | 'audience'>,
+    @Inject(AssertionReplayGuard) private readonly replays: Pick<AssertionReplayGuard, 'firstUse'>,
+    @Inject(UserDirectory) users: Pick<UserDirectory, 'findBySubjectId' | 'findByClaim'>,
+  ) {
+    this.subjects = new AssertionSubject(users);
+  }
+
+  async validate({ assertion }: JwtBearerParameters, context: GrantContext): Promise<GrantSuccess> {
+    const issuer = await this.trustedIssuer(unverifiedIssuer(assertion), context.client.clientId);
+    const { header, claims } = await this.issuers.verifySignature(assertion, issuer);
+    const profile = this.types.profileOf(header);
+    if (claims.iss !== issuer.issuer) throw OAuthError.invalidGrant('the assertion iss is not its signer');
+    new AssertionAudienceRule(this.issuers.audience).check(claims);
+    const expiresAt = new AssertionLifetimeRule(issuer.maxLifetimeSeconds, Math.floor(context.receivedAt / 1000)).check(claims);
+    const jwtId = this.identifiers.check(claims);
+    const bounds: IdJagBounds = profile === 'id-jag' ? this.idJag.check(claims, context.client.clientId) : {};
+    // Last of the assertion's own checks: one that fails any of them is not used up.
+    const expiry = new Date((expiresAt + CLOCK_SKEW_SECONDS) * 1000);
+    if (!(await this.replays.firstUse(`jwt-bearer:${issuer.issuer}`, jwtId, expiry))) throw OAuthError.invalidGrant('the assertion was presented before (jti)');
+    const user = await this.subjects.userOf(claims, issuer.userClaim);
+
+    const audience = assertionGrantResources(bounds.resources, context.resourceIndicators, context.client, context.resources);
+    const scopes = assertionGrantScopes(
+      context.scopes,
+      { identityScopes: issuer.identityScopes, assertionScopes: bounds.scopes, audience: audience?.map((api) => api.name) },
+      context.resources,
+    );
+    return {
+      subject: user.subjectId,
+      scopes,
+      ...(audience ? { audience: audience.map((api) => api.uri ?? api.name) } : {}),
+    };
+  }
+
+  private async trustedIssuer(iss: string, clientId: string): Promise<AuthorizationGrantIssuer> {
+    const issuer = await this.issuers.find(iss);
+    if (!issuer) throw OAuthError.invalidGrant(`the assertion's issuer ${iss.slice(0, 200)} is not a trusted authorization-grant issuer`);
+    if (!issuer.trustedBy.includes(clientId)) throw OAuthError.invalidGrant(`the client does not accept assertions of ${issuer.issuer}`);
+    return issuer;
+  }
+}
