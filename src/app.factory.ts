@@ -15,13 +15,12 @@ import { createRootLogger } from './platform/logging/root-logger';
 import { MAX_BODY_BYTES } from './protocol/form';
 import type { TollgateMigration } from './platform/database/database.config';
 import type { GrantModule } from './grants/grant-modules';
-import type { GrantRegistration } from './grants/grants.module';
 import type { UserDirectory } from './identity/users/user-directory';
-import { TollgateModule } from './tollgate.module';
+import { TollgateModule, type ExtraGrants } from './tollgate.module';
 
 export interface AppOptions {
   /** Grants served besides the built-in ones (tests, embedding applications), with the modules they need. */
-  readonly extraGrants?: GrantRegistration;
+  readonly extraGrants?: ExtraGrants;
   /** Nest modules that provide and export grant validators: an application's own modules, container extensions (docs/extending.md). */
   readonly grantModules?: readonly GrantModule[];
   /** Where audit events go; through `logger` by default. */

@@ -7,6 +7,21 @@ export type { AppOptions } from './app.factory';
 export * from './grants/grant-validator';
 export type { GrantParametersClass, ParameterConstraintContext } from './protocol/grant-parameters';
 export type { GrantModule } from './grants/grant-modules';
+// The token services a grant injects (docs/extending.md#token-services).
+export { SubjectTokenValidator, type SubjectToken, type SubjectTokenContext } from './tokens/subject-tokens/subject-token.validator';
+export { buildDelegation, type DelegatedGrant } from './grants/delegation-builder';
+export type { TokenExchangeHandler, TokenExchangeHandlerClass } from './grants/token-exchange-handler';
+export {
+  ACCESS_TOKEN_TYPE,
+  JWT_TOKEN_TYPE,
+  TOKEN_EXCHANGE_GRANT_TYPE,
+  TXN_TOKEN_TYPE,
+  scopesForTargets,
+  type TokenExchangeRequest,
+} from './grants/token-exchange-request';
+export type { ActorClaim } from './tokens/access-token/access-token';
+export type { ResourceCatalog } from './identity/resources/resource-catalog';
+export type { ApiResource } from './identity/resources/resource';
 export type { Client } from './identity/clients/client';
 export type { RequestedScopes } from './protocol/scope';
 export { OAuthError, type OAuthErrorCode, type OAuthErrorOptions } from './protocol/oauth-error';

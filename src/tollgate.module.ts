@@ -1,4 +1,4 @@
-import { DynamicModule, Module, type Type } from '@nestjs/common';
+import { DynamicModule, Module, type ModuleMetadata, type Type } from '@nestjs/common';
 import { APP_FILTER, HttpAdapterHost } from '@nestjs/core';
 import type { AuditSink } from './platform/audit/audit-event';
 import { auditSinkOption } from './platform/audit/audit-sink.option';
@@ -14,9 +14,11 @@ import { DatabaseModule } from './platform/database/database.module';
 import { DeviceAuthorizationEndpointModule } from './endpoints/device-authorization/device-authorization-endpoint.module';
 import { DiscoveryModule } from './endpoints/discovery/discovery.module';
 import { seedDemoData } from './demo/demo-data.seeder';
-import { BUILT_IN_GRANTS } from './grants/built-in-grants';
+import { BUILT_IN_GRANT_MODULES } from './grants/built-in-grants';
 import type { GrantModule } from './grants/grant-modules';
-import { GrantsModule, type GrantRegistration } from './grants/grants.module';
+import { GrantServicesModule } from './grants/grant-services.module';
+import type { GrantValidatorClass } from './grants/grant-validator';
+import { GrantsModule } from './grants/grants.module';
 import { HealthModule } from './endpoints/health/health.module';
 import { FastifySetup } from './fastify-setup';
 import { OAuthExceptionFilter } from './platform/http/oauth-exception.filter';
@@ -51,8 +53,14 @@ export interface TollgateModuleOptions extends TollgateExtensions {
 
 interface StandaloneOptions {
   readonly dataSources?: BootDataSources;
-  /** Grants served besides the built-in ones (tests), with the modules they need. */
-  readonly extraGrants?: GrantRegistration;
+  /** Grants served besides the built-in ones (tests), with the modules they need: made into one grant module. */
+  readonly extraGrants?: ExtraGrants;
+}
+
+/** Test grants: the validators and the modules their constructors need. */
+export interface ExtraGrants {
+  readonly validators: readonly GrantValidatorClass[];
+  readonly imports?: ModuleMetadata['imports'];
 }
 
 export type TollgateModuleAsyncOptions = TollgateExtensions & AsyncConfigSource;
@@ -75,15 +83,15 @@ export class TollgateModule {
 }
 
 function compose(config: DynamicModule, extensions: TollgateExtensions, { dataSources, extraGrants }: StandaloneOptions = {}): DynamicModule {
+  // The built-in grants, the application's and the tests' all take the one public path.
   const grants = GrantsModule.register({
-    validators: [...BUILT_IN_GRANTS.validators, ...(extraGrants?.validators ?? [])],
-    imports: [...(BUILT_IN_GRANTS.imports ?? []), ...(extraGrants?.imports ?? [])],
-    modules: extensions.grants,
+    modules: [...BUILT_IN_GRANT_MODULES, ...(extensions.grants ?? []), ...(extraGrants ? [extraGrantsModule(extraGrants)] : [])],
   });
   return {
     module: TollgateModule,
     imports: [
       config,
+      GrantServicesModule,
       DatabaseModule.forRoot(dataSources, extensions.migrations, seedDemoData),
       grants,
       TokenModule.register(grants),
@@ -113,6 +121,13 @@ function compose(config: DynamicModule, extensions: TollgateExtensions, { dataSo
       },
     ],
   };
+}
+
+@Module({})
+class ExtraGrantsModule {}
+
+function extraGrantsModule({ validators, imports = [] }: ExtraGrants): DynamicModule {
+  return { module: ExtraGrantsModule, imports, providers: [...validators], exports: [...validators] };
 }
 
 function embeddingOptions({ userDirectory, auditSink }: TollgateExtensions) {

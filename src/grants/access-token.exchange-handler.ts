@@ -3,48 +3,49 @@ import type { ValidatedAccessToken } from '../tokens/access-token/access-token';
 import { AccessTokenValidator } from '../tokens/access-token/access-token.validator';
 import type { Client } from '../identity/clients/client';
 import { OAuthError } from '../protocol/oauth-error';
-import { ExternalSubjectTokenValidator } from '../tokens/subject-tokens/external-subject-token.validator';
-import type { GrantContext, GrantResult } from './grant-validator';
-import { delegateSubjectToken } from './subject-token-delegation';
+import { SubjectTokenValidator } from '../tokens/subject-tokens/subject-token.validator';
+import { buildDelegation } from './delegation-builder';
+import type { GrantResult } from './grant-result';
+import type { GrantContext } from './grant-validator';
 import type { TokenExchangeHandler } from './token-exchange-handler';
-import { ACCESS_TOKEN_TYPE, scopesForTargets, TXN_TOKEN_TYPE, type TokenExchangeRequest } from './token-exchange-request';
+import { ACCESS_TOKEN_TYPE, JWT_TOKEN_TYPE, scopesForTargets, type TokenExchangeRequest } from './token-exchange-request';
 
 /**
  * RFC 8693 token exchange for an access token: the standard form of the `delegation` grant, with
- * the same rules (the shared `delegateSubjectToken`). The subject token is one of ours addressed to
- * the exchanging client (docs/tokens.md#addressed-to-a-client), or one of a subject issuer the client trusts
- * (docs/delegation.md); its problems are `invalid_request`.
+ * the same rules (`SubjectTokenValidator`, `buildDelegation`). The subject token is one of ours
+ * addressed to the exchanging client (docs/tokens.md#addressed-to-a-client), or one of a subject
+ * issuer the client trusts (docs/delegation.md); its problems are `invalid_request` (§2.2.2).
  */
 @Injectable()
 export class AccessTokenExchangeHandler implements TokenExchangeHandler {
+  // Our access tokens are JWTs, so a client may name either type for them.
+  readonly subjectTokenType = [ACCESS_TOKEN_TYPE, JWT_TOKEN_TYPE];
   readonly requestedTokenType = ACCESS_TOKEN_TYPE;
 
   constructor(
+    @Inject(SubjectTokenValidator) private readonly subjectTokens: Pick<SubjectTokenValidator, 'validate'>,
     @Inject(AccessTokenValidator) private readonly accessTokens: Pick<AccessTokenValidator, 'validate'>,
-    @Inject(ExternalSubjectTokenValidator) private readonly externalTokens: Pick<ExternalSubjectTokenValidator, 'validate'>,
   ) {}
 
   async exchange(request: TokenExchangeRequest, context: GrantContext): Promise<GrantResult> {
-    // A transaction token stays inside its trust domain: it is never turned back into an access token.
-    if (request.subjectTokenType === TXN_TOKEN_TYPE) throw OAuthError.invalidRequest('a transaction token cannot be exchanged for an access token');
     const scopes = scopesForTargets(request.targets, context.scopes, context.client, context.resources);
-    const external = await this.externalTokens.validate(request.subjectToken, context.client).catch(invalidSubjectToken);
-    const subjectToken = external?.token ?? (await this.validateToken(request.subjectToken, 'subject_token'));
-    // An external token's aud names the audience its issuer was registered with, checked already.
-    if (!external && !context.resources.isAddressedTo(subjectToken.audiences, context.client.clientId)) {
-      throw OAuthError.invalidRequest('the subject token is not addressed to this client (aud)');
+    const subjectToken = await this.subjectTokens.validate(request.subjectToken, context).catch(asInvalidRequest);
+    if (request.actorToken !== undefined) requireActingClient(await this.validateActorToken(request.actorToken), context.client);
+    let grant;
+    try {
+      grant = buildDelegation(subjectToken, { ...context, scopes });
+    } catch (error) {
+      asInvalidRequest(error);
     }
-    if (request.actorToken !== undefined) requireActingClient(await this.validateToken(request.actorToken, 'actor_token'), context.client);
-    const grant = delegateSubjectToken(subjectToken, { ...context, scopes }, (description) => OAuthError.invalidRequest(description));
-    const delegation = { ...grant.delegation, issuedTokenType: ACCESS_TOKEN_TYPE, ...(external ? { subjectIssuer: external.issuer } : {}) };
+    const delegation = { ...grant.delegation, issuedTokenType: ACCESS_TOKEN_TYPE };
     // RFC 8707: a resource named by its URI is addressed by its URI, as at the other grants.
     const byUri = request.targets.some((target) => context.resources.apiResourceByUri(target) !== undefined);
     return { ...grant, delegation, ...(byUri ? { audience: request.targets } : {}) };
   }
 
-  private validateToken(token: string, name: string): Promise<ValidatedAccessToken> {
+  private validateActorToken(token: string): Promise<ValidatedAccessToken> {
     return this.accessTokens.validate(token).catch((error: unknown) => {
-      if (error instanceof OAuthError) throw OAuthError.invalidRequest(`${name} is not a valid access token: ${error.description}`);
+      if (error instanceof OAuthError) throw OAuthError.invalidRequest(`actor_token is not a valid access token: ${error.description}`);
       throw error;
     });
   }
@@ -60,7 +61,8 @@ function requireActingClient(actorToken: ValidatedAccessToken, client: Client): 
   }
 }
 
-function invalidSubjectToken(error: unknown): never {
-  if (error instanceof OAuthError) throw OAuthError.invalidRequest(`subject_token is not valid: ${error.description}`);
+/** RFC 8693 §2.2.2: a subject token that cannot be accepted is `invalid_request`; other answers keep their code. */
+function asInvalidRequest(error: unknown): never {
+  if (error instanceof OAuthError && error.code === 'invalid_grant') throw OAuthError.invalidRequest(error.description ?? 'the subject token is invalid');
   throw error;
 }

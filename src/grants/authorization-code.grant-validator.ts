@@ -8,7 +8,9 @@ import { OAuthError } from '../protocol/oauth-error';
 import { RefreshTokenService } from '../tokens/refresh-tokens/refresh-token.service';
 import { authorizedResourceUris, narrowResources, scopesForResources } from '../identity/resources/resource-indicators';
 import { UserDirectory } from '../identity/users/user-directory';
-import type { CodeRedemption, GrantContext, GrantValidator } from './grant-validator';
+import { continueWith, type CodeRedemption } from './grant-continuation';
+import type { GrantSuccess } from './grant-result';
+import type { GrantContext, GrantValidator } from './grant-validator';
 
 export const AUTHORIZATION_CODE_GRANT_TYPE = 'authorization_code';
 
@@ -40,18 +42,22 @@ export class AuthorizationCodeGrantValidator implements GrantValidator<Authoriza
   readonly grantType = AUTHORIZATION_CODE_GRANT_TYPE;
   readonly parameters = AuthorizationCodeParameters;
   readonly resourceIndicators = true;
+  // PKCE (RFC 7636) protects the code of a public client.
+  readonly publicClients = true;
+  readonly signsIn = true;
+  readonly refreshTokens = true;
 
   constructor(
     private readonly codes: AuthorizationCodeService,
     private readonly users: UserDirectory,
-    private readonly refreshTokens: RefreshTokenService,
+    private readonly refreshTokenService: RefreshTokenService,
     private readonly audit: AuditSink,
   ) {}
 
   async validate(
     { code: handle, redirect_uri: redirectUri, code_verifier: verifier }: AuthorizationCodeParameters,
     context: GrantContext,
-  ): Promise<CodeRedemption> {
+  ): Promise<GrantSuccess> {
     const { client } = context;
     const found = await this.codes.find(handle, client.clientId);
     if (found.outcome === 'unknown') throw OAuthError.invalidGrant('the authorization code is invalid');
@@ -65,11 +71,12 @@ export class AuthorizationCodeGrantValidator implements GrantValidator<Authoriza
     const user = await this.users.findBySubjectId(code.subject);
     if (!user || !user.enabled) throw OAuthError.invalidGrant('the user is unknown or disabled');
     // The token endpoint issues the sign-in's tokens and binds them to the code (TokenResponseGenerator).
-    return { kind: 'code_redemption', code, ...narrowed };
+    const scopes = narrowed.scopes ?? code.scopes;
+    return { subject: code.subject, scopes, continuation: continueWith({ kind: 'code_redemption', code, ...narrowed }) };
   }
 
   private async revokeReplayed(code: AuthorizationCode, issued: IssuedFromCode | undefined): Promise<never> {
-    if (issued) await this.refreshTokens.revokeIssuedFromCode(issued);
+    if (issued) await this.refreshTokenService.revokeIssuedFromCode(issued);
     this.audit.emit({ name: 'authorization_code.reuse_detected', clientId: code.clientId, subject: code.subject });
     throw OAuthError.invalidGrant('the authorization code has already been used');
   }

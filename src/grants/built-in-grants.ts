@@ -1,30 +1,68 @@
+import { Module } from '@nestjs/common';
 import { AccessTokenModule } from '../tokens/access-token/access-token.module';
-import { AuditModule } from '../platform/audit/audit.module';
 import { AuthorizeModule } from '../tokens/authorization/authorize.module';
 import { DeviceAuthorizationModule } from '../tokens/device-authorization/device-authorization.module';
 import { RefreshTokensModule } from '../tokens/refresh-tokens/refresh-tokens.module';
 import { SignInModule } from '../identity/sign-in/sign-in.module';
-import { UsersModule } from '../identity/users/users.module';
+import { SubjectIssuersModule } from '../tokens/subject-tokens/subject-issuers.module';
+import { TransactionTokensModule } from '../tokens/txn-tokens/txn-tokens.module';
+import { AccessTokenExchangeHandler } from './access-token.exchange-handler';
 import { AuthorizationCodeGrantValidator } from './authorization-code.grant-validator';
 import { ClientCredentialsGrantValidator } from './client-credentials.grant-validator';
 import { DelegationGrantValidator } from './delegation.grant-validator';
 import { DeviceCodeGrantValidator } from './device-code.grant-validator';
-import type { GrantRegistration } from './grants.module';
+import type { GrantModule } from './grant-modules';
 import { PasswordGrantValidator } from './password.grant-validator';
 import { RefreshTokenGrantValidator } from './refresh-token.grant-validator';
 import { TokenExchangeGrantValidator } from './token-exchange.grant-validator';
-import { TokenExchangeModule } from './token-exchange.module';
+import { TransactionTokenExchangeHandler } from './txn-token.exchange-handler';
 
-/** The grants the token endpoint serves out of the box. To add one, list its validator and the modules it needs. */
-export const BUILT_IN_GRANTS: GrantRegistration = {
-  validators: [
-    AuthorizationCodeGrantValidator,
-    ClientCredentialsGrantValidator,
-    PasswordGrantValidator,
-    DelegationGrantValidator,
-    RefreshTokenGrantValidator,
-    TokenExchangeGrantValidator,
-    DeviceCodeGrantValidator,
-  ],
-  imports: [AccessTokenModule, UsersModule, RefreshTokensModule, TokenExchangeModule, AuthorizeModule, AuditModule, SignInModule, DeviceAuthorizationModule],
-};
+// Each built-in grant is a grant module like an application's (docs/extending.md): it provides and
+// exports its validator (or token-exchange handler), with the modules its constructor needs; the
+// token services of GrantServicesModule come to it as to any grant module.
+
+@Module({ providers: [ClientCredentialsGrantValidator], exports: [ClientCredentialsGrantValidator] })
+export class ClientCredentialsGrantModule {}
+
+@Module({ imports: [SignInModule], providers: [PasswordGrantValidator], exports: [PasswordGrantValidator] })
+export class PasswordGrantModule {}
+
+@Module({ providers: [DelegationGrantValidator], exports: [DelegationGrantValidator] })
+export class DelegationGrantModule {}
+
+@Module({ imports: [RefreshTokensModule], providers: [RefreshTokenGrantValidator], exports: [RefreshTokenGrantValidator] })
+export class RefreshTokenGrantModule {}
+
+@Module({ imports: [AuthorizeModule, RefreshTokensModule], providers: [AuthorizationCodeGrantValidator], exports: [AuthorizationCodeGrantValidator] })
+export class AuthorizationCodeGrantModule {}
+
+@Module({ imports: [DeviceAuthorizationModule], providers: [DeviceCodeGrantValidator], exports: [DeviceCodeGrantValidator] })
+export class DeviceCodeGrantModule {}
+
+/** RFC 8693 token exchange and its access-token handler; other handlers come from any grant module. */
+@Module({
+  imports: [AccessTokenModule],
+  providers: [TokenExchangeGrantValidator, AccessTokenExchangeHandler],
+  exports: [TokenExchangeGrantValidator, AccessTokenExchangeHandler],
+})
+export class TokenExchangeGrantModule {}
+
+/** Transaction tokens through token exchange (docs/transaction-tokens.md): a handler added as any module adds one. */
+@Module({
+  imports: [AccessTokenModule, SubjectIssuersModule, TransactionTokensModule],
+  providers: [TransactionTokenExchangeHandler],
+  exports: [TransactionTokenExchangeHandler],
+})
+export class TransactionTokenExchangeModule {}
+
+/** The grants the token endpoint serves out of the box, registered exactly as an application's grant modules are. */
+export const BUILT_IN_GRANT_MODULES: readonly GrantModule[] = [
+  AuthorizationCodeGrantModule,
+  ClientCredentialsGrantModule,
+  PasswordGrantModule,
+  DelegationGrantModule,
+  RefreshTokenGrantModule,
+  TokenExchangeGrantModule,
+  TransactionTokenExchangeModule,
+  DeviceCodeGrantModule,
+];

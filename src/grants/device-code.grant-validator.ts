@@ -3,7 +3,9 @@ import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { DEVICE_CODE_GRANT_TYPE } from '../tokens/device-authorization/device-authorization';
 import { DeviceAuthorizationService } from '../tokens/device-authorization/device-authorization.service';
 import { MAX_PARAMETER_LENGTH } from '../protocol/form';
-import type { DeviceCodeRedemption, GrantContext, GrantValidator } from './grant-validator';
+import { continueWith } from './grant-continuation';
+import type { GrantSuccess } from './grant-result';
+import type { GrantContext, GrantValidator } from './grant-validator';
 
 /** RFC 8628 §3.4; decorators run bottom-up, presence first. */
 export class DeviceCodeParameters {
@@ -21,11 +23,15 @@ export class DeviceCodeParameters {
 export class DeviceCodeGrantValidator implements GrantValidator<DeviceCodeParameters> {
   readonly grantType = DEVICE_CODE_GRANT_TYPE;
   readonly parameters = DeviceCodeParameters;
+  // RFC 8628 §3.4: the user's approval protects it; the device is often a public client.
+  readonly publicClients = true;
+  readonly signsIn = true;
+  readonly refreshTokens = true;
 
   constructor(private readonly devices: DeviceAuthorizationService) {}
 
-  async validate({ device_code: deviceCode }: DeviceCodeParameters, { client, receivedAt }: GrantContext): Promise<DeviceCodeRedemption> {
+  async validate({ device_code: deviceCode }: DeviceCodeParameters, { client, receivedAt }: GrantContext): Promise<GrantSuccess> {
     const { scopes, approval } = await this.devices.redeem(deviceCode, client.clientId, new Date(receivedAt));
-    return { kind: 'device_code_redemption', scopes, ...approval };
+    return { subject: approval.subject, scopes, continuation: continueWith({ kind: 'device_code_redemption', scopes, ...approval }) };
   }
 }

@@ -7,17 +7,8 @@ import type { ResourceCatalog } from '../identity/resources/resource-catalog';
 import type { GrantParametersClass } from '../protocol/grant-parameters';
 import type { GrantResult } from './grant-result';
 
-export type {
-  CodeRedemption,
-  Delegation,
-  DeviceCodeRedemption,
-  GrantError,
-  GrantResult,
-  GrantSuccess,
-  RefreshRotation,
-  SelfIssuedResult,
-  SelfIssuedToken,
-} from './grant-result';
+export type { Delegation, GrantError, GrantResult, GrantSuccess } from './grant-result';
+export type { GrantContinuation } from './grant-continuation';
 export { grantError } from './grant-result';
 
 /** The validation context: what a grant validator is given besides its parameter DTO. */
@@ -47,22 +38,28 @@ export interface GrantContext {
 }
 
 /**
- * The extension point of the token endpoint (docs/grants.md): one `@Injectable()` class per
- * `grant_type`, its dependencies taken through its constructor. `parameters` is the DTO class of the
- * request parameters the grant reads besides `grant_type` and `scope` (class-validator decorators:
- * required members, lengths; an `@IsArray()` member may repeat); other parameters are dropped. A DTO
- * that fails validation is `parameterError` (`invalid_request` by default) unless the failed
- * constraint names its own code in `context: { error }`.
+ * The one way a grant reaches the token endpoint (docs/extending.md, docs/grants.md): one
+ * `@Injectable()` class per `grant_type`, provided **and exported** by a Nest module given to
+ * `TollgateModule.forRoot({ grants })` (or `createApp`'s `grantModules`, or `TOLLGATE_EXTENSIONS`);
+ * the built-in grants are registered the same way. Its dependencies come through its constructor,
+ * from its module's imports and Tollgate's exported token services (`SubjectTokenValidator`).
  *
- * `validate` gets the DTO already validated and returns a `GrantResult`: a success, or an error
- * (`grantError(…)`, or a thrown `OAuthError`: the same answer). Anything else it throws is answered
- * `server_error` without detail. Before it runs: client authentication, the client's permission to
- * use the grant, the scope's syntax and allowance. After it, whatever it returned: the scopes are
- * within the requested ones and the client's, the subject is a known, enabled user (docs/users.md),
- * and its claims and response parameters cannot replace the standard ones.
+ * `parameters` is the DTO class of the request parameters the grant reads besides `grant_type` and
+ * `scope` (class-validator decorators; an `@IsArray()` member may repeat); other parameters are
+ * dropped. A DTO that fails validation is `parameterError` (`invalid_request` by default) unless the
+ * failed constraint names its own code in `context: { error }`.
  *
- * Register the class with `GrantsModule.register({ validators, imports })`; the built-in ones are
- * listed in `grants/built-in-grants.ts`.
+ * What the grant may be used for is declared here, each false when absent: `publicClients`,
+ * `signsIn` (an ID token when `openid` is granted), `refreshTokens` (with `offline_access`),
+ * `resourceIndicators` (RFC 8707 `resource`).
+ *
+ * `validate` gets the DTO already validated and returns a success or an error (`grantError(…)`,
+ * or a thrown `OAuthError`: the same answer). The result is checked at run time: anything else, an
+ * error code the token endpoint cannot answer, or a description over 1,000 characters is
+ * `500 server_error`; so is anything else it throws; not settling within `GRANT_TIMEOUT_SECONDS` is
+ * `503 temporarily_unavailable`. Then, whatever it returned: the scopes are within the requested
+ * ones and the client's, the subject is a known, enabled user (docs/users.md), and its claims and
+ * response parameters cannot replace the standard ones.
  */
 export interface GrantValidator<P extends object = object> {
   readonly grantType: string;
@@ -70,10 +67,16 @@ export interface GrantValidator<P extends object = object> {
   readonly parameterError?: OAuthErrorCode;
   /** The error when the result names a subject that is no enabled user of the directory; `invalid_grant` by default. */
   readonly subjectError?: OAuthErrorCode;
+  /** Public clients (`token_endpoint_auth_method: none`) may use it: only when PKCE, a user's approval or a bound token protects it. */
+  readonly publicClients?: boolean;
+  /** It signs a user in: with `openid` granted, an ID token comes with the access token (OpenID Connect Core §3.1.3.3). */
+  readonly signsIn?: boolean;
+  /** With `offline_access` granted to a user, a refresh token comes with the access token; its refreshes keep the claims and audience. */
+  readonly refreshTokens?: boolean;
   /**
-   * True when the grant reads RFC 8707 `resource` (docs/tokens.md#resource-indicators): the token
-   * endpoint accepts it repeated, resolves it before the scope (`invalid_target`) into
-   * `context.resourceIndicators`, and a success's `audience` must be within it.
+   * It reads RFC 8707 `resource` (docs/tokens.md#resource-indicators): the token endpoint accepts it
+   * repeated, resolves it before the scope (`invalid_target`) into `context.resourceIndicators`, and
+   * a success's `audience` must be within it.
    */
   readonly resourceIndicators?: boolean;
   validate(parameters: P, context: GrantContext): Promise<GrantResult>;

@@ -1,33 +1,40 @@
-import { DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
-import { exportedGrantValidators, type GrantModule } from './grant-modules';
-import { GRANT_VALIDATORS, type GrantValidatorClass } from './grant-validator';
+import { DynamicModule, Module } from '@nestjs/common';
+import { exportedGrantProviders, type GrantModule } from './grant-modules';
+import { GRANT_VALIDATORS } from './grant-validator';
 import { GrantValidatorRegistry } from './grant-validator.registry';
+import type { TokenExchangeHandler } from './token-exchange-handler';
+import { TokenExchangeHandlers } from './token-exchange-handlers';
 
-/** The grants the token endpoint serves, and the modules their constructors' dependencies come from. */
+/** The grant modules the token endpoint serves: Tollgate's own (`BUILT_IN_GRANT_MODULES`) and the application's, alike. */
 export interface GrantRegistration {
-  readonly validators: readonly GrantValidatorClass[];
-  readonly imports?: ModuleMetadata['imports'];
-  /** Modules that provide and export their own validators, built with the module's dependencies. */
-  readonly modules?: readonly GrantModule[];
+  readonly modules: readonly GrantModule[];
 }
 
 /**
- * Nest has no multi-providers: each validator is an ordinary class provider (a missing constructor
- * dependency stops the boot, naming the class), and `GRANT_VALIDATORS` collects the instances.
- * The validators see only the modules in `imports`; those of `modules` are built inside their own
- * module. Import the returned module object itself wherever the registry is read (token endpoint,
+ * The one registration path of every grant (docs/extending.md): each module is imported, and what it
+ * exports is collected — its validators into `GRANT_VALIDATORS` (a missing constructor dependency
+ * stops the boot, naming the class), its token-exchange handlers into `TokenExchangeHandlers`.
+ * Import the returned module object itself wherever the registry is read (token endpoint,
  * discovery): one object is one module instance.
  */
 @Module({})
 export class GrantsModule {
-  static register({ validators, imports = [], modules = [] }: GrantRegistration): DynamicModule {
-    const exported = modules.flatMap(exportedGrantValidators);
+  static register({ modules }: GrantRegistration): DynamicModule {
+    const providers = modules.map(exportedGrantProviders);
+    const validators = providers.flatMap((exported) => exported.validators);
+    const handlers = providers.flatMap((exported) => exported.exchangeHandlers);
     return {
       module: GrantsModule,
-      imports: [...imports, ...modules],
+      imports: [...modules],
       providers: [
-        ...validators,
-        { provide: GRANT_VALIDATORS, useFactory: (...instances: unknown[]) => instances, inject: [...validators, ...exported] },
+        {
+          provide: GRANT_VALIDATORS,
+          useFactory: (exchange: TokenExchangeHandlers, ...instances: unknown[]) => {
+            for (const handler of instances.slice(validators.length)) exchange.add(handler as TokenExchangeHandler);
+            return instances.slice(0, validators.length);
+          },
+          inject: [TokenExchangeHandlers, ...validators, ...handlers],
+        },
         GrantValidatorRegistry,
       ],
       exports: [GrantValidatorRegistry],

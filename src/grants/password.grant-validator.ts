@@ -31,6 +31,7 @@ export class PasswordParameters {
 export class PasswordGrantValidator implements GrantValidator<PasswordParameters> {
   readonly grantType = 'password';
   readonly parameters = PasswordParameters;
+  readonly refreshTokens = true;
 
   constructor(
     @Inject(PasswordCheck) private readonly passwords: Pick<PasswordCheck, 'check'>,

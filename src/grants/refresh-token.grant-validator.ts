@@ -10,7 +10,9 @@ import { RefreshTokenService } from '../tokens/refresh-tokens/refresh-token.serv
 import type { ResourceCatalog } from '../identity/resources/resource-catalog';
 import { authorizedResourceUris, narrowResources, scopesForResources } from '../identity/resources/resource-indicators';
 import { UserDirectory } from '../identity/users/user-directory';
-import type { GrantContext, GrantValidator, RefreshRotation } from './grant-validator';
+import { continueWith } from './grant-continuation';
+import type { GrantSuccess } from './grant-result';
+import type { GrantContext, GrantValidator } from './grant-validator';
 
 /** RFC 6749 §6; decorators run bottom-up, presence first. */
 export class RefreshTokenParameters {
@@ -33,9 +35,13 @@ export class RefreshTokenGrantValidator implements GrantValidator<RefreshTokenPa
   readonly grantType = REFRESH_TOKEN_GRANT_TYPE;
   readonly parameters = RefreshTokenParameters;
   readonly resourceIndicators = true;
+  // RFC 9700 §4.14.2: rotation (and for a bound family, DPoP) protects a public client's refresh token.
+  readonly publicClients = true;
+  readonly signsIn = true;
+  readonly refreshTokens = true;
 
   constructor(
-    @Inject(RefreshTokenService) private readonly refreshTokens: RefreshTokenLookup,
+    @Inject(RefreshTokenService) private readonly refreshTokenService: RefreshTokenLookup,
     @Inject(UserDirectory) private readonly users: Pick<UserDirectory, 'findBySubjectId'>,
     private readonly audit: AuditSink,
   ) {}
@@ -47,8 +53,8 @@ export class RefreshTokenGrantValidator implements GrantValidator<RefreshTokenPa
   async validate(
     { refresh_token: handle }: RefreshTokenParameters,
     { client, scopes, resources, resourceIndicators: requested, receivedAt, dpop }: GrantContext,
-  ): Promise<RefreshRotation> {
-    const token = await this.refreshTokens.find(handle);
+  ): Promise<GrantSuccess> {
+    const token = await this.refreshTokenService.find(handle);
     // Bound to its client (RFC 6749 §6); another client learns nothing and changes nothing.
     if (!token || token.clientId !== client.clientId) throw invalidGrant('the refresh token is invalid');
     await this.requireActive(token, receivedAt);
@@ -61,7 +67,8 @@ export class RefreshTokenGrantValidator implements GrantValidator<RefreshTokenPa
     const audience = requested.length > 0 ? narrowResources(requested, authorizedResourceUris(token.resources, token.scopes, resources)) : undefined;
     const granted = scopesForResources({ names: grantedScopes(token, scopes, client, resources), explicit: scopes.explicit }, requested, resources);
     await this.requireEnabledUser(token.subject);
-    return { kind: 'refresh_rotation', presented: token, scopes: granted, audience };
+    const continuation = continueWith({ kind: 'refresh_rotation', presented: token, scopes: granted, audience });
+    return { subject: token.subject, scopes: granted, continuation };
   }
 
   /** The directory itself, not the token endpoint's cached view: a user disabled a moment ago refreshes nothing. */
@@ -88,7 +95,7 @@ export class RefreshTokenGrantValidator implements GrantValidator<RefreshTokenPa
   }
 
   private async revokeReusedFamily(token: RefreshToken): Promise<never> {
-    await this.refreshTokens.revokeFamily(token.familyId);
+    await this.refreshTokenService.revokeFamily(token.familyId);
     this.audit.emit({ name: 'refresh_token.reuse_detected', clientId: token.clientId, subject: token.subject, familyId: token.familyId });
     throw invalidGrant('the refresh token has already been used');
   }

@@ -1,15 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { OAuthError } from '../protocol/oauth-error';
-import { AccessTokenExchangeHandler } from './access-token.exchange-handler';
-import type { GrantContext, GrantResult, GrantValidator } from './grant-validator';
-import type { TokenExchangeHandler } from './token-exchange-handler';
+import type { GrantResult } from './grant-result';
+import type { GrantContext, GrantValidator } from './grant-validator';
+import { TokenExchangeHandlers } from './token-exchange-handlers';
 import { readTokenExchangeRequest, TOKEN_EXCHANGE_GRANT_TYPE, TokenExchangeParameters } from './token-exchange-request';
-import { TransactionTokenExchangeHandler } from './txn-token.exchange-handler';
 
 /**
- * RFC 8693 token exchange: reads the request (§2.1), then hands it to the handler of the
- * `requested_token_type` — an access token (delegation between APIs, docs/delegation.md) or a
- * transaction token (docs/transaction-tokens.md). A type no handler issues is `invalid_request`.
+ * RFC 8693 token exchange: reads the request (§2.1), then hands it to the handler of its
+ * `requested_token_type` and `subject_token_type` — the handlers every grant module exports
+ * (an access token, docs/delegation.md; a transaction token, docs/transaction-tokens.md; yours,
+ * docs/extending.md#a-token-exchange-handler). A pair no handler exchanges is `invalid_request`.
  */
 @Injectable()
 export class TokenExchangeGrantValidator implements GrantValidator<TokenExchangeParameters> {
@@ -17,19 +17,19 @@ export class TokenExchangeGrantValidator implements GrantValidator<TokenExchange
   readonly parameters = TokenExchangeParameters;
   // RFC 8693 §2.2.2: a subject token that cannot be accepted, its disabled user's included.
   readonly subjectError = 'invalid_request';
-  private readonly handlers: ReadonlyMap<string, TokenExchangeHandler>;
 
-  constructor(
-    @Inject(AccessTokenExchangeHandler) accessTokens: TokenExchangeHandler,
-    @Inject(TransactionTokenExchangeHandler) transactionTokens: TokenExchangeHandler,
-  ) {
-    this.handlers = new Map([accessTokens, transactionTokens].map((handler) => [handler.requestedTokenType, handler]));
-  }
+  constructor(@Inject(TokenExchangeHandlers) private readonly handlers: Pick<TokenExchangeHandlers, 'forRequestedType' | 'requestedTokenTypes'>) {}
 
   async validate(parameters: TokenExchangeParameters, context: GrantContext): Promise<GrantResult> {
     const request = readTokenExchangeRequest(parameters);
-    const handler = this.handlers.get(request.requestedTokenType);
-    if (!handler) throw OAuthError.invalidRequest(`requested_token_type must be one of ${[...this.handlers.keys()].join(', ')}`);
+    const bySubjectType = this.handlers.forRequestedType(request.requestedTokenType);
+    if (!bySubjectType) throw OAuthError.invalidRequest(`requested_token_type must be one of ${this.handlers.requestedTokenTypes().join(', ')}`);
+    const handler = bySubjectType.get(request.subjectTokenType);
+    if (!handler) {
+      throw OAuthError.invalidRequest(
+        `subject_token_type ${request.subjectTokenType.slice(0, 200)} cannot be exchanged for ${request.requestedTokenType}; it must be one of ${[...bySubjectType.keys()].join(', ')}`,
+      );
+    }
     return handler.exchange(request, context);
   }
 }

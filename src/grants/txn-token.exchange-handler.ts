@@ -11,9 +11,11 @@ import { extendRequestingWorkloads, readContextParameter, subjectTokenRefusal, t
 import { TransactionTokenIssuer } from '../tokens/txn-tokens/txn-token.issuer';
 import { TransactionTokenValidator } from '../tokens/txn-tokens/txn-token.validator';
 import { carriedScopes } from './grant-scopes';
-import type { GrantContext, SelfIssuedResult } from './grant-validator';
+import { continueWith } from './grant-continuation';
+import type { GrantSuccess } from './grant-result';
+import type { GrantContext } from './grant-validator';
 import type { TokenExchangeHandler } from './token-exchange-handler';
-import { TXN_TOKEN_TYPE, type TokenExchangeRequest } from './token-exchange-request';
+import { ACCESS_TOKEN_TYPE, JWT_TOKEN_TYPE, TXN_TOKEN_TYPE, type TokenExchangeRequest } from './token-exchange-request';
 
 /** What a transaction token is minted from: a subject token, or the transaction token it replaces. */
 interface TransactionSubject {
@@ -38,6 +40,7 @@ interface TransactionSubject {
  */
 @Injectable()
 export class TransactionTokenExchangeHandler implements TokenExchangeHandler {
+  readonly subjectTokenType = [ACCESS_TOKEN_TYPE, JWT_TOKEN_TYPE, TXN_TOKEN_TYPE];
   readonly requestedTokenType = TXN_TOKEN_TYPE;
 
   constructor(
@@ -49,7 +52,7 @@ export class TransactionTokenExchangeHandler implements TokenExchangeHandler {
     @Inject(AccessTokenDenyList) private readonly denyList: Pick<AccessTokenDenyList, 'isRevoked'>,
   ) {}
 
-  async exchange(request: TokenExchangeRequest, context: GrantContext): Promise<SelfIssuedResult> {
+  async exchange(request: TokenExchangeRequest, context: GrantContext): Promise<GrantSuccess> {
     if (context.client.transactionTokens !== true) throw OAuthError.invalidRequest('the client may not obtain transaction tokens');
     const outside = request.targets.find((target) => target !== this.config.trustDomain);
     if (outside !== undefined) throw OAuthError.invalidTarget(`the audience of a transaction token is the trust domain, not ${outside.slice(0, 200)}`);
@@ -66,13 +69,14 @@ export class TransactionTokenExchangeHandler implements TokenExchangeHandler {
       scopes,
       requestingWorkloads: extendRequestingWorkloads(subject.requestingWorkloads, context.client.clientId),
     });
-    return {
+    const continuation = continueWith({
       kind: 'self_issued',
       subject: subject.subject,
       issuedTokenType: TXN_TOKEN_TYPE,
       token: { token: issued.token, tokenType: 'N_A', expiresIn: issued.expiresIn, scopes, transactionId: issued.transactionId },
       ...(subjectIssuer ? { subjectIssuer } : {}),
-    };
+    });
+    return { subject: subject.subject, scopes, continuation };
   }
 
   private async fromAccessToken(

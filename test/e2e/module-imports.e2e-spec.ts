@@ -14,9 +14,9 @@ import { DatabaseModule } from '../../src/platform/database/database.module';
 import { DeviceAuthorizationEndpointModule } from '../../src/endpoints/device-authorization/device-authorization-endpoint.module';
 import { DeviceAuthorizationModule } from '../../src/tokens/device-authorization/device-authorization.module';
 import { DiscoveryModule } from '../../src/endpoints/discovery/discovery.module';
-import { BUILT_IN_GRANTS } from '../../src/grants/built-in-grants';
+import { BUILT_IN_GRANT_MODULES, TokenExchangeGrantModule, TransactionTokenExchangeModule } from '../../src/grants/built-in-grants';
+import { GrantServicesModule } from '../../src/grants/grant-services.module';
 import { GrantsModule } from '../../src/grants/grants.module';
-import { TokenExchangeModule } from '../../src/grants/token-exchange.module';
 import { HealthModule } from '../../src/endpoints/health/health.module';
 import { IdTokenModule } from '../../src/tokens/id-token/id-token.module';
 import { InteractionModule } from '../../src/endpoints/interaction/interaction.module';
@@ -41,7 +41,7 @@ import { UserInfoModule } from '../../src/endpoints/userinfo/userinfo.module';
 import { UsersModule } from '../../src/identity/users/users.module';
 import { testConfig } from '../support/create-test-app';
 
-const grants = GrantsModule.register(BUILT_IN_GRANTS);
+const grants = GrantsModule.register({ modules: BUILT_IN_GRANT_MODULES });
 
 /** Every module of src/, as an application would import it. */
 const MODULES: [string, Type | DynamicModule][] = [
@@ -56,7 +56,8 @@ const MODULES: [string, Type | DynamicModule][] = [
   ['DeviceAuthorizationEndpointModule', DeviceAuthorizationEndpointModule],
   ['DiscoveryModule', DiscoveryModule.register(grants)],
   ['GrantsModule', grants],
-  ['TokenExchangeModule', TokenExchangeModule],
+  ['TokenExchangeGrantModule', TokenExchangeGrantModule],
+  ['TransactionTokenExchangeModule', TransactionTokenExchangeModule],
   ['HealthModule', HealthModule],
   ['IdTokenModule', IdTokenModule],
   ['InteractionModule', InteractionModule],
@@ -82,16 +83,16 @@ const MODULES: [string, Type | DynamicModule][] = [
   ['UsersModule', UsersModule],
 ];
 
-/** Starts `module` beside configuration and the database only, as an operator command does (cli/operator-context.ts). */
+/** Starts `module` beside configuration, the grants' token services and the database only, as an operator command does (cli/operator-context.ts). */
 async function startAlone(module: Type | DynamicModule): Promise<void> {
   const app = await NestFactory.createApplicationContext(
-    { module: class StandaloneModule {}, imports: [ConfigModule.forRoot(testConfig()), DatabaseModule.forRoot(), module] },
+    { module: class StandaloneModule {}, imports: [ConfigModule.forRoot(testConfig()), GrantServicesModule, DatabaseModule.forRoot(), module] },
     { logger: false, abortOnError: false },
   );
   await app.close();
 }
 
-/** Only configuration is global (docs/development.md): each module imports what its providers, controllers and guards use. */
+/** Only configuration and the grants' token services are global (docs/development.md): each module imports what its providers, controllers and guards use. */
 describe('each module on its own', () => {
   it.each(MODULES)('%s starts with only configuration and the database beside it', async (_name, module) => {
     await expect(startAlone(module)).resolves.toBeUndefined();

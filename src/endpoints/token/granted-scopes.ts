@@ -1,9 +1,10 @@
 import type { Client } from '../../identity/clients/client';
-import type { GrantResult } from '../../grants/grant-validator';
+import type { ContinuedGrant } from '../../grants/grant-continuation';
+import type { GrantSuccess } from '../../grants/grant-result';
 import { OAuthError } from '../../protocol/oauth-error';
 import type { RequestedScopes } from '../../protocol/scope';
 
-type IssuingKind = Exclude<GrantResult, { kind: 'error' }>;
+type IssuingKind = ContinuedGrant | GrantSuccess;
 
 /**
  * The scopes a grant's result issues, checked whatever the grant (docs/grants.md#what-the-token-endpoint-enforces):

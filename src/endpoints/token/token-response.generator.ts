@@ -5,7 +5,8 @@ import { AuditSink } from '../../platform/audit/audit-event';
 import { AuthorizationCodeService } from '../../tokens/authorization/authorization-code.service';
 import type { Client } from '../../identity/clients/client';
 import type { DpopConfirmation } from '../../tokens/dpop/dpop-proof';
-import type { CodeRedemption, DeviceCodeRedemption, GrantSuccess, RefreshRotation, SelfIssuedResult } from '../../grants/grant-validator';
+import type { CodeRedemption, ContinuedGrant, SelfIssuedResult } from '../../grants/grant-continuation';
+import type { GrantSuccess } from '../../grants/grant-result';
 import { IdTokenIssuer } from '../../tokens/id-token/id-token.issuer';
 import { OPENID } from '../../protocol/scope';
 import type { RefreshTokenFamily } from '../../tokens/refresh-tokens/refresh-token';
@@ -13,8 +14,15 @@ import { RefreshTokenService } from '../../tokens/refresh-tokens/refresh-token.s
 import { toSelfIssuedTokenResponse, toTokenResponse, type TokenResponse } from './token-response';
 
 /** A grant's result that issues something (every kind but an error), a success's scopes resolved. */
-export type IssuingResult =
-  (GrantSuccess & { readonly scopes: readonly string[] }) | CodeRedemption | DeviceCodeRedemption | RefreshRotation | SelfIssuedResult;
+export type IssuingResult = (GrantSuccess & { readonly kind: 'success'; readonly scopes: readonly string[] }) | ContinuedGrant;
+
+/** What the grant's validator declared it may be used for (docs/grants.md). */
+export interface GrantPolicy {
+  /** An ID token when `openid` is granted. */
+  readonly signsIn: boolean;
+  /** A new refresh-token family when `offline_access` is granted to a user. */
+  readonly refreshTokens: boolean;
+}
 
 /** The access token to issue, whatever kind of result it came from. */
 interface AccessTokenGrant {
@@ -34,8 +42,10 @@ interface AccessTokenGrant {
   readonly responseParameters?: Readonly<Record<string, unknown>>;
   readonly subjectIssuer?: string;
   readonly issuedTokenType?: string;
-  /** A browser sign-in's session: an ID token comes with the access token when `openid` is granted (OpenID Connect Core §3.1.3.3). */
+  /** A sign-in (and its session, for a browser's): an ID token comes with the access token when `openid` is granted (OpenID Connect Core §3.1.3.3). */
   readonly signIn?: { readonly sessionId?: string; readonly nonce?: string };
+  /** Whether a new refresh-token family may begin (the grant's `refreshTokens`). */
+  readonly refreshable: boolean;
 }
 
 /** What else the access token is issued with. */
@@ -64,8 +74,15 @@ export class TokenResponseGenerator {
     private readonly audit: AuditSink,
   ) {}
 
-  generate(result: IssuingResult, grantType: string, client: Client, binding?: SenderBinding): Promise<TokenResponse> {
+  generate(
+    result: IssuingResult,
+    grantType: string,
+    client: Client,
+    binding?: SenderBinding,
+    policy: GrantPolicy = { signsIn: false, refreshTokens: false },
+  ): Promise<TokenResponse> {
     const now = Math.floor(Date.now() / 1000);
+    const signIn = <T>(session: T): T | undefined => (policy.signsIn ? session : undefined);
     switch (result.kind) {
       case 'self_issued':
         return Promise.resolve(this.selfIssued(result, grantType, client));
@@ -79,13 +96,15 @@ export class TokenResponseGenerator {
           authorized: { scopes: code.scopes, resources: code.resources },
           authTime,
           authenticationMethods,
-          signIn: { sessionId: code.sessionId, nonce: code.nonce },
+          signIn: signIn({ sessionId: code.sessionId, nonce: code.nonce }),
+          refreshable: policy.refreshTokens,
         };
         return this.accessToken(grant, grantType, client, { code }, binding);
       }
       case 'device_code_redemption': {
         const { subject, scopes, authTime, authenticationMethods, sessionId } = result;
-        return this.accessToken({ subject, scopes, authTime, authenticationMethods, signIn: { sessionId } }, grantType, client, {}, binding);
+        const grant = { subject, scopes, authTime, authenticationMethods, signIn: signIn({ sessionId }), refreshable: policy.refreshTokens };
+        return this.accessToken(grant, grantType, client, {}, binding);
       }
       case 'refresh_rotation': {
         const { presented: token, scopes } = result;
@@ -96,7 +115,8 @@ export class TokenResponseGenerator {
           authTime: token.authTime,
           authenticationMethods: token.authenticationMethods.length > 0 ? token.authenticationMethods : [grantType],
           // OpenID Connect Core §12.2: a refresh of a browser sign-in gets a new ID token, with the same sid.
-          signIn: token.sessionId === undefined ? undefined : { sessionId: token.sessionId },
+          signIn: token.sessionId === undefined ? undefined : signIn({ sessionId: token.sessionId }),
+          refreshable: true,
         };
         const family = {
           id: token.familyId,
@@ -116,7 +136,7 @@ export class TokenResponseGenerator {
           scopes: result.scopes,
           audience: result.audience,
           authorized: undefined,
-          authTime: delegation?.authTime ?? now,
+          authTime: delegation?.authTime ?? (policy.signsIn ? result.authTime : undefined) ?? now,
           authenticationMethods: result.authenticationMethods ?? [grantType],
           acr: delegation?.acr,
           actor: delegation?.actor,
@@ -125,6 +145,8 @@ export class TokenResponseGenerator {
           responseParameters: result.responseParameters,
           subjectIssuer: delegation?.subjectIssuer,
           issuedTokenType: delegation?.issuedTokenType,
+          signIn: signIn({}),
+          refreshable: policy.refreshTokens,
         };
         return this.accessToken(grant, grantType, client, {}, binding);
       }

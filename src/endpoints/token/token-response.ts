@@ -1,5 +1,5 @@
 import type { IssuedAccessToken } from '../../tokens/access-token/access-token.issuer';
-import type { SelfIssuedToken } from '../../grants/grant-validator';
+import type { SelfIssuedToken } from '../../grants/grant-continuation';
 import { formatScope } from '../../protocol/scope';
 
 /** RFC 6749 §5.1 (and RFC 8693 §2.2.1) successful token response. */

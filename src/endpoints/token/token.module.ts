@@ -12,6 +12,7 @@ import { UsersModule } from '../../identity/users/users.module';
 import { TokenController } from './token.controller';
 import { TokenResponseGenerator } from './token-response.generator';
 import { TokenService } from './token.service';
+import { GrantRunner } from './grant-runner';
 
 @Module({})
 export class TokenModule {
@@ -33,7 +34,7 @@ export class TokenModule {
         grants,
       ],
       controllers: [TokenController],
-      providers: [TokenService, TokenResponseGenerator],
+      providers: [TokenService, TokenResponseGenerator, GrantRunner],
     };
   }
 }

@@ -1,16 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AuditSink } from '../../platform/audit/audit-event';
 import type { AuthenticatedClient } from '../../identity/clients/client';
-import { DEVICE_CODE_GRANT_TYPE } from '../../tokens/device-authorization/device-authorization';
 import { DpopProofVerifier, type DpopHeader } from '../../tokens/dpop/dpop-proof.verifier';
-import type { GrantContext, GrantResult } from '../../grants/grant-validator';
+import type { GrantContext } from '../../grants/grant-validator';
 import { GrantValidatorRegistry } from '../../grants/grant-validator.registry';
 import type { FormBody } from '../../protocol/form';
+import { isContinued, type ContinuedGrant } from '../../grants/grant-continuation';
+import type { GrantSuccess } from '../../grants/grant-result';
 import { OAuthError } from '../../protocol/oauth-error';
 import type { ApiResource } from '../../identity/resources/resource';
 import type { ResourceCatalog } from '../../identity/resources/resource-catalog';
 import { ResourceStore } from '../../identity/resources/resource.store';
 import { UserStore } from '../../identity/users/user.store';
+import { GrantRunner, type IssuingOutcome } from './grant-runner';
 import { grantedScopes, grantedSubject } from './granted-scopes';
 import { requireEnabledUser, type SubjectUsers } from './subject-user';
 import type { TokenResponse } from './token-response';
@@ -31,6 +33,7 @@ export class TokenService {
     private readonly audit: AuditSink,
     @Inject(UserStore) private readonly users: SubjectUsers,
     @Inject(DpopProofVerifier) private readonly dpop: Pick<DpopProofVerifier, 'forTokenRequest'>,
+    @Inject(GrantRunner) private readonly runner: Pick<GrantRunner, 'run'>,
   ) {}
 
   async requestToken(
@@ -64,8 +67,8 @@ export class TokenService {
     // Authentication refused a disabled client already; no grant issues for one whatever the method.
     if (!client.enabled) throw OAuthError.invalidClient('the client is disabled');
     if (!client.allowedGrantTypes.includes(grantType)) throw OAuthError.unauthorizedClient(`the client may not use grant_type ${grantType}`);
-    if (method === 'none' && !PUBLIC_CLIENT_GRANT_TYPES.has(grantType))
-      throw OAuthError.unauthorizedClient(`a public client may not use grant_type ${grantType}`);
+    // A public client proves nothing: only a grant that declares something else protects it (docs/grants.md).
+    if (method === 'none' && validator.publicClients !== true) throw OAuthError.unauthorizedClient(`a public client may not use grant_type ${grantType}`);
 
     const catalog = this.resources.catalog;
     const request = readTokenRequest(grantType, body, validator, client, catalog);
@@ -82,46 +85,40 @@ export class TokenService {
       receivedAt,
       dpop,
     };
-    // A fault the grant throws is answered `server_error` without its details, an outage 503 (docs/errors.md).
-    const result = await validator.validate(request.parameters, context);
-    if (result.kind === 'error') throw new OAuthError(result.error, result.description);
+    // Checked, bounded in time; a fault the grant throws is `server_error` without its details, an outage 503 (docs/errors.md).
+    const outcome = await this.runner.run(validator, request.parameters, context);
+    const result = issuingResult(outcome);
     const scopes = grantedScopes(result, request.scopes, client);
     requireKnownAudience(result, catalog, validator.resourceIndicators === true ? request.resourceIndicators : undefined);
     const subject = grantedSubject(result);
     // docs/users.md: whatever the grant, a token's user is a known, enabled one (seen within CACHE_TTL_SECONDS).
     if (subject !== undefined) await requireEnabledUser(this.users, subject, validator.subjectError ?? 'invalid_grant');
-    return this.responses.generate(withScopes(result, scopes), grantType, client, dpop);
+    const policy = { signsIn: validator.signsIn === true, refreshTokens: validator.refreshTokens === true };
+    return this.responses.generate(withScopes(result, scopes), grantType, client, dpop, policy);
   }
 }
 
-/** A public client proves nothing, so it gets only what PKCE or a user's approval protects (docs/browser-sign-in.md#clients, docs/device-authorization.md). */
-const PUBLIC_CLIENT_GRANT_TYPES: ReadonlySet<string> = new Set(['authorization_code', 'refresh_token', DEVICE_CODE_GRANT_TYPE]);
+/** What Tollgate continues (a code, a device code, a refresh, a token it signed), or the grant's success. */
+function issuingResult(outcome: IssuingOutcome): UnscopedResult {
+  return outcome.kind === 'continued' ? outcome.continued : outcome.success;
+}
+
+type UnscopedResult = ContinuedGrant | GrantSuccess;
 
 /**
  * A success's `audience` names only API resources (by name or URI), and for a grant that reads RFC
  * 8707 `resource`, only the requested ones (docs/grants.md#what-the-token-endpoint-enforces).
  */
-function requireKnownAudience(
-  result: Exclude<GrantResult, { kind: 'error' }>,
-  catalog: Pick<ResourceCatalog, 'apiResource'>,
-  requested: readonly ApiResource[] | undefined,
-): void {
-  if (result.kind !== undefined && result.kind !== 'access_token') return;
+function requireKnownAudience(result: UnscopedResult, catalog: Pick<ResourceCatalog, 'apiResource'>, requested: readonly ApiResource[] | undefined): void {
+  if (isContinued(result)) return;
   const allowed = (audience: string) => (requested ? requested.some((api) => api.uri === audience) : catalog.apiResource(audience) !== undefined);
   const outside = result.audience?.find((audience) => !allowed(audience));
   if (outside !== undefined) throw OAuthError.invalidTarget(`resource ${outside.slice(0, 200)} was not requested`);
 }
 
 /** A success's scopes as granted (the requested ones when it named none); the other kinds carry theirs. */
-function withScopes(result: Exclude<GrantResult, { kind: 'error' }>, scopes: readonly string[]): IssuingResult {
-  switch (result.kind) {
-    case 'code_redemption':
-    case 'device_code_redemption':
-    case 'refresh_rotation':
-    case 'self_issued':
-      return result;
-    default:
-      // Not a spread: on Node 20 a spread followed by more members costs ~2.5 µs.
-      return Object.assign({}, result, { scopes });
-  }
+function withScopes(result: UnscopedResult, scopes: readonly string[]): IssuingResult {
+  if (isContinued(result)) return result;
+  // Not a spread: on Node 20 a spread followed by more members costs ~2.5 µs.
+  return Object.assign({}, result, { kind: 'success' as const, scopes });
 }

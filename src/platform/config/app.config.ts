@@ -59,6 +59,8 @@ export interface AppConfig {
   readonly agents: AgentsConfig;
   /** Back-channel logout and Shared Signals delivery (docs/signals.md#delivery). */
   readonly signals: SignalsConfig;
+  /** `GRANT_TIMEOUT_SECONDS`: how long a grant validator may take before the token endpoint answers 503 (docs/grants.md); 10 by default. */
+  readonly grantTimeoutSeconds?: number;
   /** `TOLLGATE_EXTENSIONS`: JavaScript modules whose Nest modules provide grant validators (docs/extending.md). */
   readonly extensions?: readonly string[];
   /** An override of a production refusal in effect (ALLOW_INSECURE_ISSUER): main.ts logs each as a warning at every start. */
@@ -74,6 +76,8 @@ export interface BrowserSignInConfig {
   /** `INTERACTION_VIEWS_DIR`: the operator's templates and stylesheet, replacing the built-in ones. */
   readonly viewsDir: string | undefined;
 }
+
+export const DEFAULT_GRANT_TIMEOUT_SECONDS = 10;
 
 /** DI token for the parsed configuration. */
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -125,6 +129,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustDomain: v.TRUST_DOMAIN ?? issuer,
     transactionTokenLifetimeSeconds: v.TXN_TOKEN_LIFETIME_SECONDS ?? 60,
     jwksRefetchSeconds: v.JWKS_REFETCH_SECONDS ?? 60,
+    grantTimeoutSeconds: v.GRANT_TIMEOUT_SECONDS ?? DEFAULT_GRANT_TIMEOUT_SECONDS,
     dpopRequireNonce: v.DPOP_REQUIRE_NONCE === 'true',
     browserSignIn: {
       sessionLifetimeSeconds: v.SESSION_LIFETIME_SECONDS ?? 8 * 3600,

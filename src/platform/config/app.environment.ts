@@ -35,6 +35,7 @@ export class AppEnvironment {
   @IntegerIn(1, 300) TXN_TOKEN_LIFETIME_SECONDS?: number;
   @IsIn(['true', 'false'], mustBe('"true" or "false"')) DPOP_REQUIRE_NONCE?: 'true' | 'false';
   @IntegerIn(1, 3600) JWKS_REFETCH_SECONDS?: number;
+  @IntegerIn(1, 120) GRANT_TIMEOUT_SECONDS?: number;
   @IntegerIn(60, 90 * 86_400) SESSION_LIFETIME_SECONDS?: number;
   @IntegerIn(30, 86_400) ID_TOKEN_LIFETIME_SECONDS?: number;
   @IsString(mustBe('a directory path')) INTERACTION_VIEWS_DIR?: string;

@@ -13,6 +13,9 @@ export const tokenLifetimes = registerAs('tokenLifetimes', (config) => ({
 /** `TRUST_DOMAIN`: the `aud` of transaction tokens (docs/transaction-tokens.md). */
 export const trustDomainConfig = registerAs('trustDomain', (config) => ({ trustDomain: config.trustDomain }));
 
+/** `GRANT_TIMEOUT_SECONDS`: how long the token endpoint waits for a grant validator (docs/grants.md#what-the-token-endpoint-enforces). */
+export const grantTimeoutConfig = registerAs('grantTimeout', (config) => ({ seconds: config.grantTimeoutSeconds ?? 10 }));
+
 /** `CACHE_TTL_SECONDS`: how long stores serve clients, resources, users and keys from memory. */
 export const cacheConfig = registerAs('cache', (config) => ({ ttlSeconds: config.cacheTtlSeconds }));
 
@@ -82,4 +85,5 @@ export const CONFIG_SLICES = [
   verifiedTokenCacheConfig,
   jwkSetsConfig,
   dpopConfig,
+  grantTimeoutConfig,
 ];

@@ -31,6 +31,8 @@ export interface IssuedGrant {
   readonly authorized?: { readonly scopes: readonly string[]; readonly resources: readonly string[] };
   /** A browser sign-in's session, kept with the family for the ID tokens of its refreshes. */
   readonly idToken?: { readonly sessionId?: string };
+  /** Whether the grant may begin a refresh-token family (its validator's `refreshTokens`). */
+  readonly refreshable?: boolean;
   /** The DPoP key the access token was bound to: a public client's new family is bound to it too (RFC 9449 §5). */
   readonly confirmation?: { readonly jkt: string };
 }
@@ -116,9 +118,10 @@ export class RefreshTokenService {
   }
 }
 
-/** docs/tokens.md#refresh-tokens: only with `offline_access` granted, for a user, never for a delegated token. */
+/** docs/tokens.md#refresh-tokens: only for a grant with `refreshTokens`, with `offline_access` granted, for a user, never for a delegated token. */
 function offersRefreshToken(grant: IssuedGrant, client: Client): boolean {
   return (
+    grant.refreshable === true &&
     grant.subject !== undefined &&
     grant.actor === undefined &&
     grant.scopes.includes(OFFLINE_ACCESS) &&
