@@ -9,6 +9,7 @@ import { TransactionTokensModule } from '../tokens/txn-tokens/txn-tokens.module'
 import { AccessTokenExchangeHandler } from './access-token.exchange-handler';
 import { AuthorizationCodeGrantValidator } from './authorization-code.grant-validator';
 import { ClientCredentialsGrantValidator } from './client-credentials.grant-validator';
+import { CrossDomainGrantsModule } from './cross-domain/cross-domain-grants.module';
 import { DelegationGrantValidator } from './delegation.grant-validator';
 import { DeviceCodeGrantValidator } from './device-code.grant-validator';
 import type { GrantModule } from './grant-modules';
@@ -65,4 +66,5 @@ export const BUILT_IN_GRANT_MODULES: readonly GrantModule[] = [
   TokenExchangeGrantModule,
   TransactionTokenExchangeModule,
   DeviceCodeGrantModule,
+  CrossDomainGrantsModule,
 ];

@@ -3,6 +3,7 @@ import { AssertionAudienceRule } from './assertion-audience.rule';
 import { AssertionIdentifierRule } from './assertion-identifier.rule';
 import { AssertionLifetimeRule } from './assertion-lifetime.rule';
 import { AssertionTypeRule } from './assertion-type.rule';
+import { AuthenticationTimeRule } from './authentication-time.rule';
 import { IdJagProfileRule } from './id-jag-profile.rule';
 import { unverifiedIssuer } from './unverified-issuer';
 
@@ -116,5 +117,17 @@ describe('unverifiedIssuer', () => {
   it('reads iss', () => expect(unverifiedIssuer(jws({ iss: ISSUER }))).toBe(ISSUER));
   it.each([['not-a-jwt'], [jws({})], [jws({ iss: 5 })], [jws(null)], ['e30.!!!.c2ln'], [`e30.${'a'.repeat(17000)}.c2ln`]])('refuses case %#', (token) => {
     expect(refusal(() => unverifiedIssuer(token))).toMatchObject({ error: 'invalid_grant' });
+  });
+});
+
+describe('AuthenticationTimeRule (auth_time)', () => {
+  const rule = new AuthenticationTimeRule(NOW);
+  it.each([
+    [{}, undefined],
+    [{ auth_time: NOW - 600 }, NOW - 600],
+    [{ auth_time: NOW + 30 }, NOW],
+  ])('%j gives %s', (claims, authTime) => expect(rule.check(claims)).toBe(authTime));
+  it.each([[{ auth_time: 'yesterday' }], [{ auth_time: 1.5 }], [{ auth_time: -1 }], [{ auth_time: NOW + 61 }]])('refuses %j', (claims) => {
+    expect(refusal(() => rule.check(claims))).toMatchObject({ error: 'invalid_grant' });
   });
 });

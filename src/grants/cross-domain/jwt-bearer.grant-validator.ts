@@ -16,6 +16,7 @@ import { AssertionAudienceRule } from './assertion-audience.rule';
 import { AssertionIdentifierRule } from './assertion-identifier.rule';
 import { AssertionLifetimeRule } from './assertion-lifetime.rule';
 import { AssertionSubject } from './assertion-subject';
+import { AuthenticationTimeRule } from './authentication-time.rule';
 import { AssertionTypeRule } from './assertion-type.rule';
 import { CLOCK_SKEW_SECONDS, JWT_BEARER_GRANT_TYPE } from './cross-domain';
 import { IdJagProfileRule, type IdJagBounds } from './id-jag-profile.rule';
@@ -34,13 +35,16 @@ export class JwtBearerParameters {
  * (RFC 7523 §2.1) of an authorization-grant issuer the client trusts — a plain one or an ID-JAG — is
  * redeemed for an access token of the user it names. Every refusal of the assertion is
  * `invalid_grant` naming the rule; an ID-JAG's `scope` and `resource` bound the token
- * (`invalid_scope`, `invalid_target`). Never a refresh token, never for a public client.
+ * (`invalid_scope`, `invalid_target`). Never a refresh token, never for a public client; an ID
+ * token with `openid`, as for any grant that signs a user in.
  */
 @Injectable()
 export class JwtBearerGrantValidator implements GrantValidator<JwtBearerParameters> {
   readonly grantType = JWT_BEARER_GRANT_TYPE;
   readonly parameters = JwtBearerParameters;
   readonly resourceIndicators = true;
+  // The assertion's issuer authenticated the user: its auth_time is the token's (and an ID token's, with openid).
+  readonly signsIn = true;
   private readonly types = new AssertionTypeRule();
   private readonly identifiers = new AssertionIdentifierRule();
   private readonly idJag = new IdJagProfileRule();
@@ -62,6 +66,7 @@ export class JwtBearerGrantValidator implements GrantValidator<JwtBearerParamete
     new AssertionAudienceRule(this.issuers.audience).check(claims);
     const expiresAt = new AssertionLifetimeRule(issuer.maxLifetimeSeconds, Math.floor(context.receivedAt / 1000)).check(claims);
     const jwtId = this.identifiers.check(claims);
+    const authTime = new AuthenticationTimeRule(Math.floor(context.receivedAt / 1000)).check(claims);
     const bounds: IdJagBounds = profile === 'id-jag' ? this.idJag.check(claims, context.client.clientId) : {};
     // Last of the assertion's own checks: one that fails any of them is not used up.
     const expiry = new Date((expiresAt + CLOCK_SKEW_SECONDS) * 1000);
@@ -77,6 +82,7 @@ export class JwtBearerGrantValidator implements GrantValidator<JwtBearerParamete
     return {
       subject: user.subjectId,
       scopes,
+      ...(authTime === undefined ? {} : { authTime }),
       ...(audience ? { audience: audience.map((api) => api.uri ?? api.name) } : {}),
     };
   }
