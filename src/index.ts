@@ -40,7 +40,7 @@ export { PartnerAuthorizationServers } from './identity/partners/partner-authori
 export type { PartnerAuthorizationServer } from './identity/partners/partner-authorization-server';
 export { AssertionReplayGuard } from './identity/client-auth/assertion-replay.guard';
 export { IdTokenValidator, type ValidatedIdToken } from './tokens/id-token/id-token.validator';
-export { TokenSigner, type JwtToSign, type SignedJwt } from './tokens/token-signer/token-signer';
+export { TokenSigner, type JwtToSign, type SignedJwt } from './grants/token-signer';
 
 export { TollgateModule, type TollgateExtensions, type TollgateModuleAsyncOptions, type TollgateModuleOptions } from './tollgate.module';
 export { createApp } from './app.factory';

@@ -13,8 +13,8 @@ import { AuthorizationGrantIssuers } from '../identity/trusted-issuers/authoriza
 import { TrustedIssuersModule } from '../identity/trusted-issuers/trusted-issuers.module';
 import { IdTokenModule } from '../tokens/id-token/id-token.module';
 import { IdTokenValidator } from '../tokens/id-token/id-token.validator';
-import { TokenSignerModule } from '../tokens/token-signer/token-signer.module';
-import { TokenSigner } from '../tokens/token-signer/token-signer';
+import { TokenSignerModule } from './token-signer.module';
+import { TokenSigner } from './token-signer';
 
 /**
  * The token services every grant module can inject without importing anything of Tollgate's

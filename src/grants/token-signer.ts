@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { randomBytes } from 'node:crypto';
-import { continueWith, type GrantContinuation } from '../../grants/grant-continuation';
-import { signJws } from '../access-token/jws';
-import type { ConfigType } from '../../platform/config/config-slice';
-import { issuerConfig } from '../../platform/config/config.slices';
-import { SigningKeyStore } from '../keys/signing-key.store';
+import { continueWith, type GrantContinuation } from './grant-continuation';
+import { signJws } from '../tokens/access-token/jws';
+import type { ConfigType } from '../platform/config/config-slice';
+import { issuerConfig } from '../platform/config/config.slices';
+import { SigningKeyStore } from '../tokens/keys/signing-key.store';
 
 /** A JWT the service signed for a grant. */
 export interface SignedJwt {

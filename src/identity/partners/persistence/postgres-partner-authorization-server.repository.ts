@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { PartnerAuthorizationServer } from './partner-authorization-server';
-import { PartnerAuthorizationServerRepository } from './partner-authorization-server.repository';
+import type { PartnerAuthorizationServer } from '../partner-authorization-server';
+import { PartnerAuthorizationServerRepository } from '../partner-authorization-server.repository';
 
 interface PartnerRow {
   readonly issuer: string;
