@@ -5,16 +5,11 @@ import { SubjectIssuersModule } from '../tokens/subject-tokens/subject-issuers.m
 import { SubjectTokenValidator } from '../tokens/subject-tokens/subject-token.validator';
 import { UsersModule } from '../identity/users/users.module';
 import { TokenExchangeHandlers } from './token-exchange-handlers';
-import { AssertionReplayGuard } from '../identity/client-auth/assertion-replay.guard';
 import { ClientAuthModule } from '../identity/client-auth/client-auth.module';
-import { PartnerAuthorizationServers } from '../identity/partners/partner-authorization-servers';
 import { PartnersModule } from '../identity/partners/partners.module';
-import { AuthorizationGrantIssuers } from '../identity/trusted-issuers/authorization-grant-issuers';
 import { TrustedIssuersModule } from '../identity/trusted-issuers/trusted-issuers.module';
 import { IdTokenModule } from '../tokens/id-token/id-token.module';
-import { IdTokenValidator } from '../tokens/id-token/id-token.validator';
 import { TokenSignerModule } from './token-signer.module';
-import { TokenSigner } from './token-signer';
 
 /**
  * The token services every grant module can inject without importing anything of Tollgate's
@@ -32,12 +27,13 @@ import { TokenSigner } from './token-signer';
     TokenExchangeHandlers,
     UsersModule,
     AuditModule,
-    // Across trust domains (docs/chaining.md).
-    AuthorizationGrantIssuers,
-    PartnerAuthorizationServers,
-    AssertionReplayGuard,
-    IdTokenValidator,
-    TokenSigner,
+    // Across trust domains (docs/chaining.md): AuthorizationGrantIssuers, PartnerAuthorizationServers,
+    // AssertionReplayGuard, IdTokenValidator and TokenSigner, through the modules that provide them.
+    TrustedIssuersModule,
+    PartnersModule,
+    ClientAuthModule,
+    IdTokenModule,
+    TokenSignerModule,
   ],
 })
 export class GrantServicesModule {}

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import {
   AssertionReplayGuard,
   AuthorizationGrantIssuers,
@@ -10,7 +10,7 @@ import {
   type GrantSuccess,
   type GrantValidator,
 } from '../../index';
-import { assertionGrantResources } from './assertion-grant-resources';
+import { assertionGrantResources, requestedResources } from './assertion-grant-resources';
 import { assertionGrantScopes } from './assertion-grant-scope';
 import { AssertionAudienceRule } from './assertion-audience.rule';
 import { AssertionIdentifierRule } from './assertion-identifier.rule';
@@ -22,12 +22,20 @@ import { CLOCK_SKEW_SECONDS, JWT_BEARER_GRANT_TYPE } from './cross-domain';
 import { IdJagProfileRule, type IdJagBounds } from './id-jag-profile.rule';
 import { unverifiedIssuer } from './unverified-issuer';
 
-/** RFC 7523 §2.1 request parameters besides `grant_type`, `scope` and `resource`. */
+/** RFC 7523 §2.1 request parameters besides `grant_type` and `scope`. */
 export class JwtBearerParameters {
   @MaxLength(16 * 1024, { message: 'assertion is longer than 16 KiB' })
   @IsString({ message: 'assertion must not be repeated' })
   @IsNotEmpty({ message: 'assertion is required' })
   assertion!: string;
+
+  /** RFC 8707, repeatable: narrows an ID-JAG's `resource`, or names the token's audience. */
+  @MaxLength(2048, { each: true, message: 'resource is longer than 2048 characters' })
+  @ArrayMaxSize(16, { message: 'at most 16 resource values may be sent' })
+  @IsString({ each: true, message: 'resource must be a URI' })
+  @IsArray()
+  @IsOptional()
+  resource?: string[];
 }
 
 /**
@@ -42,7 +50,6 @@ export class JwtBearerParameters {
 export class JwtBearerGrantValidator implements GrantValidator<JwtBearerParameters> {
   readonly grantType = JWT_BEARER_GRANT_TYPE;
   readonly parameters = JwtBearerParameters;
-  readonly resourceIndicators = true;
   // The assertion's issuer authenticated the user: its auth_time is the token's (and an ID token's, with openid).
   readonly signsIn = true;
   private readonly types = new AssertionTypeRule();
@@ -58,7 +65,7 @@ export class JwtBearerGrantValidator implements GrantValidator<JwtBearerParamete
     this.subjects = new AssertionSubject(users);
   }
 
-  async validate({ assertion }: JwtBearerParameters, context: GrantContext): Promise<GrantSuccess> {
+  async validate({ assertion, resource = [] }: JwtBearerParameters, context: GrantContext): Promise<GrantSuccess> {
     const issuer = await this.trustedIssuer(unverifiedIssuer(assertion), context.client.clientId);
     const { header, claims } = await this.issuers.verifySignature(assertion, issuer);
     const profile = this.types.profileOf(header);
@@ -73,7 +80,9 @@ export class JwtBearerGrantValidator implements GrantValidator<JwtBearerParamete
     if (!(await this.replays.firstUse(`jwt-bearer:${issuer.issuer}`, jwtId, expiry))) throw OAuthError.invalidGrant('the assertion was presented before (jti)');
     const user = await this.subjects.userOf(claims, issuer.userClaim);
 
-    const audience = assertionGrantResources(bounds.resources, context.resourceIndicators, context.client, context.resources);
+    // RFC 8707 `resource` is read here rather than by the token endpoint: an ID-JAG's own may be the audience.
+    const requested = requestedResources(resource, context.client, context.resources);
+    const audience = assertionGrantResources(bounds.resources, requested, context.client, context.resources);
     const scopes = assertionGrantScopes(
       context.scopes,
       { identityScopes: issuer.identityScopes, assertionScopes: bounds.scopes, audience: audience?.map((api) => api.name) },
