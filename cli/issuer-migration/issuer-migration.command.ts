@@ -45,7 +45,9 @@ export async function runIssuerMigrationCommand(argv: readonly string[], io: Com
     request = request.kind === 'create' ? { ...request, jwks } : { ...request, changes: { ...request.changes, jwks } };
   }
   if (io.existing && !command.offline) {
-    const problem = issuerProblem(request, await (await io.existing()).trustedIssuer(request.issuer));
+    const found = await (await io.existing()).trustedIssuer(request.issuer);
+    // A partner authorization server of that URL is no trusted issuer (docs/chaining.md).
+    const problem = issuerProblem(request, found?.role === 'partner' ? undefined : found);
     if (problem) {
       io.stderr(`issuer:migration: ${problem}\nNothing was written.\n`);
       return 1;
@@ -101,7 +103,7 @@ async function runCrossDomainMigration(argv: readonly string[], io: CommandIo): 
 }
 
 /** What the service's database says about the request before anything is written. */
-function issuerProblem(request: IssuerMigrationRequest, current: { readonly role: 'workload' | 'subject' | 'authorization-grant' } | undefined): string | undefined {
+function issuerProblem(request: IssuerMigrationRequest, current: { readonly role: string } | undefined): string | undefined {
   if (request.kind === 'create') return current ? issuerAlreadyExists(request.issuer) : undefined;
   if (!current) return `Trusted issuer "${request.issuer}" is not registered: add it first with npm run issuer:migration (--kubernetes, --spiffe or --subject)`;
   if (request.changes.subject && current.role !== 'subject')

@@ -122,6 +122,26 @@ describe('tollgate clients|resources|issuers|users list|show', () => {
     expect(idp.stdout).toMatch(/\naudience: +api1\n/);
     // Other specs may add clients that trust the demo issuer to the shared database.
     expect(idp.stdout.match(/\ntrusted by: +([^\n]*)\n/)?.[1].split(', ')).toContain('api1');
+    // docs/chaining.md: an authorization-grant issuer and a partner authorization server.
+    expect(issuers.map((issuer: { issuer: string; role: string }) => [issuer.issuer, issuer.role])).toEqual(
+      expect.arrayContaining([
+        ['https://enterprise-idp.demo.example', 'authorization-grant'],
+        ['https://as.partner.demo.example', 'partner'],
+      ]),
+    );
+    const enterprise = await tollgate('issuers', 'show', 'https://enterprise-idp.demo.example');
+    expect(enterprise.stdout).toMatch(/
+user claim: +email
+/);
+    expect(enterprise.stdout).toMatch(/
+maximum lifetime: +300 s
+/);
+    expect(enterprise.stdout).toMatch(/
+trusted by: +enterprise-agent/);
+    const partner = await tollgate('issuers', 'show', 'https://as.partner.demo.example');
+    expect(partner.stdout).toMatch(/
+resources: +https:\/\/api\.partner\.demo\.example\/\n/);
+    expect(partner.stdout).toContain('webapp (webapp-at-partner there)');
 
     const users = await tollgate('users', 'list');
     expect(users.stdout).toMatch(/^USERNAME +SUBJECT +ENABLED +ROLES +PASSKEYS\n/);
