@@ -56,7 +56,15 @@ export default defineConfig(
       'tollgate/layer-order': 'off',
       'no-restricted-imports': [
         'error',
-        { patterns: [TYPEORM, { regex: '^\\.\\./(?!\\.\\./index$)', message: 'src/grants/cross-domain/ imports Tollgate only from its public entry, ../../index (the `tollgate` package).' }] },
+        {
+          patterns: [
+            TYPEORM,
+            {
+              regex: '^\\.\\./(?!\\.\\./index$)',
+              message: 'src/grants/cross-domain/ imports Tollgate only from its public entry, ../../index (the `tollgate` package).',
+            },
+          ],
+        },
       ],
     },
   },

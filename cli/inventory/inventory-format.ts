@@ -142,7 +142,13 @@ export function showIssuer(issuer: TrustedIssuerView): string {
     ...(issuer.partner
       ? ([
           ['resources', list(issuer.partner.resources, ', ')],
-          ['clients', list(Object.entries(issuer.partner.clientIds).map(([ours, there]) => `${ours} (${there} there)`), ', ')],
+          [
+            'clients',
+            list(
+              Object.entries(issuer.partner.clientIds).map(([ours, there]) => `${ours} (${there} there)`),
+              ', ',
+            ),
+          ],
         ] as const)
       : []),
     ['created', issuer.createdAt],

@@ -72,8 +72,10 @@ export function parseCrossDomainArguments(argv: readonly string[]): { request: C
   }
   const problems: string[] = [];
   const issuer = values['authorization-grant'] ?? values.partner ?? '';
-  if ((values['authorization-grant'] === undefined) === (values.partner === undefined)) problems.push('give exactly one of --authorization-grant and --partner');
+  if ((values['authorization-grant'] === undefined) === (values.partner === undefined))
+    problems.push('give exactly one of --authorization-grant and --partner');
   if (!ISSUER_URL.test(issuer)) problems.push(`the issuer "${issuer.slice(0, 200)}" must be an https URL (http only for tests), without query or fragment`);
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   if (values.description !== undefined && (values.description.length > 200 || /[\x00-\x1f]/.test(values.description)))
     problems.push('--description must be one line of at most 200 characters');
   const clientIds = (list: readonly string[] | undefined, flag: string) => {
@@ -91,7 +93,8 @@ export function parseCrossDomainArguments(argv: readonly string[]): { request: C
     const identityScopes = [...new Set(values['identity-scope'] ?? [])];
     for (const scope of identityScopes) if (!isScopeToken(scope)) problems.push(`--identity-scope "${scope.slice(0, 100)}" is not a scope`);
     const maxLifetimeSeconds = values['max-lifetime'] === undefined ? 300 : Number(values['max-lifetime']);
-    if (!Number.isInteger(maxLifetimeSeconds) || maxLifetimeSeconds < 1 || maxLifetimeSeconds > 86400) problems.push('--max-lifetime must be 1 to 86400 seconds');
+    if (!Number.isInteger(maxLifetimeSeconds) || maxLifetimeSeconds < 1 || maxLifetimeSeconds > 86400)
+      problems.push('--max-lifetime must be 1 to 86400 seconds');
     const trustedBy = clientIds(values['trusted-by'], 'trusted-by');
     if (trustedBy.length === 0) problems.push('--trusted-by names at least one client that may present its assertions');
     request = {
@@ -109,11 +112,13 @@ export function parseCrossDomainArguments(argv: readonly string[]): { request: C
     for (const flag of ['jwks-file', 'jwks-uri', 'user-claim', 'identity-scope', 'trusted-by', 'max-lifetime'] as const)
       if (values[flag] !== undefined) problems.push(`--${flag} goes only with --authorization-grant`);
     const resources = [...new Set(values.resource ?? [])];
-    for (const uri of resources) if (!URL.canParse(uri) || uri.includes('#') || uri.length > 2048) problems.push(`--resource "${uri.slice(0, 200)}" is not an absolute URI`);
+    for (const uri of resources)
+      if (!URL.canParse(uri) || uri.includes('#') || uri.length > 2048) problems.push(`--resource "${uri.slice(0, 200)}" is not an absolute URI`);
     const pairs: Record<string, string> = {};
     for (const pair of values.client ?? []) {
       const [ours, theirs, extra] = pair.split('=');
-      if (extra !== undefined || !ours || !theirs || !CLIENT_ID.test(ours) || theirs.length > 500) problems.push(`--client "${pair.slice(0, 200)}" must be <our client_id>=<its client_id there>`);
+      if (extra !== undefined || !ours || !theirs || !CLIENT_ID.test(ours) || theirs.length > 500)
+        problems.push(`--client "${pair.slice(0, 200)}" must be <our client_id>=<its client_id there>`);
       else pairs[ours] = theirs;
     }
     if (Object.keys(pairs).length === 0) problems.push('--client names at least one of our clients and its client_id at the partner');

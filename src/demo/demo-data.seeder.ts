@@ -99,7 +99,10 @@ async function seedCrossDomainData(manager: EntityManager): Promise<void> {
       [trusted.issuer, policy.userClaim, policy.identityScopes, policy.maxLifetimeSeconds],
     );
     for (const clientId of policy.trustedBy) {
-      await manager.query('INSERT INTO client_authorization_grant_issuers (client_id, issuer) VALUES ($1, $2) ON CONFLICT DO NOTHING', [clientId, trusted.issuer]);
+      await manager.query('INSERT INTO client_authorization_grant_issuers (client_id, issuer) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+        clientId,
+        trusted.issuer,
+      ]);
     }
   }
   for (const partner of DEMO_PARTNER_AUTHORIZATION_SERVERS) {
@@ -108,15 +111,15 @@ async function seedCrossDomainData(manager: EntityManager): Promise<void> {
       partner.resources,
     ]);
     for (const [clientId, partnerClientId] of Object.entries(partner.clientIds)) {
-      await manager.query('INSERT INTO partner_authorization_server_clients (issuer, client_id, partner_client_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
-        partner.issuer,
-        clientId,
-        partnerClientId,
-      ]);
+      await manager.query(
+        'INSERT INTO partner_authorization_server_clients (issuer, client_id, partner_client_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+        [partner.issuer, clientId, partnerClientId],
+      );
     }
   }
   const tokenExchange = 'urn:ietf:params:oauth:grant-type:token-exchange';
-  await manager.query(`UPDATE clients SET allowed_grant_types = array_append(allowed_grant_types, $1) WHERE client_id = 'webapp' AND NOT ($1 = ANY (allowed_grant_types))`, [
-    tokenExchange,
-  ]);
+  await manager.query(
+    `UPDATE clients SET allowed_grant_types = array_append(allowed_grant_types, $1) WHERE client_id = 'webapp' AND NOT ($1 = ANY (allowed_grant_types))`,
+    [tokenExchange],
+  );
 }

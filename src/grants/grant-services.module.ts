@@ -20,7 +20,17 @@ import { TokenSignerModule } from './token-signer.module';
  */
 @Global()
 @Module({
-  imports: [AccessTokenModule, SubjectIssuersModule, UsersModule, AuditModule, TrustedIssuersModule, PartnersModule, ClientAuthModule, IdTokenModule, TokenSignerModule],
+  imports: [
+    AccessTokenModule,
+    SubjectIssuersModule,
+    UsersModule,
+    AuditModule,
+    TrustedIssuersModule,
+    PartnersModule,
+    ClientAuthModule,
+    IdTokenModule,
+    TokenSignerModule,
+  ],
   providers: [SubjectTokenValidator, TokenExchangeHandlers],
   exports: [
     SubjectTokenValidator,

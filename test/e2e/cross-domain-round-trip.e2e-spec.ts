@@ -37,7 +37,10 @@ describe('across trust domains: instance A issues an ID-JAG, instance B redeems 
     b = await startTestServer({ ISSUER: ISSUER_B, DATABASE_URL: databaseB.url, CACHE_TTL_SECONDS: '1' });
     // At A: B's authorization server is a partner, where A's api1 is known as enterprise-agent.
     await sql(`INSERT INTO partner_authorization_servers (issuer, resources) VALUES ($1, $2)`, [ISSUER_B, [NOTES_AT_B]]);
-    await sql(`INSERT INTO partner_authorization_server_clients (issuer, client_id, partner_client_id) VALUES ($1, 'api1', $2)`, [ISSUER_B, AGENT_AT_B.clientId]);
+    await sql(`INSERT INTO partner_authorization_server_clients (issuer, client_id, partner_client_id) VALUES ($1, 'api1', $2)`, [
+      ISSUER_B,
+      AGENT_AT_B.clientId,
+    ]);
     // At B: A is an authorization-grant issuer whose keys are at its jwks_uri, matched by sub, trusted by the agent.
     await sqlB(`INSERT INTO trusted_issuers (issuer, role, kind, jwks_uri) VALUES ($1, 'authorization-grant', 'jwt', $2)`, [
       ISSUER_A,
@@ -72,7 +75,15 @@ describe('across trust domains: instance A issues an ID-JAG, instance B redeems 
     expect(redeemed.body.scope.split(' ').sort()).toEqual(['notes', 'openid', 'profile']);
 
     // Once only, and never at A, whose issuer is not its audience.
-    expectTokenError(await requestToken(b.url, AGENT_AT_B.clientId, AGENT_AT_B.secret, { grant_type: JWT_BEARER, assertion: exchanged.body.access_token }), 400, 'invalid_grant');
-    expectTokenError(await requestToken(a.url, AGENT_AT_B.clientId, AGENT_AT_B.secret, { grant_type: JWT_BEARER, assertion: exchanged.body.access_token }), 400, 'invalid_grant');
+    expectTokenError(
+      await requestToken(b.url, AGENT_AT_B.clientId, AGENT_AT_B.secret, { grant_type: JWT_BEARER, assertion: exchanged.body.access_token }),
+      400,
+      'invalid_grant',
+    );
+    expectTokenError(
+      await requestToken(a.url, AGENT_AT_B.clientId, AGENT_AT_B.secret, { grant_type: JWT_BEARER, assertion: exchanged.body.access_token }),
+      400,
+      'invalid_grant',
+    );
   });
 });

@@ -130,17 +130,11 @@ describe('tollgate clients|resources|issuers|users list|show', () => {
       ]),
     );
     const enterprise = await tollgate('issuers', 'show', 'https://enterprise-idp.demo.example');
-    expect(enterprise.stdout).toMatch(/
-user claim: +email
-/);
-    expect(enterprise.stdout).toMatch(/
-maximum lifetime: +300 s
-/);
-    expect(enterprise.stdout).toMatch(/
-trusted by: +enterprise-agent/);
+    expect(enterprise.stdout).toMatch(/\nuser claim: +email\n/);
+    expect(enterprise.stdout).toMatch(/\nmaximum lifetime: +300 s\n/);
+    expect(enterprise.stdout).toMatch(/\ntrusted by: +enterprise-agent/);
     const partner = await tollgate('issuers', 'show', 'https://as.partner.demo.example');
-    expect(partner.stdout).toMatch(/
-resources: +https:\/\/api\.partner\.demo\.example\/\n/);
+    expect(partner.stdout).toMatch(/\nresources: +https:\/\/api\.partner\.demo\.example\/\n/);
     expect(partner.stdout).toContain('webapp (webapp-at-partner there)');
 
     const users = await tollgate('users', 'list');

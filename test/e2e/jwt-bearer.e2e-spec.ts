@@ -56,7 +56,9 @@ describe('the jwt-bearer grant', () => {
     otherKey = other.privateKey;
     jwks.serve({ keys: [{ ...(await exportJWK(other.publicKey)), kid: 'remote-1', alg: 'ES256', use: 'sig' }] });
     await sql(`INSERT INTO trusted_issuers (issuer, role, kind, jwks_uri) VALUES ($1, 'authorization-grant', 'jwt', $2)`, [remoteIssuer, jwks.url]);
-    await sql(`INSERT INTO authorization_grant_issuers (issuer, user_claim, identity_scopes, max_lifetime_seconds) VALUES ($1, 'sub', '{openid}', 60)`, [remoteIssuer]);
+    await sql(`INSERT INTO authorization_grant_issuers (issuer, user_claim, identity_scopes, max_lifetime_seconds) VALUES ($1, 'sub', '{openid}', 60)`, [
+      remoteIssuer,
+    ]);
     await sql('INSERT INTO client_authorization_grant_issuers (client_id, issuer) VALUES ($1, $2)', [AGENT.clientId, remoteIssuer]);
     await insertClient({ ...untrusting, secrets: [{ secret: untrusting.secret }], grantTypes: [JWT_BEARER], scopes: ['openid', 'api1'] });
     await insertUser({ username: uniqueName('disabled'), password: 'x', enabled: false, claims: { email: disabledEmail } });
@@ -87,7 +89,7 @@ describe('the jwt-bearer grant', () => {
     expect(response.body.scope.split(' ').sort()).toEqual(['api1', 'notes', 'openid', 'profile']);
   });
 
-  it("redeems an ID-JAG: its scope and resource bound the token, and resource narrows", async () => {
+  it('redeems an ID-JAG: its scope and resource bound the token, and resource narrows', async () => {
     const response = await redeem(await idJag({ scope: 'openid notes', resource: NOTES_URI }));
     expect(response.body).toMatchObject({ token_type: 'Bearer' });
     expect(response.body.scope).toBe('openid notes');
@@ -155,7 +157,9 @@ describe('the jwt-bearer grant', () => {
 
   it("verifies with keys from the issuer's jwks_uri, maps by sub, and applies its own maximum lifetime", async () => {
     const remote = (extra: Claims = {}) =>
-      new SignJWT(claims({ iss: remoteIssuer, sub: '1', email: undefined, exp: now() + 60, ...extra })).setProtectedHeader({ alg: 'ES256', kid: 'remote-1' }).sign(otherKey);
+      new SignJWT(claims({ iss: remoteIssuer, sub: '1', email: undefined, exp: now() + 60, ...extra }))
+        .setProtectedHeader({ alg: 'ES256', kid: 'remote-1' })
+        .sign(otherKey);
     const response = await redeem(await remote(), { scope: 'openid api1' });
     expect(response.body).toMatchObject({ scope: 'openid api1' });
     expect(jwtPayload(response.body.access_token).sub).toBe('1');

@@ -31,11 +31,22 @@ describe('token exchange issuing ID-JAGs and identity-chaining grants', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ CACHE_TTL_SECONDS: '1' });
-    await insertClient({ ...signedIn, secrets: [{ secret: signedIn.secret }], grantTypes: ['authorization_code', TOKEN_EXCHANGE], scopes: ['openid', 'profile'], redirectUris: [redirectUri] });
+    await insertClient({
+      ...signedIn,
+      secrets: [{ secret: signedIn.secret }],
+      grantTypes: ['authorization_code', TOKEN_EXCHANGE],
+      scopes: ['openid', 'profile'],
+      redirectUris: [redirectUri],
+    });
     await insertClient({ ...stranger, secrets: [{ secret: stranger.secret }], grantTypes: [TOKEN_EXCHANGE], scopes: ['openid', 'api2'] });
-    await sql(`INSERT INTO partner_authorization_server_clients (issuer, client_id, partner_client_id) VALUES ($1, $2, 'rp-at-partner')`, [PARTNER, signedIn.clientId]);
+    await sql(`INSERT INTO partner_authorization_server_clients (issuer, client_id, partner_client_id) VALUES ($1, $2, 'rp-at-partner')`, [
+      PARTNER,
+      signedIn.clientId,
+    ]);
     await sql(`INSERT INTO partner_authorization_servers (issuer, resources) VALUES ('https://elsewhere.example', '{}')`);
-    await sql(`INSERT INTO partner_authorization_server_clients (issuer, client_id, partner_client_id) VALUES ('https://elsewhere.example', $1, 'x')`, [stranger.clientId]);
+    await sql(`INSERT INTO partner_authorization_server_clients (issuer, client_id, partner_client_id) VALUES ('https://elsewhere.example', $1, 'x')`, [
+      stranger.clientId,
+    ]);
     aliceForApi1 = await userAccessToken(server.url, 'alice', 'openid profile api1');
   });
   afterAll(() => server?.close());
@@ -45,7 +56,7 @@ describe('token exchange issuing ID-JAGs and identity-chaining grants', () => {
     expect(body.identity_chaining_requested_token_types_supported).toEqual([ID_JAG, JWT]);
   });
 
-  it("issues an ID-JAG for the partner from an access token addressed to the client", async () => {
+  it('issues an ID-JAG for the partner from an access token addressed to the client', async () => {
     const response = await exchange(API1, aliceForApi1, { resource: PARTNER_API, scope: 'openid profile' });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ token_type: 'N_A', issued_token_type: ID_JAG, scope: 'openid profile' });

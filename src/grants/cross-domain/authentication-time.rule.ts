@@ -8,7 +8,8 @@ export class AuthenticationTimeRule {
   check(claims: Readonly<Record<string, unknown>>): number | undefined {
     const { auth_time: authTime } = claims;
     if (authTime === undefined) return undefined;
-    if (typeof authTime !== 'number' || !Number.isInteger(authTime) || authTime < 0) throw OAuthError.invalidGrant('the assertion auth_time is not epoch seconds');
+    if (typeof authTime !== 'number' || !Number.isInteger(authTime) || authTime < 0)
+      throw OAuthError.invalidGrant('the assertion auth_time is not epoch seconds');
     if (authTime > this.now + CLOCK_SKEW_SECONDS) throw OAuthError.invalidGrant('the assertion auth_time is in the future');
     return Math.min(authTime, this.now);
   }

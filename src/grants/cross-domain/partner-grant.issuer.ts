@@ -46,7 +46,8 @@ export class PartnerGrantIssuer {
 
   async issue(kind: PartnerGrantKind, request: TokenExchangeRequest, context: GrantContext): Promise<GrantSuccess> {
     const { client } = context;
-    if (!(await this.partners.knowClient(client.clientId))) throw OAuthError.unauthorizedClient('the client may not request grants for partner authorization servers');
+    if (!(await this.partners.knowClient(client.clientId)))
+      throw OAuthError.unauthorizedClient('the client may not request grants for partner authorization servers');
     const audience = partnerAudience(context.rawParameters);
     const target = partnerGrantTarget(await this.partners.find(audience), audience, client.clientId, context.rawParameters);
     const subject = await this.subjectOf(request, context);
@@ -81,7 +82,8 @@ export class PartnerGrantIssuer {
       if (token.issuer !== undefined) throw OAuthError.invalidGrant('only tokens of this issuer are exchanged for grants to a partner');
       return token;
     } catch (error) {
-      if (error instanceof OAuthError && error.code === 'invalid_grant') throw OAuthError.invalidRequest(`subject_token is not valid: ${error.description ?? 'rejected'}`);
+      if (error instanceof OAuthError && error.code === 'invalid_grant')
+        throw OAuthError.invalidRequest(`subject_token is not valid: ${error.description ?? 'rejected'}`);
       throw error;
     }
   }
