@@ -50,7 +50,8 @@ const SCENARIOS = [
     prepare: async (baseUrl) => {
       const audience = (await (await fetch(`${baseUrl}/.well-known/openid-configuration`)).json()).issuer;
       const form = (assertion) => new URLSearchParams({ grant_type: JWT_BEARER, assertion, scope: 'openid api1' }).toString();
-      const pool = assertions(audience, POOL_SIZE).map((assertion) => ({ body: form(assertion) }));
+      // One more than the pool: the harness's single probe request must not use up a pooled assertion.
+      const [probe, ...pool] = assertions(audience, POOL_SIZE + 1).map((assertion) => ({ body: form(assertion) }));
       return {
         method: 'POST',
         // Its own path spelling: run.js keeps one pool file per URL.
@@ -59,7 +60,7 @@ const SCENARIOS = [
           authorization: `Basic ${Buffer.from('enterprise-agent:enterprise-agent-secret').toString('base64')}`,
           'content-type': 'application/x-www-form-urlencoded',
         },
-        body: pool[0].body,
+        body: probe.body,
         pool,
       };
     },
