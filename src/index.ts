@@ -8,7 +8,7 @@ export * from './grants/grant-validator';
 export type { GrantParametersClass, ParameterConstraintContext } from './protocol/grant-parameters';
 export type { GrantModule } from './grants/grant-modules';
 // The token services a grant injects (docs/extending.md#token-services).
-export { SubjectTokenValidator, type SubjectToken, type SubjectTokenContext } from './tokens/subject-tokens/subject-token.validator';
+export { SubjectTokenValidator, type SubjectToken, type SubjectTokenContext, type SubjectTokenOptions } from './tokens/subject-tokens/subject-token.validator';
 export { buildDelegation, type DelegatedGrant } from './grants/delegation-builder';
 export type { TokenExchangeHandler, TokenExchangeHandlerClass } from './grants/token-exchange-handler';
 export {

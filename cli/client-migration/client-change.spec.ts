@@ -80,7 +80,7 @@ describe('requestProblems', () => {
       'Client "spa" would use authorization_code without a redirect URI: give --redirect-uri',
     ]);
     expect(requestProblems({ kind: 'change', clientId: 'spa', changes: { grantTypes: ['client_credentials'] } }, existing)).toEqual([
-      'Client "spa" is public: it may use only authorization_code and refresh_token, not client_credentials',
+      'Client "spa" is public: it may not use client_credentials, grants that do not serve public clients',
     ]);
     expect(requestProblems({ kind: 'change', clientId: 'spa', changes: { scopes: ['openid'] } }, existing)).toEqual([]);
   });

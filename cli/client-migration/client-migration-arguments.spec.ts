@@ -37,7 +37,7 @@ describe('parseClientMigrationArguments', () => {
     ],
     [
       ['--client-id', 'spa2', '--public', '--grant', 'authorization_code,client_credentials', '--scope', 'openid', '--redirect-uri', 'https://app.example/cb'],
-      '--public clients may use only authorization_code and refresh_token, not client_credentials',
+      '--public clients may not use client_credentials: those grants do not serve public clients',
     ],
     [
       [

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { isScopeToken } from '../../src/protocol/scope';
 import { changesNothing, type ClientChanges } from './client-change';
 import { deliveryUrlProblem } from '../../src/identity/signals/delivery-url';
+import { grantsRefusedToPublicClients } from '../../src/grants/public-client-grants';
 import { checkWorkloadIdentity, jwksUriArgumentProblem, type WorkloadIdentityArgument } from './secretless-client-arguments';
 
 /** The grant types Tollgate serves (docs/endpoints.md#token-endpoint); any absolute URI names an extension grant (RFC 6749 §4.5). */
@@ -431,8 +432,6 @@ function secretlessOptions(values: SecretlessValues, problems: string[]): { jwks
   return { jwksFile, jwksUri, workload: workload === undefined ? undefined : checkWorkloadIdentity(workload, workloadIssuer, problems) };
 }
 
-const PUBLIC_CLIENT_GRANTS: readonly string[] = ['authorization_code', 'refresh_token'];
-
 function checkBrowserRegistration(
   values: {
     public?: boolean;
@@ -450,8 +449,8 @@ function checkBrowserRegistration(
   const redirectUris = unique(values['redirect-uri'] ?? []);
   const postLogoutRedirectUris = unique(values['post-logout-redirect-uri'] ?? []);
   if (isPublic) {
-    const others = grantTypes.filter((grantType) => !PUBLIC_CLIENT_GRANTS.includes(grantType));
-    if (others.length > 0) problems.push(`--public clients may use only authorization_code and refresh_token, not ${others.join(', ')}`);
+    const refused = grantsRefusedToPublicClients(grantTypes);
+    if (refused.length > 0) problems.push(`--public clients may not use ${refused.join(', ')}: those grants do not serve public clients`);
     for (const name of ['expires', 'description'] as const)
       if (values[name] !== undefined) problems.push(`--${name} does not apply to --public: a public client has no secret`);
   }

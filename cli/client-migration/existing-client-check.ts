@@ -1,8 +1,7 @@
+import { grantsRefusedToPublicClients } from '../../src/grants/public-client-grants';
 import type { ClientView } from '../inventory/inventory';
 import type { ClientMigrationRequest } from './client-migration-arguments';
 import { alreadyExists } from './client-migration-source';
-
-const PUBLIC_CLIENT_GRANTS: readonly string[] = ['authorization_code', 'refresh_token'];
 
 /**
  * What the database the service uses says about a request, before anything is written or a secret
@@ -23,9 +22,9 @@ export function requestProblems(request: ClientMigrationRequest, current: Client
   if (grantTypes.includes('authorization_code') && redirectUris.length === 0)
     problems.push(`Client "${request.clientId}" would use authorization_code without a redirect URI: give --redirect-uri`);
   if (current.authentication === 'none') {
-    const others = grantTypes.filter((grantType) => !PUBLIC_CLIENT_GRANTS.includes(grantType));
-    if (others.length > 0)
-      problems.push(`Client "${request.clientId}" is public: it may use only authorization_code and refresh_token, not ${others.join(', ')}`);
+    const refused = grantsRefusedToPublicClients(grantTypes);
+    if (refused.length > 0)
+      problems.push(`Client "${request.clientId}" is public: it may not use ${refused.join(', ')}, grants that do not serve public clients`);
     if (changes.jwks || changes.jwksUri || changes.workload) problems.push(`Client "${request.clientId}" is public: it has no credential to change`);
   }
   return problems;

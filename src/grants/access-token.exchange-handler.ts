@@ -29,7 +29,7 @@ export class AccessTokenExchangeHandler implements TokenExchangeHandler {
 
   async exchange(request: TokenExchangeRequest, context: GrantContext): Promise<GrantResult> {
     const scopes = scopesForTargets(request.targets, context.scopes, context.client, context.resources);
-    const subjectToken = await this.subjectTokens.validate(request.subjectToken, context).catch(asInvalidRequest);
+    const subjectToken = await this.subjectTokens.validate(request.subjectToken, context, { trustedIssuers: true }).catch(asInvalidRequest);
     if (request.actorToken !== undefined) requireActingClient(await this.validateActorToken(request.actorToken), context.client);
     let grant;
     try {

@@ -4,7 +4,7 @@ import type { RequestParameters } from '../protocol/form';
 import { OAuthError } from '../protocol/oauth-error';
 import { GrantParameterSchema } from '../protocol/grant-parameters';
 import { DelegationGrantValidator } from './delegation.grant-validator';
-import { aliceAccessToken, demoResources, testClient, submit, type GrantRequest } from './grant.fixtures';
+import { aliceAccessToken, demoResources, subjectTokenValidator, testClient, submit, type GrantRequest } from './grant.fixtures';
 
 const resources = demoResources;
 const client = testClient();
@@ -22,10 +22,11 @@ function validatorWith(fault?: Error): { validator: DelegationGrantValidator; se
       if (token === 'for-api3') return { ...aliceToken, mayAct: { client_id: 'api3' } };
       if (token === 'for-api1') return { ...aliceToken, mayAct: { client_id: 'api1' } };
       if (token === 'for-api2') return { ...aliceToken, audiences: ['api2'] };
+      if (token === 'bob-disabled') return { ...aliceToken, subject: '2' };
       throw OAuthError.invalidToken('the token signature, issuer or lifetime is invalid');
     },
   };
-  return { validator: new DelegationGrantValidator(accessTokens), seen };
+  return { validator: new DelegationGrantValidator(subjectTokenValidator(accessTokens)), seen };
 }
 
 function context(parameters: RequestParameters): GrantRequest {
@@ -46,7 +47,7 @@ describe('DelegationGrantValidator', () => {
 
   it('refuses a token that fails access-token validation as invalid_grant', async () => {
     await expect(submit(validatorWith().validator, context({ token: 'forged' }))).rejects.toEqual(
-      invalidGrant('token is not a valid access token: the token signature, issuer or lifetime is invalid'),
+      invalidGrant('the subject token is not valid: the token signature, issuer or lifetime is invalid'),
     );
   });
 
@@ -56,8 +57,12 @@ describe('DelegationGrantValidator', () => {
 
   it('refuses a token addressed to another client as invalid_grant', async () => {
     await expect(submit(validatorWith().validator, context({ token: 'for-api2' }))).rejects.toEqual(
-      invalidGrant('token is not addressed to this client (aud)'),
+      invalidGrant('the subject token is not addressed to this client (aud)'),
     );
+  });
+
+  it("refuses a disabled user's token as invalid_grant", async () => {
+    await expect(submit(validatorWith().validator, context({ token: 'bob-disabled' }))).rejects.toEqual(invalidGrant('the user is unknown or disabled'));
   });
 
   it('refuses a token whose may_act names another client as invalid_grant (RFC 8693 §4.4)', async () => {

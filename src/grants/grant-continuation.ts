@@ -5,9 +5,9 @@ declare const continuationBrand: unique symbol;
 
 /**
  * What a grant hands the token endpoint when it finishes something Tollgate began — a code, a device
- * code, a refresh, a token signed by Tollgate itself. Opaque: only Tollgate's services make one
- * (`continueWith`), and the token endpoint answers a result carrying any other value `server_error`,
- * so that no grant can forge a session's `sid`, `amr`, `auth_time` or an ID token.
+ * code, a refresh, a token signed by Tollgate itself. Opaque: only Tollgate's own services make one,
+ * and the token endpoint answers a result carrying any other value `server_error`, so that no grant
+ * can forge a session's `sid`, `amr`, `auth_time` or an ID token.
  */
 export interface GrantContinuation {
   readonly [continuationBrand]: true;

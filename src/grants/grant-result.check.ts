@@ -57,6 +57,7 @@ export function checkGrantResult(value: unknown, signsIn: boolean): CheckedGrant
   optional(value, 'claims', isRecord, 'an object');
   optional(value, 'responseParameters', isRecord, 'an object');
   optional(value, 'delegation', isDelegation, 'a delegation (actor, expiresAtMost)');
+  optional(value, 'issuedTokenType', (type) => typeof type === 'string' && type.length > 0 && type.length <= 1000, 'a token type URI');
   optional(value, 'authTime', (authTime) => signsIn && isEpochSeconds(authTime), 'epoch seconds, of a grant that signsIn');
   if (value.continuation === undefined) return { kind: 'success', success };
   const continued = continuedGrant(value.continuation);

@@ -37,6 +37,8 @@ export interface GrantSuccess {
    * and ID tokens; the time of the request by default.
    */
   readonly authTime?: number;
+  /** RFC 8693 §2.2.1 `issued_token_type`; token exchange sets it to the requested type when a handler does not. */
+  readonly issuedTokenType?: string;
   /** Handed out only by Tollgate's own services (a code, a device code, a refresh): never built by a grant. */
   readonly continuation?: GrantContinuation;
 }

@@ -1,6 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GrantParameterSchema } from '../protocol/grant-parameters';
-import { GRANT_VALIDATORS, type GrantValidator } from './grant-validator';
+import type { GrantValidator } from './grant-validator';
+
+/** The multi-injection token: every registered validator, as an array (internal: grants are registered by module). */
+export const GRANT_VALIDATORS = Symbol('GRANT_VALIDATORS');
 
 /** Every registered grant validator, by `grant_type`. */
 @Injectable()

@@ -84,6 +84,3 @@ export interface GrantValidator<P extends object = object> {
 
 /** A grant validator class, built by Nest from its constructor's parameter types. */
 export type GrantValidatorClass = new (...dependencies: never[]) => GrantValidator;
-
-/** The multi-injection token: every registered validator, as an array. */
-export const GRANT_VALIDATORS = Symbol('GRANT_VALIDATORS');

@@ -5,6 +5,10 @@ import type { FormBody } from '../protocol/form';
 import { ResourceCatalog } from '../identity/resources/resource-catalog';
 import { readGrantParameters } from '../protocol/grant-parameters';
 import type { GrantContext, GrantResult, GrantValidator } from './grant-validator';
+import type { AccessTokenValidator } from '../tokens/access-token/access-token.validator';
+import type { ExternalSubjectTokenValidator } from '../tokens/subject-tokens/external-subject-token.validator';
+import { SubjectTokenValidator } from '../tokens/subject-tokens/subject-token.validator';
+import type { User } from '../identity/users/user';
 
 /** Shared by the grant validators' unit specs (not built into dist/). */
 export const demoResources = new ResourceCatalog({ identityResources: DEMO_IDENTITY_RESOURCES, apiResources: DEMO_API_RESOURCES });
@@ -56,4 +60,18 @@ export async function submit<P extends object>(
 ): Promise<GrantResult> {
   const dto = readGrantParameters(validator.parameters, parameters, validator.parameterError ?? 'invalid_request');
   return validator.validate(dto, { ...context, receivedAt, resourceIndicators, rawParameters: {} });
+}
+
+/**
+ * The real `SubjectTokenValidator` over stand-ins: `accessTokens` for our tokens, `external` for trusted
+ * issuers' (none by default), and a directory where user '1' is enabled and '2' disabled.
+ */
+export function subjectTokenValidator(
+  accessTokens: Pick<AccessTokenValidator, 'validate'>,
+  external: Pick<ExternalSubjectTokenValidator, 'validate'> = { validate: async () => undefined },
+): SubjectTokenValidator {
+  const users = {
+    findBySubjectId: async (subjectId: string) => (subjectId === '1' || subjectId === '2' ? ({ subjectId, enabled: subjectId === '1' } as User) : undefined),
+  };
+  return new SubjectTokenValidator(accessTokens, external, users);
 }

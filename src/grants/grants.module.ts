@@ -1,7 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { exportedGrantProviders, type GrantModule } from './grant-modules';
-import { GRANT_VALIDATORS } from './grant-validator';
-import { GrantValidatorRegistry } from './grant-validator.registry';
+import { GRANT_VALIDATORS, GrantValidatorRegistry } from './grant-validator.registry';
 import type { TokenExchangeHandler } from './token-exchange-handler';
 import { TokenExchangeHandlers } from './token-exchange-handlers';
 

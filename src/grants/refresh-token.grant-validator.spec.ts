@@ -1,3 +1,5 @@
+import { continuedGrant } from './grant-continuation';
+import type { GrantResult, GrantSuccess } from './grant-result';
 import { RecordingAuditSink } from '../platform/audit/recording-audit.sink';
 import type { Client } from '../identity/clients/client';
 import { DEMO_API_RESOURCES, DEMO_IDENTITY_RESOURCES } from '../demo/demo-data';
@@ -56,6 +58,9 @@ function context(parameters: RequestParameters, scopes: RequestedScopes = { name
 
 const rejection = (code: string, description: string) => expect.objectContaining({ code, status: 400, description });
 
+/** What the grant's continuation hands the token endpoint. */
+const rotated = (result: GrantResult) => continuedGrant((result as GrantSuccess).continuation);
+
 describe('RefreshTokenGrantValidator', () => {
   it.each([
     ['missing', {}],
@@ -78,7 +83,7 @@ describe('RefreshTokenGrantValidator', () => {
 
     it('rotates it with a proof of its key', async () => {
       const { validator } = setup({ token: bound });
-      await expect(submit(validator, { ...context({ refresh_token: HANDLE }), dpop: { jkt: 'key-1' } })).resolves.toMatchObject({ kind: 'refresh_rotation' });
+      await expect(submit(validator, { ...context({ refresh_token: HANDLE }), dpop: { jkt: 'key-1' } })).resolves.toMatchObject({ subject: '1' });
     });
   });
 
@@ -158,20 +163,20 @@ describe('RefreshTokenGrantValidator', () => {
 
   it('consumes nothing itself: the token endpoint uses the token up when it stores the successor', async () => {
     const { validator, calls } = setup();
-    expect(await submit(validator, context({ refresh_token: HANDLE }))).toMatchObject({ kind: 'refresh_rotation', presented: stored });
+    expect(rotated(await submit(validator, context({ refresh_token: HANDLE })))).toMatchObject({ kind: 'refresh_rotation', presented: stored });
     expect(calls).toEqual([]);
   });
 
   it('grants the original scope when none is requested, less what the client may no longer have', async () => {
     const client = { ...frontend, allowedScopes: ['openid', 'api1', 'offline_access'] };
     const rotation = await submit(setup().validator, context({ refresh_token: HANDLE }, undefined, client));
-    expect(rotation).toEqual({ kind: 'refresh_rotation', presented: stored, scopes: ['openid', 'api1', 'offline_access'] });
+    expect(rotated(rotation)).toEqual({ kind: 'refresh_rotation', presented: stored, scopes: ['openid', 'api1', 'offline_access'] });
   });
 
   it('narrows to the requested scope; the presented token, which the family keeps, is returned unchanged', async () => {
     const { validator, calls } = setup();
     const rotation = await submit(validator, context({ refresh_token: HANDLE }, { names: ['api1'], explicit: true }));
     expect(calls).toEqual([]);
-    expect(rotation).toEqual({ kind: 'refresh_rotation', presented: stored, scopes: ['api1'] });
+    expect(rotated(rotation)).toEqual({ kind: 'refresh_rotation', presented: stored, scopes: ['api1'] });
   });
 });

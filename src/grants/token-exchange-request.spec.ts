@@ -41,14 +41,9 @@ describe('TokenExchangeParameters and readTokenExchangeRequest', () => {
     ['no subject_token_type', { subject_token: 'jwt' }, 'subject_token_type is required'],
     ['an empty subject_token_type', { ...valid, subject_token_type: '' }, 'subject_token_type is required'],
     [
-      'a refresh token type',
-      { ...valid, subject_token_type: 'urn:ietf:params:oauth:token-type:refresh_token' },
-      `subject_token_type must be one of ${ACCESS_TOKEN_TYPE}, ${JWT_TOKEN_TYPE}, ${TXN_TOKEN_TYPE}`,
-    ],
-    [
-      'an id_token type',
-      { ...valid, subject_token_type: 'urn:ietf:params:oauth:token-type:id_token' },
-      `subject_token_type must be one of ${ACCESS_TOKEN_TYPE}, ${JWT_TOKEN_TYPE}, ${TXN_TOKEN_TYPE}`,
+      'a repeated subject_token_type',
+      { ...valid, subject_token_type: [ACCESS_TOKEN_TYPE, JWT_TOKEN_TYPE] },
+      'parameter subject_token_type must not be repeated',
     ],
     ['actor_token without actor_token_type', { ...valid, actor_token: 'jwt' }, 'actor_token_type is required'],
     [

@@ -3,11 +3,12 @@ import type { AccessTokenValidator } from '../tokens/access-token/access-token.v
 import type { RequestParameters } from '../protocol/form';
 import { OAuthError } from '../protocol/oauth-error';
 import type { RequestedScopes } from '../protocol/scope';
-import { aliceAccessToken, demoResources, testClient, submit, type GrantRequest } from './grant.fixtures';
+import { aliceAccessToken, demoResources, subjectTokenValidator, testClient, submit, type GrantRequest } from './grant.fixtures';
 import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT_TYPE } from './token-exchange-request';
 import { TokenExchangeGrantValidator } from './token-exchange.grant-validator';
 import { AccessTokenExchangeHandler } from './access-token.exchange-handler';
 import type { TokenExchangeHandler } from './token-exchange-handler';
+import { TokenExchangeHandlers } from './token-exchange-handlers';
 
 const resources = demoResources;
 const api1 = testClient({ allowedGrantTypes: [TOKEN_EXCHANGE_GRANT_TYPE] });
@@ -34,15 +35,16 @@ function validatorWith(fault?: Error): { validator: TokenExchangeGrantValidator;
   };
   // Transaction tokens have their own spec (txn-tokens/): here it only has to be there.
   const transactionTokens: TokenExchangeHandler = {
+    subjectTokenType: ['urn:ietf:params:oauth:token-type:txn_token', ACCESS_TOKEN_TYPE],
     requestedTokenType: 'urn:ietf:params:oauth:token-type:txn_token',
     exchange: async () => {
       throw new Error('not expected in this spec');
     },
   };
-  return {
-    validator: new TokenExchangeGrantValidator(new AccessTokenExchangeHandler(accessTokens, { validate: async () => undefined }), transactionTokens),
-    seen,
-  };
+  const handlers = new TokenExchangeHandlers();
+  handlers.add(new AccessTokenExchangeHandler(subjectTokenValidator(accessTokens), accessTokens));
+  handlers.add(transactionTokens);
+  return { validator: new TokenExchangeGrantValidator(handlers), seen };
 }
 
 function context(parameters: RequestParameters, scopes: RequestedScopes = { names: ['api2'], explicit: true }): GrantRequest {
@@ -78,7 +80,19 @@ describe('TokenExchangeGrantValidator', () => {
   it('refuses a transaction token as the subject of an access-token exchange before validating it', async () => {
     const { validator, seen } = validatorWith();
     await expect(submit(validator, context({ subject_token: 'alice', subject_token_type: 'urn:ietf:params:oauth:token-type:txn_token' }))).rejects.toEqual(
-      invalid('invalid_request', 'a transaction token cannot be exchanged for an access token'),
+      invalid(
+        'invalid_request',
+        `subject_token_type urn:ietf:params:oauth:token-type:txn_token cannot be exchanged for ${ACCESS_TOKEN_TYPE}; it must be one of ${ACCESS_TOKEN_TYPE}, urn:ietf:params:oauth:token-type:jwt`,
+      ),
+    );
+    expect(seen).toEqual([]);
+  });
+
+  it('refuses a subject_token_type no handler accepts for the requested type as invalid_request before validating any token', async () => {
+    const { validator, seen } = validatorWith();
+    const parameters = { subject_token: 'alice', subject_token_type: 'urn:ietf:params:oauth:token-type:id_token' };
+    await expect(submit(validator, context(parameters))).rejects.toEqual(
+      invalid('invalid_request', expect.stringContaining('subject_token_type urn:ietf:params:oauth:token-type:id_token cannot be exchanged for')),
     );
     expect(seen).toEqual([]);
   });
@@ -95,7 +109,7 @@ describe('TokenExchangeGrantValidator', () => {
 
   it('refuses a subject token that fails validation as invalid_request', async () => {
     await expect(submit(validatorWith().validator, context(subject('forged')))).rejects.toEqual(
-      invalid('invalid_request', 'subject_token is not a valid access token: the token signature, issuer or lifetime is invalid'),
+      invalid('invalid_request', 'the subject token is not valid: the token signature, issuer or lifetime is invalid'),
     );
   });
 
@@ -151,6 +165,7 @@ describe('TokenExchangeGrantValidator', () => {
         expiresAtMost: 1_900_000_900,
         issuedTokenType: ACCESS_TOKEN_TYPE,
       },
+      issuedTokenType: ACCESS_TOKEN_TYPE,
     });
     expect(grant).not.toHaveProperty('refreshTokenFamily');
   });

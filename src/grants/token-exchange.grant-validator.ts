@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { OAuthError } from '../protocol/oauth-error';
-import type { GrantResult } from './grant-result';
+import type { GrantResult, GrantSuccess } from './grant-result';
 import type { GrantContext, GrantValidator } from './grant-validator';
 import { TokenExchangeHandlers } from './token-exchange-handlers';
 import { readTokenExchangeRequest, TOKEN_EXCHANGE_GRANT_TYPE, TokenExchangeParameters } from './token-exchange-request';
@@ -30,6 +30,16 @@ export class TokenExchangeGrantValidator implements GrantValidator<TokenExchange
         `subject_token_type ${request.subjectTokenType.slice(0, 200)} cannot be exchanged for ${request.requestedTokenType}; it must be one of ${[...bySubjectType.keys()].join(', ')}`,
       );
     }
-    return handler.exchange(request, context);
+    const result = await handler.exchange(request, context);
+    // RFC 8693 §2.2.1: the response names the type issued; by default the one requested.
+    if (isPlainSuccess(result)) return { ...result, issuedTokenType: result.delegation?.issuedTokenType ?? request.requestedTokenType };
+    return result;
   }
+}
+
+/** A handler's success without a continuation, to which the issued type can be added; anything else is checked as it is. */
+function isPlainSuccess(result: unknown): result is GrantSuccess {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return false;
+  const { kind, continuation, issuedTokenType } = result as GrantSuccess;
+  return (kind === undefined || kind === 'success') && continuation === undefined && issuedTokenType === undefined;
 }

@@ -1,3 +1,4 @@
+import { continuedGrant } from './grant-continuation';
 import type { ValidatedAccessToken } from '../tokens/access-token/access-token';
 import type { AccessTokenValidator } from '../tokens/access-token/access-token.validator';
 import { aliceAccessToken, demoResources, testClient } from './grant.fixtures';
@@ -137,7 +138,8 @@ describe('TransactionTokenExchangeHandler', () => {
         subjectToken: { expiresAt: alice.expiresAt, jwtId: alice.jwtId },
       },
     ]);
-    expect(grant).toEqual({
+    expect(grant).toMatchObject({ subject: '1', scopes: ['openid', 'api1'] });
+    expect(continuedGrant(grant.continuation)).toEqual({
       kind: 'self_issued',
       subject: '1',
       issuedTokenType: TXN_TOKEN_TYPE,
@@ -147,7 +149,7 @@ describe('TransactionTokenExchangeHandler', () => {
 
   it('defaults the scope to what the subject token and the client both allow', async () => {
     const grant = await handlerWith().handler.exchange(request(), context({ names: ['openid', 'api1', 'api2'], explicit: false }));
-    expect(grant.token.scopes).toEqual(['openid', 'api1']);
+    expect(grant.scopes).toEqual(['openid', 'api1']);
   });
 
   it('replaces a transaction token: same txn, sub and contexts, req_wl extended, its subject token carried forward', async () => {

@@ -122,7 +122,7 @@ describe('change migrations from the command line', () => {
     expect(missing.stderr).toMatch(/^client:migration: Client "nobody-[^"]+" does not exist: create it with npm run client:migration -- --client-id /);
     const secretless = await generate('client:migration', '--client-id', 'spa', '--change', '--grant', 'client_credentials');
     expect(secretless.code).toBe(1);
-    expect(secretless.stderr).toContain('Client "spa" is public: it may use only authorization_code and refresh_token, not client_credentials');
+    expect(secretless.stderr).toContain('Client "spa" is public: it may not use client_credentials, grants that do not serve public clients');
     // Without the check, the migration itself still refuses when applied.
     const offline = await generate('client:migration', '--client-id', 'm2m', '--grant', 'client_credentials', '--scope', 'api1', '--offline');
     expect(offline.code).toBe(0);

@@ -83,7 +83,7 @@ describe('POST /connect/token — delegation grant', () => {
       const forApi1 = await userAccessToken(server.url, 'alice', 'openid profile api1');
       const refused = await delegate('api2', 'api2-secret', { token: forApi1, scope: 'api3' });
       expectTokenError(refused, 400, 'invalid_grant');
-      expect(refused.body.error_description).toBe('token is not addressed to this client (aud)');
+      expect(refused.body.error_description).toBe('the subject token is not addressed to this client (aud)');
       const control = await delegate('api1', 'api1-secret', { token: forApi1, scope: 'api2' });
       expect(control.status).toBe(200);
       expect(await verify(control.body.access_token, 'api2')).toMatchObject({ sub: '1', act: { client_id: 'api1' } });

@@ -100,6 +100,8 @@ const REGISTERED_CLAIMS = {
 class RogueGrantValidator implements GrantValidator<RogueParameters> {
   readonly grantType = ROGUE_GRANT;
   readonly parameters = RogueParameters;
+  // Declared, so that the refresh token it cannot forge is the one Tollgate issues.
+  readonly refreshTokens = true;
 
   async validate({ attempt, subject = '1' }: RogueParameters, { scopes }: GrantContext): Promise<GrantResult> {
     switch (attempt) {

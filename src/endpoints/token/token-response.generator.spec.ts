@@ -68,7 +68,9 @@ function generator({ codeStillUnused = true, refreshToken = undefined as string 
     { recordIssued: async (bound, { jwtId }) => (calls.codes.push(`${bound.codeHash} → ${jwtId}`), codeStillUnused) },
     audit,
   );
-  const generate = (result: IssuingResult, grantType: string, to = client) => instance.generate(result, grantType, to);
+  // The built-in grants' policies: the code, device and refresh grants sign in; they and password may refresh.
+  const policy = (grantType: string) => ({ signsIn: ['authorization_code', 'refresh_token'].includes(grantType), refreshTokens: grantType !== 'urn:x' });
+  const generate = (result: IssuingResult, grantType: string, to = client) => instance.generate(result, grantType, to, undefined, policy(grantType));
   return { generate, calls, events: audit.events as AuditEvent[] };
 }
 

@@ -14,7 +14,7 @@ import { RefreshTokenService } from '../../tokens/refresh-tokens/refresh-token.s
 import { toSelfIssuedTokenResponse, toTokenResponse, type TokenResponse } from './token-response';
 
 /** A grant's result that issues something (every kind but an error), a success's scopes resolved. */
-export type IssuingResult = (GrantSuccess & { readonly kind: 'success'; readonly scopes: readonly string[] }) | ContinuedGrant;
+export type IssuingResult = (GrantSuccess & { readonly scopes: readonly string[] }) | ContinuedGrant;
 
 /** What the grant's validator declared it may be used for (docs/grants.md). */
 export interface GrantPolicy {
@@ -111,7 +111,9 @@ export class TokenResponseGenerator {
         const grant = {
           subject: token.subject,
           scopes,
-          audience: result.audience ?? token.resources,
+          // docs/tokens.md#refresh-tokens: the audience and claims the grant first issued, never wider, never fewer.
+          audience: result.audience ?? token.audience ?? token.resources,
+          claims: token.claims,
           authTime: token.authTime,
           authenticationMethods: token.authenticationMethods.length > 0 ? token.authenticationMethods : [grantType],
           // OpenID Connect Core §12.2: a refresh of a browser sign-in gets a new ID token, with the same sid.
@@ -122,6 +124,8 @@ export class TokenResponseGenerator {
           id: token.familyId,
           scopes: token.scopes,
           resources: token.resources,
+          claims: token.claims,
+          audience: token.audience,
           expiresAt: token.expiresAt,
           rotatedFrom: token.tokenHash,
           confirmation: token.confirmation,
@@ -144,7 +148,7 @@ export class TokenResponseGenerator {
           claims: result.claims,
           responseParameters: result.responseParameters,
           subjectIssuer: delegation?.subjectIssuer,
-          issuedTokenType: delegation?.issuedTokenType,
+          issuedTokenType: result.issuedTokenType ?? delegation?.issuedTokenType,
           signIn: signIn({}),
           refreshable: policy.refreshTokens,
         };

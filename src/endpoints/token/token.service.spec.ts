@@ -1,3 +1,5 @@
+import { continueWith } from '../../grants/grant-continuation';
+import { GrantRunner } from './grant-runner';
 import { RecordingAuditSink } from '../../platform/audit/recording-audit.sink';
 import type { AuthenticatedClient, Client } from '../../identity/clients/client';
 import { demoResources, testClient } from '../../grants/grant.fixtures';
@@ -24,6 +26,9 @@ class ScriptedGrant implements GrantValidator {
   constructor(
     private readonly answer: (context: GrantContext) => GrantResult,
     readonly resourceIndicators = false,
+    readonly publicClients = false,
+    readonly signsIn = false,
+    readonly refreshTokens = false,
   ) {}
   async validate(_: object, context: GrantContext): Promise<GrantResult> {
     this.seen.push(context);
@@ -36,14 +41,19 @@ const users: Record<string, User> = {
   carol: { subjectId: 'carol', username: 'carol', enabled: false } as User,
 };
 
-function pipeline(answer: (context: GrantContext) => GrantResult, { resourceIndicators = false, catalog = demoResources } = {}) {
-  const grant = new ScriptedGrant(answer, resourceIndicators);
+function pipeline(
+  answer: (context: GrantContext) => GrantResult,
+  { resourceIndicators = false, catalog = demoResources, publicClients = false, signsIn = false, refreshTokens = false } = {},
+) {
+  const grant = new ScriptedGrant(answer, resourceIndicators, publicClients, signsIn, refreshTokens);
   const generated: IssuingResult[] = [];
   const bindings: unknown[] = [];
+  const policies: unknown[] = [];
   const responses = {
-    generate: async (result: IssuingResult, _grantType: string, _client: Client, binding?: unknown): Promise<TokenResponse> => {
+    generate: async (result: IssuingResult, _grantType: string, _client: Client, binding?: unknown, policy?: unknown): Promise<TokenResponse> => {
       generated.push(result);
       bindings.push(binding);
+      policies.push(policy);
       return { access_token: 'at', token_type: 'Bearer', expires_in: 60, scope: '' };
     },
   };
@@ -62,8 +72,9 @@ function pipeline(answer: (context: GrantContext) => GrantResult, { resourceIndi
     audit,
     { findBySubjectId: async (subject) => users[subject] },
     dpop,
+    new GrantRunner({ seconds: 1 }),
   );
-  return { service, grant, generated, audit, bindings };
+  return { service, grant, generated, audit, bindings, policies };
 }
 
 const client = (overrides: Partial<Client> = {}): AuthenticatedClient => ({
@@ -75,6 +86,38 @@ const refused = (code: string, description?: string) => expect.objectContaining(
 
 describe('TokenService.requestToken', () => {
   const run = (service: TokenService, { body, authenticated }: ReturnType<typeof request>) => service.requestToken(body, authenticated, '192.0.2.1', 0);
+
+  describe('the policy the validator declares', () => {
+    it('refuses a public client a grant without publicClients, before the grant runs', async () => {
+      const { service, grant } = pipeline(() => ({ subject: 'alice' }));
+      const publicClient = { ...client(), method: 'none' as const };
+      await expect(run(service, request({}, publicClient))).rejects.toEqual(refused('unauthorized_client', `a public client may not use grant_type ${GRANT}`));
+      expect(grant.seen).toEqual([]);
+    });
+
+    it('serves a public client a grant with publicClients, whatever its grant type', async () => {
+      const { service, generated } = pipeline(() => ({ subject: 'alice' }), { publicClients: true });
+      await run(service, request({}, { ...client(), method: 'none' }));
+      expect(generated).toHaveLength(1);
+    });
+
+    it('hands signsIn and refreshTokens to the response generator, false when absent', async () => {
+      const declared = pipeline(() => ({ subject: 'alice' }), { signsIn: true, refreshTokens: true });
+      await run(declared.service, request({}));
+      const absent = pipeline(() => ({ subject: 'alice' }));
+      await run(absent.service, request({}));
+      expect([...declared.policies, ...absent.policies]).toEqual([
+        { signsIn: true, refreshTokens: true },
+        { signsIn: false, refreshTokens: false },
+      ]);
+    });
+
+    it('answers a result that is no success or error 500 server_error, issuing nothing', async () => {
+      const { service, generated } = pipeline(() => 42 as unknown as GrantResult);
+      await expect(run(service, request({}))).rejects.toEqual(refused('server_error'));
+      expect(generated).toEqual([]);
+    });
+  });
 
   describe('before the grant runs', () => {
     it('refuses a request without grant_type as invalid_request', async () => {
@@ -152,7 +195,8 @@ describe('TokenService.requestToken', () => {
 
     it('refuses a self-issued token wider than the request', async () => {
       const token = { token: 't', tokenType: 'N_A' as const, expiresIn: 60, scopes: ['api2'] };
-      const { service } = pipeline(() => ({ kind: 'self_issued', subject: 'alice', token, issuedTokenType: 'urn:x' }));
+      const continuation = continueWith({ kind: 'self_issued', subject: 'alice', token, issuedTokenType: 'urn:x' });
+      const { service } = pipeline(() => ({ subject: 'alice', continuation }));
       await expect(run(service, request({ scope: 'api1' }))).rejects.toEqual(refused('invalid_scope', 'scope api2 was not requested'));
     });
 

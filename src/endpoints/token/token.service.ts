@@ -120,5 +120,5 @@ function requireKnownAudience(result: UnscopedResult, catalog: Pick<ResourceCata
 function withScopes(result: UnscopedResult, scopes: readonly string[]): IssuingResult {
   if (isContinued(result)) return result;
   // Not a spread: on Node 20 a spread followed by more members costs ~2.5 µs.
-  return Object.assign({}, result, { kind: 'success' as const, scopes });
+  return Object.assign({}, result, { scopes });
 }

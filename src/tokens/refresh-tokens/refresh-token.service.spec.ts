@@ -71,6 +71,7 @@ const frontend: Client = {
   requireConsent: false,
 };
 const passwordGrant: IssuedGrant = {
+  refreshable: true,
   subject: '1',
   scopes: ['openid', 'api1', 'offline_access'],
   authTime: 1_900_000_000,

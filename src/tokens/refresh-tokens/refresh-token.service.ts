@@ -31,6 +31,9 @@ export interface IssuedGrant {
   readonly authorized?: { readonly scopes: readonly string[]; readonly resources: readonly string[] };
   /** A browser sign-in's session, kept with the family for the ID tokens of its refreshes. */
   readonly idToken?: { readonly sessionId?: string };
+  /** The grant's own claims and `aud`, kept by the family for every refresh. */
+  readonly claims?: Readonly<Record<string, unknown>>;
+  readonly audience?: readonly string[];
   /** Whether the grant may begin a refresh-token family (its validator's `refreshTokens`). */
   readonly refreshable?: boolean;
   /** The DPoP key the access token was bound to: a public client's new family is bound to it too (RFC 9449 §5). */
@@ -71,6 +74,8 @@ export class RefreshTokenService {
       clientId: client.clientId,
       scopes: family.scopes,
       resources: family.resources,
+      ...(family.claims === undefined ? {} : { claims: family.claims }),
+      ...(family.audience === undefined ? {} : { audience: family.audience }),
       authTime: grant.authTime,
       authenticationMethods: grant.authenticationMethods,
       sessionId: grant.idToken?.sessionId,
@@ -135,5 +140,15 @@ function newFamily(grant: IssuedGrant, client: Client, now: Date): RefreshTokenF
   const { scopes, resources } = grant.authorized ?? { scopes: grant.scopes, resources: [] };
   const expiresAt = new Date(now.getTime() + client.refreshTokenLifetimeSeconds * 1000);
   // RFC 9449 §5: a confidential client's refresh tokens are bound to its authentication instead.
-  return { id: randomUUID(), scopes, resources, expiresAt, ...(client.public && grant.confirmation ? { confirmation: grant.confirmation } : {}) };
+  // A grant's own audience (not RFC 8707 resources, which `authorized` keeps) and claims stay with the family.
+  const audience = grant.authorized === undefined ? grant.audience : undefined;
+  return {
+    id: randomUUID(),
+    scopes,
+    resources,
+    expiresAt,
+    ...(grant.claims === undefined ? {} : { claims: grant.claims }),
+    ...(audience === undefined ? {} : { audience }),
+    ...(client.public && grant.confirmation ? { confirmation: grant.confirmation } : {}),
+  };
 }

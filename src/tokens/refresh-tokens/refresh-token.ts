@@ -13,6 +13,10 @@ export interface RefreshToken {
   readonly scopes: readonly string[];
   /** RFC 8707: the resource URIs originally authorized, the audience of a refresh without `resource`; empty when none. */
   readonly resources: readonly string[];
+  /** The claims the grant added to the first access token: every refreshed one carries them again. */
+  readonly claims?: Readonly<Record<string, unknown>>;
+  /** The `aud` the grant named for the first access token (not by RFC 8707 `resource`); a refresh never widens it. */
+  readonly audience?: readonly string[];
   /** Epoch seconds of the user's authentication, kept by every refreshed access token. */
   readonly authTime: number;
   readonly authenticationMethods: readonly string[];
@@ -43,6 +47,8 @@ export interface RefreshTokenFamily {
   readonly id: string;
   readonly scopes: readonly string[];
   readonly resources: readonly string[];
+  readonly claims?: Readonly<Record<string, unknown>>;
+  readonly audience?: readonly string[];
   readonly expiresAt: Date;
   /** The hash of the token this rotation consumes, in the same transaction that stores its successor. */
   readonly rotatedFrom?: string;

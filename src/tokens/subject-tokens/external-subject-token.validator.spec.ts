@@ -1,8 +1,9 @@
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type JSONWebKeySet, type JWTPayload } from 'jose';
 import type { Client } from '../../identity/clients/client';
-import { aliceAccessToken, demoResources, submit, testClient } from '../../grants/grant.fixtures';
+import { aliceAccessToken, demoResources, subjectTokenValidator, submit, testClient } from '../../grants/grant.fixtures';
 import { AccessTokenExchangeHandler } from '../../grants/access-token.exchange-handler';
 import type { TokenExchangeHandler } from '../../grants/token-exchange-handler';
+import { TokenExchangeHandlers } from '../../grants/token-exchange-handlers';
 import { JWT_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT_TYPE, TXN_TOKEN_TYPE } from '../../grants/token-exchange-request';
 import { TokenExchangeGrantValidator } from '../../grants/token-exchange.grant-validator';
 import { OAuthError } from '../../protocol/oauth-error';
@@ -160,22 +161,21 @@ describe('ExternalSubjectTokenValidator.validate', () => {
   describe('as the subject of a token exchange', () => {
     const ours = aliceAccessToken();
     const transactionTokens: TokenExchangeHandler = {
+      subjectTokenType: JWT_TOKEN_TYPE,
       requestedTokenType: TXN_TOKEN_TYPE,
       exchange: async () => {
         throw new Error('not expected in this spec');
       },
     };
-    const exchange = new TokenExchangeGrantValidator(
-      new AccessTokenExchangeHandler(
-        {
-          validate: async () => {
-            throw OAuthError.invalidToken('not one of ours either');
-          },
-        },
-        validator,
-      ),
-      transactionTokens,
-    );
+    const notOurs = {
+      validate: async () => {
+        throw OAuthError.invalidToken('not one of ours either');
+      },
+    };
+    const handlers = new TokenExchangeHandlers();
+    handlers.add(new AccessTokenExchangeHandler(subjectTokenValidator(notOurs, validator), notOurs));
+    handlers.add(transactionTokens);
+    const exchange = new TokenExchangeGrantValidator(handlers);
     const request = async (claims: JWTPayload, scope: string[], explicit = true) =>
       submit(exchange, {
         grantType: TOKEN_EXCHANGE_GRANT_TYPE,
@@ -206,6 +206,7 @@ describe('ExternalSubjectTokenValidator.validate', () => {
           issuedTokenType: 'urn:ietf:params:oauth:token-type:access_token',
           subjectIssuer: IDP,
         },
+        issuedTokenType: 'urn:ietf:params:oauth:token-type:access_token',
       });
     });
 
@@ -214,7 +215,7 @@ describe('ExternalSubjectTokenValidator.validate', () => {
         expect.objectContaining({
           code: 'invalid_request',
           status: 400,
-          description: "subject_token is not valid: no local user matches the subject token's email",
+          description: "the subject token is not valid: no local user matches the subject token's email",
         }),
       );
     });

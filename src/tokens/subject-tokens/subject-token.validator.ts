@@ -16,6 +16,14 @@ export interface SubjectTokenContext {
   readonly dpop?: { readonly jkt: string };
 }
 
+export interface SubjectTokenOptions {
+  /**
+   * Also accept a token of a trusted subject issuer the client trusts (docs/delegation.md), as RFC 8693
+   * token exchange does; false by default, as the `delegation` grant accepts only this issuer's tokens.
+   */
+  readonly trustedIssuers?: boolean;
+}
+
 /** A subject token that passed every rule of the `delegation` grant. Times are epoch seconds. */
 export interface SubjectToken {
   /** The local user it represents. */
@@ -35,8 +43,8 @@ export interface SubjectToken {
 
 /**
  * Validates a subject token as the `delegation` grant does (docs/extending.md#delegating-a-users-token):
- * an access token of this issuer (signature, `typ`, `iss`, `exp`, revocation and the deny list) or a
- * token of a subject issuer the client trusts (docs/delegation.md); then the user is known and
+ * an access token of this issuer (signature, `typ`, `iss`, `exp`, revocation and the deny list), or
+ * with `trustedIssuers` also a token of a subject issuer the client trusts (docs/delegation.md); then the user is known and
  * enabled, the token is addressed to the client (docs/tokens.md#addressed-to-a-client), `may_act`
  * allows the client, and a DPoP-bound token comes with a proof. A refusal is
  * `OAuthError('invalid_grant')` (a bound token without a proof `invalid_dpop_proof`); an outage or
@@ -50,10 +58,10 @@ export class SubjectTokenValidator {
     @Inject(UserDirectory) private readonly users: Pick<UserDirectory, 'findBySubjectId'>,
   ) {}
 
-  async validate(token: string, context: SubjectTokenContext): Promise<SubjectToken> {
+  async validate(token: string, context: SubjectTokenContext, { trustedIssuers = false }: SubjectTokenOptions = {}): Promise<SubjectToken> {
     if (typeof token !== 'string' || token.length === 0) throw refused('the subject token is missing');
     const { client } = context;
-    const external = await this.externalTokens.validate(token, client).catch(translated);
+    const external = trustedIssuers ? await this.externalTokens.validate(token, client).catch(translated) : undefined;
     const validated: ValidatedAccessToken = external?.token ?? (await this.accessTokens.validate(token).catch(translated));
     // An external token's aud names the audience its issuer was registered with, checked already.
     if (!external && !context.resources.isAddressedTo(validated.audiences, client.clientId)) {

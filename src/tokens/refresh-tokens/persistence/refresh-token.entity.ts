@@ -22,6 +22,14 @@ export class RefreshTokenEntity {
   @Column({ type: 'text', array: true, default: () => "'{}'" })
   resources!: string[];
 
+  /** The claims the grant added to the first access token, kept by every refresh. */
+  @Column({ type: 'jsonb', nullable: true })
+  claims!: object | null;
+
+  /** The `aud` the grant named for the first access token; null: the default. */
+  @Column({ type: 'text', array: true, nullable: true })
+  audience!: string[] | null;
+
   @Column({ name: 'auth_time', type: 'timestamptz' })
   authTime!: Date;
 

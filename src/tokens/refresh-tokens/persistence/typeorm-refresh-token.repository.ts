@@ -112,6 +112,8 @@ function toEntity(token: NewRefreshToken): Partial<RefreshTokenEntity> {
     clientId: token.clientId,
     scopes: [...token.scopes],
     resources: [...token.resources],
+    claims: token.claims === undefined ? null : { ...token.claims },
+    audience: token.audience === undefined ? null : [...token.audience],
     authTime: new Date(token.authTime * 1000),
     authenticationMethods: [...token.authenticationMethods],
     sessionId: token.sessionId ?? null,
@@ -130,6 +132,8 @@ function toRefreshToken(entity: RefreshTokenEntity): RefreshToken {
     clientId: entity.clientId,
     scopes: entity.scopes,
     resources: entity.resources,
+    ...(isClaims(entity.claims) ? { claims: entity.claims } : {}),
+    ...(entity.audience === null ? {} : { audience: entity.audience }),
     authTime: Math.floor(entity.authTime.getTime() / 1000),
     authenticationMethods: entity.authenticationMethods,
     sessionId: entity.sessionId ?? undefined,
@@ -139,4 +143,8 @@ function toRefreshToken(entity: RefreshTokenEntity): RefreshToken {
     consumedAt: entity.consumedAt ?? undefined,
     revokedAt: entity.revokedAt ?? undefined,
   };
+}
+
+function isClaims(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
