@@ -31,13 +31,18 @@ describe('the built-in grants take the one public path (CONTRACT §12)', () => {
   it('are grant modules that export every built-in validator and exchange handler', () => {
     const { grantTypes, handlers } = builtInExports();
     expect(grantTypes.sort()).toEqual([...BUILT_IN_GRANT_TYPES].sort());
-    expect(handlers.sort()).toEqual(['AccessTokenExchangeHandler', 'IdJagExchangeHandler', 'IdentityChainingExchangeHandler', 'TransactionTokenExchangeHandler']);
+    expect(handlers.sort()).toEqual([
+      'AccessTokenExchangeHandler',
+      'IdJagExchangeHandler',
+      'IdentityChainingExchangeHandler',
+      'TransactionTokenExchangeHandler',
+    ]);
   });
 
   it('declare publicClients exactly as the operator commands assume (public-client-grants.ts)', () => {
-    const validators = builtInGrantModules().flatMap((module) => exportedGrantProviders(module).validators).map(
-      (validator) => Reflect.construct(validator, []) as { grantType: string; publicClients?: boolean },
-    );
+    const validators = builtInGrantModules()
+      .flatMap((module) => exportedGrantProviders(module).validators)
+      .map((validator) => Reflect.construct(validator, []) as { grantType: string; publicClients?: boolean });
     expect(
       validators
         .filter((validator) => validator.publicClients === true)
