@@ -47,7 +47,7 @@ describe('tollgate clients|resources|issuers|users list|show', () => {
       'Demo Web App',
       'yes',
       'client_secret',
-      'authorization_code,refresh_token',
+      'authorization_code,refresh_token,urn:ietf:params:oauth:grant-type:token-exchange',
       'openid profile email api1 offline_access',
     ]);
     expect(
