@@ -49,4 +49,23 @@ export default defineConfig(
     files: ['src/protocol/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [TYPEORM, NEST] }] },
   },
+  {
+    // A grant module written as an outside team would (docs/extending.md): Tollgate only through its public entry.
+    files: ['src/grants/cross-domain/**/*.ts'],
+    rules: {
+      'tollgate/layer-order': 'off',
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            TYPEORM,
+            {
+              regex: '^\\.\\./(?!\\.\\./index$)',
+              message: 'src/grants/cross-domain/ imports Tollgate only from its public entry, ../../index (the `tollgate` package).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -124,6 +124,7 @@ const SCENARIOS = [
     prepare: async () =>
       tokenRequest('frontend', 'frontend-secret', { grant_type: 'password', username: 'alice', password: 'alice', scope: 'openid profile api1' }),
   },
+  ...require('./jwt-bearer').SCENARIOS,
 ];
 
 const VALUE_FLAGS = ['duration', 'warmup', 'connections', 'rounds', 'alg', 'scenarios', 'entry', 'against'];

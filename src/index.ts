@@ -1,9 +1,9 @@
 // The public API of the `tollgate` package (package.json `exports`); nothing else is supported.
 import 'reflect-metadata';
 
-export { TollgateModule, type TollgateExtensions, type TollgateModuleAsyncOptions, type TollgateModuleOptions } from './tollgate.module';
-export { createApp } from './app.factory';
-export type { AppOptions } from './app.factory';
+// Grant modules of this package (src/grants/cross-domain/) import from this file, and Tollgate's
+// module imports them: everything they use is exported above TollgateModule, so that it is defined
+// whichever file is loaded first.
 export * from './grants/grant-validator';
 export type { GrantParametersClass, ParameterConstraintContext } from './protocol/grant-parameters';
 export type { GrantModule } from './grants/grant-modules';
@@ -31,3 +31,18 @@ export type { User } from './identity/users/user';
 export { AuditSink, type AuditEvent } from './platform/audit/audit-event';
 export { ConfigError, loadConfig, type AppConfig } from './platform/config/app.config';
 export type { TollgateMigration } from './platform/database/database.config';
+
+/**
+ * Token services for grants that take tokens across trust domains (docs/chaining.md; the worked
+ * example is `src/grants/cross-domain/`).
+ */
+export { AuthorizationGrantIssuers, type AuthorizationGrantIssuer, type VerifiedJws } from './identity/trusted-issuers/authorization-grant-issuers';
+export { PartnerAuthorizationServers } from './identity/partners/partner-authorization-servers';
+export type { PartnerAuthorizationServer } from './identity/partners/partner-authorization-server';
+export { AssertionReplayGuard } from './identity/client-auth/assertion-replay.guard';
+export { IdTokenValidator, type ValidatedIdToken } from './tokens/id-token/id-token.validator';
+export { TokenSigner, type JwtToSign, type SignedJwt } from './grants/token-signer';
+
+export { TollgateModule, type TollgateExtensions, type TollgateModuleAsyncOptions, type TollgateModuleOptions } from './tollgate.module';
+export { createApp } from './app.factory';
+export type { AppOptions } from './app.factory';

@@ -15,7 +15,7 @@ import { DatabaseModule } from './platform/database/database.module';
 import { DeviceAuthorizationEndpointModule } from './endpoints/device-authorization/device-authorization-endpoint.module';
 import { DiscoveryModule } from './endpoints/discovery/discovery.module';
 import { seedDemoData } from './demo/demo-data.seeder';
-import { BUILT_IN_GRANT_MODULES } from './grants/built-in-grants';
+import { builtInGrantModules } from './grants/built-in-grants';
 import type { GrantModule } from './grants/grant-modules';
 import { GrantServicesModule } from './grants/grant-services.module';
 import type { GrantValidatorClass } from './grants/grant-validator';
@@ -86,7 +86,7 @@ export class TollgateModule {
 function compose(config: DynamicModule, extensions: TollgateExtensions, { dataSources, extraGrants }: StandaloneOptions = {}): DynamicModule {
   // The built-in grants, the application's and the tests' all take the one public path.
   const grants = GrantsModule.register({
-    modules: [...BUILT_IN_GRANT_MODULES, ...(extensions.grants ?? []), ...(extraGrants ? [extraGrantsModule(extraGrants)] : [])],
+    modules: [...builtInGrantModules(), ...(extensions.grants ?? []), ...(extraGrants ? [extraGrantsModule(extraGrants)] : [])],
   });
   return {
     module: TollgateModule,

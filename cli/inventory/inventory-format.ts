@@ -106,7 +106,13 @@ export function showResource(resource: ResourceView): string {
 
 export const ISSUER_TABLE = {
   header: ['ISSUER', 'ROLE', 'KIND', 'ENABLED', 'KEYS'],
-  row: (issuer: TrustedIssuerView) => [issuer.issuer, issuer.role, issuer.kind, yesNo(issuer.enabled), issuer.jwksUri ?? `${issuer.jwks?.length ?? 0} inline`],
+  row: (issuer: TrustedIssuerView) => [
+    issuer.issuer,
+    issuer.role,
+    issuer.kind,
+    yesNo(issuer.enabled),
+    issuer.role === 'partner' ? '-' : (issuer.jwksUri ?? `${issuer.jwks?.length ?? 0} inline`),
+  ],
 };
 
 export function showIssuer(issuer: TrustedIssuerView): string {
@@ -124,6 +130,26 @@ export function showIssuer(issuer: TrustedIssuerView): string {
           ['user claim', issuer.subjectUserClaim ?? '-'],
           ['identity scopes', list(issuer.subjectIdentityScopes)],
           ['trusted by', list(issuer.trustedBy, ', ')],
+        ] as const)
+      : []),
+    ...(issuer.authorizationGrant
+      ? ([
+          ['user claim', issuer.authorizationGrant.userClaim],
+          ['identity scopes', list(issuer.authorizationGrant.identityScopes)],
+          ['maximum lifetime', `${issuer.authorizationGrant.maxLifetimeSeconds} s`],
+          ['trusted by', list(issuer.trustedBy, ', ')],
+        ] as const)
+      : []),
+    ...(issuer.partner
+      ? ([
+          ['resources', list(issuer.partner.resources, ', ')],
+          [
+            'clients',
+            list(
+              Object.entries(issuer.partner.clientIds).map(([ours, there]) => `${ours} (${there} there)`),
+              ', ',
+            ),
+          ],
         ] as const)
       : []),
     ['created', issuer.createdAt],

@@ -66,7 +66,8 @@ export interface ResourceView {
 
 export interface TrustedIssuerView {
   readonly issuer: string;
-  readonly role: 'workload' | 'subject';
+  /** `partner`: a partner authorization server that grants are issued for, not an issuer Tollgate trusts (docs/chaining.md). */
+  readonly role: 'workload' | 'subject' | 'authorization-grant' | 'partner';
   readonly kind: string;
   readonly enabled: boolean;
   readonly description: string | null;
@@ -76,6 +77,8 @@ export interface TrustedIssuerView {
   readonly subjectUserClaim: string | null;
   readonly subjectIdentityScopes: readonly string[];
   readonly trustedBy: readonly string[];
+  readonly authorizationGrant?: { readonly userClaim: string; readonly identityScopes: readonly string[]; readonly maxLifetimeSeconds: number };
+  readonly partner?: { readonly resources: readonly string[]; readonly clientIds: Readonly<Record<string, string>> };
   readonly createdAt: string;
 }
 

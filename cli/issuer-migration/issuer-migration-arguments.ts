@@ -54,7 +54,11 @@ its tokens' aud must contain --audience, --user-claim names the claim that match
 of the same name, --identity-scope (repeatable) lists the identity scopes an exchanged token may carry
 (none when not given), and --trusted-by (repeatable) names the clients that accept its tokens.
 Without --jwks-file and --jwks-uri, --subject changes a registered subject issuer: the settings given
-replace its own, the --trusted-by clients are added, and down puts back exactly what was there.`;
+replace its own, the --trusted-by clients are added, and down puts back exactly what was there.
+--authorization-grant and --partner register the two sides of tokens across trust domains (docs/chaining.md):
+  npm run issuer:migration -- --authorization-grant <issuer URL> (--jwks-file <file> | --jwks-uri <url>) --trusted-by <client_id>...
+      [--user-claim <claim> (default sub)] [--identity-scope <scope>...] [--max-lifetime <seconds> (default 300)]
+  npm run issuer:migration -- --partner <issuer URL> --client <our client_id>=<its client_id there>... [--resource <uri>...]`;
 
 const OPTIONS = {
   kubernetes: { type: 'string' },

@@ -6,9 +6,12 @@ import { checkJwksDocument } from '../client-migration/secretless-client-argumen
 import { ISSUER_USAGE, IssuerMigrationUsageError, parseIssuerMigrationArguments } from './issuer-migration-arguments';
 import type { IssuerMigrationRequest } from './issuer-migration-arguments';
 import { issuerAlreadyExists, renderIssuerMigration } from './issuer-migration-source';
+import { CROSS_DOMAIN_USAGE, CrossDomainUsageError, isCrossDomainRequest, parseCrossDomainArguments } from './cross-domain-arguments';
+import { renderCrossDomainMigration } from './cross-domain-source';
 
 /** `npm run issuer:migration`: checks the service's database, then writes a migration registering or changing a trusted workload or subject issuer. Returns the exit code. */
 export async function runIssuerMigrationCommand(argv: readonly string[], io: CommandIo): Promise<number> {
+  if (isCrossDomainRequest(argv)) return runCrossDomainMigration(argv, io);
   const now = io.now?.() ?? new Date();
   const usage = (message: string) => {
     io.stderr(`issuer:migration: ${message}\n\n${ISSUER_USAGE}\n`);
@@ -42,7 +45,9 @@ export async function runIssuerMigrationCommand(argv: readonly string[], io: Com
     request = request.kind === 'create' ? { ...request, jwks } : { ...request, changes: { ...request.changes, jwks } };
   }
   if (io.existing && !command.offline) {
-    const problem = issuerProblem(request, await (await io.existing()).trustedIssuer(request.issuer));
+    const found = await (await io.existing()).trustedIssuer(request.issuer);
+    // A partner authorization server of that URL is no trusted issuer (docs/chaining.md).
+    const problem = issuerProblem(request, found?.role === 'partner' ? undefined : found);
     if (problem) {
       io.stderr(`issuer:migration: ${problem}\nNothing was written.\n`);
       return 1;
@@ -59,8 +64,46 @@ export async function runIssuerMigrationCommand(argv: readonly string[], io: Com
   return 0;
 }
 
+/** `--authorization-grant` and `--partner` (docs/chaining.md); the generated migration checks the database itself when it runs. */
+async function runCrossDomainMigration(argv: readonly string[], io: CommandIo): Promise<number> {
+  let command;
+  try {
+    command = parseCrossDomainArguments(argv);
+  } catch (error) {
+    if (!(error instanceof CrossDomainUsageError)) throw error;
+    io.stderr(`issuer:migration: ${error.message}\n\n${CROSS_DOMAIN_USAGE}\n`);
+    return 2;
+  }
+  let { request } = command;
+  if (request.kind === 'authorization-grant' && request.jwksFile !== undefined) {
+    const problems: string[] = [];
+    let document: unknown;
+    try {
+      document = JSON.parse(await readFile(resolve(io.cwd, request.jwksFile), 'utf8'));
+    } catch (error) {
+      io.stderr(`issuer:migration: --jwks-file: cannot read ${request.jwksFile} as JSON (${(error as Error).message})\n`);
+      return 2;
+    }
+    const checked = checkJwksDocument(document, problems);
+    if (!checked) {
+      io.stderr(`issuer:migration: ${problems.join('\n')}\n`);
+      return 2;
+    }
+    request = { ...request, jwks: { keys: checked.keys } };
+  }
+  const migration = renderCrossDomainMigration(request, (io.now?.() ?? new Date()).getTime());
+  const outDir = resolve(io.cwd, command.outDir);
+  const file = join(outDir, `${migration.fileBase}.ts`);
+  const indexFile = join(outDir, 'index.ts');
+  const index = command.updateIndex ? appendToMigrationIndex(await readFile(indexFile, 'utf8'), migration) : undefined;
+  await writeFile(file, migration.source, { flag: 'wx' });
+  if (index !== undefined) await writeFile(indexFile, index);
+  io.stderr(`Wrote ${file}${index !== undefined ? ` and added ${migration.className} to ${indexFile}` : ''}. ${APPLIED_WHEN}\n`);
+  return 0;
+}
+
 /** What the service's database says about the request before anything is written. */
-function issuerProblem(request: IssuerMigrationRequest, current: { readonly role: 'workload' | 'subject' } | undefined): string | undefined {
+function issuerProblem(request: IssuerMigrationRequest, current: { readonly role: string } | undefined): string | undefined {
   if (request.kind === 'create') return current ? issuerAlreadyExists(request.issuer) : undefined;
   if (!current) return `Trusted issuer "${request.issuer}" is not registered: add it first with npm run issuer:migration (--kubernetes, --spiffe or --subject)`;
   if (request.changes.subject && current.role !== 'subject')

@@ -1,7 +1,7 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { hashClientSecret } from '../identity/clients/client-secret.verifier';
 import { PasswordHasher } from '../identity/users/password.hasher';
-import { DEMO_API_RESOURCES, DEMO_CLIENTS, DEMO_TRUSTED_ISSUERS, DEMO_USERS } from './demo-data';
+import { DEMO_API_RESOURCES, DEMO_CLIENTS, DEMO_PARTNER_AUTHORIZATION_SERVERS, DEMO_TRUSTED_ISSUERS, DEMO_USERS } from './demo-data';
 
 /** Inserts the demo data set (the identity resources come with the base schema, migrations/); rows that exist are left as they are, so a restart changes nothing. */
 export async function seedDemoData(dataSource: DataSource): Promise<void> {
@@ -85,5 +85,41 @@ export async function seedDemoData(dataSource: DataSource): Promise<void> {
         await manager.query('INSERT INTO client_subject_issuers (client_id, issuer) VALUES ($1, $2) ON CONFLICT DO NOTHING', [clientId, trusted.issuer]);
       }
     }
+    await seedCrossDomainData(manager);
   });
+}
+
+/** docs/chaining.md: the authorization-grant issuer's settings and the partner authorization server; webapp's token-exchange grant on a database seeded before. */
+async function seedCrossDomainData(manager: EntityManager): Promise<void> {
+  for (const trusted of DEMO_TRUSTED_ISSUERS) {
+    const policy = 'authorizationGrant' in trusted ? trusted.authorizationGrant : undefined;
+    if (!policy) continue;
+    await manager.query(
+      `INSERT INTO authorization_grant_issuers (issuer, user_claim, identity_scopes, max_lifetime_seconds) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
+      [trusted.issuer, policy.userClaim, policy.identityScopes, policy.maxLifetimeSeconds],
+    );
+    for (const clientId of policy.trustedBy) {
+      await manager.query('INSERT INTO client_authorization_grant_issuers (client_id, issuer) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+        clientId,
+        trusted.issuer,
+      ]);
+    }
+  }
+  for (const partner of DEMO_PARTNER_AUTHORIZATION_SERVERS) {
+    await manager.query(`INSERT INTO partner_authorization_servers (issuer, resources, description) VALUES ($1, $2, 'demo partner') ON CONFLICT DO NOTHING`, [
+      partner.issuer,
+      partner.resources,
+    ]);
+    for (const [clientId, partnerClientId] of Object.entries(partner.clientIds)) {
+      await manager.query(
+        'INSERT INTO partner_authorization_server_clients (issuer, client_id, partner_client_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+        [partner.issuer, clientId, partnerClientId],
+      );
+    }
+  }
+  const tokenExchange = 'urn:ietf:params:oauth:grant-type:token-exchange';
+  await manager.query(
+    `UPDATE clients SET allowed_grant_types = array_append(allowed_grant_types, $1) WHERE client_id = 'webapp' AND NOT ($1 = ANY (allowed_grant_types))`,
+    [tokenExchange],
+  );
 }

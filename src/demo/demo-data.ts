@@ -142,7 +142,8 @@ export const DEMO_CLIENTS: readonly DemoClient[] = [
     clientId: 'webapp',
     clientName: 'Demo Web App',
     secret: 'webapp-secret',
-    grantTypes: ['authorization_code', 'refresh_token'],
+    // Token exchange: its user's ID token for an ID-JAG to the partner's authorization server (docs/chaining.md).
+    grantTypes: ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:token-exchange'],
     scopes: ['openid', 'profile', 'email', 'api1', 'offline_access'],
     redirectUris: ['http://127.0.0.1:5174/callback'],
     postLogoutRedirectUris: ['http://127.0.0.1:5174/'],
@@ -176,6 +177,14 @@ export const DEMO_CLIENTS: readonly DemoClient[] = [
     scopes: ['openid', 'profile', 'api1', 'offline_access'],
     requireConsent: true,
   },
+  {
+    // An agent of another company's domain: redeems ID-JAGs of the enterprise identity provider (docs/chaining.md).
+    clientId: 'enterprise-agent',
+    clientName: 'Demo Enterprise Agent',
+    secret: 'enterprise-agent-secret',
+    grantTypes: ['urn:ietf:params:oauth:grant-type:jwt-bearer'],
+    scopes: ['openid', 'profile', 'api1', 'notes'],
+  },
 ];
 
 /** Workload issuers (docs/workload-identity.md): assertions signed with the `demo-workloads` key. */
@@ -189,5 +198,22 @@ export const DEMO_TRUSTED_ISSUERS = [
     kind: 'jwt',
     jwks: { keys: [DEMO_PUBLIC_KEYS['demo-idp']] },
     subject: { audience: 'api1', userClaim: 'email', identityScopes: ['openid', 'profile'], trustedBy: ['api1'] },
+  },
+  // docs/chaining.md: JWT authorization grants and ID-JAGs of the enterprise identity provider, redeemed by enterprise-agent.
+  {
+    issuer: 'https://enterprise-idp.demo.example',
+    role: 'authorization-grant',
+    kind: 'jwt',
+    jwks: { keys: [DEMO_PUBLIC_KEYS['demo-idp']] },
+    authorizationGrant: { userClaim: 'email', identityScopes: ['openid', 'profile'], maxLifetimeSeconds: 300, trustedBy: ['enterprise-agent'] },
+  },
+];
+
+/** Partner authorization servers that webapp and api1 request grants for (docs/chaining.md#issuing). */
+export const DEMO_PARTNER_AUTHORIZATION_SERVERS = [
+  {
+    issuer: 'https://as.partner.demo.example',
+    resources: ['https://api.partner.demo.example/'],
+    clientIds: { webapp: 'webapp-at-partner', api1: 'api1-at-partner' },
   },
 ];

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../platform/config/app.config';
 import { TollgateModule } from '../tollgate.module';
-import { BUILT_IN_GRANT_MODULES } from './built-in-grants';
+import { builtInGrantModules } from './built-in-grants';
 import { exportedGrantProviders } from './grant-modules';
 import { GrantsModule } from './grants.module';
 import { BUILT_IN_CONFIDENTIAL_GRANT_TYPES, BUILT_IN_PUBLIC_CLIENT_GRANT_TYPES } from './public-client-grants';
@@ -16,11 +16,12 @@ const BUILT_IN_GRANT_TYPES = [
   'refresh_token',
   'urn:ietf:params:oauth:grant-type:token-exchange',
   'urn:ietf:params:oauth:grant-type:device_code',
+  'urn:ietf:params:oauth:grant-type:jwt-bearer',
 ];
 
 /** What the built-in grant modules export, read exactly as an application's grant module is read. */
 function builtInExports() {
-  const exported = BUILT_IN_GRANT_MODULES.map(exportedGrantProviders);
+  const exported = builtInGrantModules().map(exportedGrantProviders);
   const grantTypes = exported.flatMap(({ validators }) => validators.map((validator) => (Reflect.construct(validator, []) as { grantType: string }).grantType));
   const handlers = exported.flatMap(({ exchangeHandlers }) => exchangeHandlers.map((handler) => handler.name));
   return { grantTypes, handlers };
@@ -30,13 +31,18 @@ describe('the built-in grants take the one public path (CONTRACT §12)', () => {
   it('are grant modules that export every built-in validator and exchange handler', () => {
     const { grantTypes, handlers } = builtInExports();
     expect(grantTypes.sort()).toEqual([...BUILT_IN_GRANT_TYPES].sort());
-    expect(handlers.sort()).toEqual(['AccessTokenExchangeHandler', 'TransactionTokenExchangeHandler']);
+    expect(handlers.sort()).toEqual([
+      'AccessTokenExchangeHandler',
+      'IdJagExchangeHandler',
+      'IdentityChainingExchangeHandler',
+      'TransactionTokenExchangeHandler',
+    ]);
   });
 
   it('declare publicClients exactly as the operator commands assume (public-client-grants.ts)', () => {
-    const validators = BUILT_IN_GRANT_MODULES.flatMap((module) => exportedGrantProviders(module).validators).map(
-      (validator) => Reflect.construct(validator, []) as { grantType: string; publicClients?: boolean },
-    );
+    const validators = builtInGrantModules()
+      .flatMap((module) => exportedGrantProviders(module).validators)
+      .map((validator) => Reflect.construct(validator, []) as { grantType: string; publicClients?: boolean });
     expect(
       validators
         .filter((validator) => validator.publicClients === true)
@@ -64,7 +70,7 @@ describe('the built-in grants take the one public path (CONTRACT §12)', () => {
     const tollgate = TollgateModule.forRoot({ config: loadConfig({}), grants: [ApplicationGrants] });
     const registered = (tollgate.imports ?? []).filter((module): module is DynamicModule => (module as DynamicModule).module === GrantsModule);
     expect(registered).toHaveLength(1);
-    expect(registered[0].imports).toEqual([...BUILT_IN_GRANT_MODULES, ApplicationGrants]);
+    expect(registered[0].imports).toEqual([...builtInGrantModules(), ApplicationGrants]);
     // Collected from the modules' exports only: no validator is a provider of the registration itself.
     expect(registered[0].providers).toHaveLength(2);
   });

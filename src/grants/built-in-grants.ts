@@ -66,3 +66,14 @@ export const BUILT_IN_GRANT_MODULES: readonly GrantModule[] = [
   TransactionTokenExchangeModule,
   DeviceCodeGrantModule,
 ];
+
+/**
+ * The built-in grant modules, and those written on the package's public API as an outside team
+ * would (src/grants/cross-domain/, docs/extending.md): these import `src/index.ts`, which imports
+ * this file, so they are loaded when Tollgate's module is built, after that API is defined.
+ */
+export function builtInGrantModules(): GrantModule[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the public API it imports
+  const crossDomain = require('./cross-domain/cross-domain-grants.module') as { CrossDomainGrantsModule: GrantModule };
+  return [...BUILT_IN_GRANT_MODULES, crossDomain.CrossDomainGrantsModule];
+}

@@ -9,6 +9,8 @@ export const BUILT_IN_CONFIDENTIAL_GRANT_TYPES: readonly string[] = [
   'password',
   'delegation',
   'urn:ietf:params:oauth:grant-type:token-exchange',
+  // docs/chaining.md: src/grants/cross-domain/'s validator.
+  'urn:ietf:params:oauth:grant-type:jwt-bearer',
 ];
 
 /**

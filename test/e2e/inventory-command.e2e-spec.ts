@@ -47,7 +47,7 @@ describe('tollgate clients|resources|issuers|users list|show', () => {
       'Demo Web App',
       'yes',
       'client_secret',
-      'authorization_code,refresh_token',
+      'authorization_code,refresh_token,urn:ietf:params:oauth:grant-type:token-exchange',
       'openid profile email api1 offline_access',
     ]);
     expect(
@@ -123,6 +123,20 @@ describe('tollgate clients|resources|issuers|users list|show', () => {
     expect(idp.stdout).toMatch(/\naudience: +api1\n/);
     // Other specs may add clients that trust the demo issuer to the shared database.
     expect(idp.stdout.match(/\ntrusted by: +([^\n]*)\n/)?.[1].split(', ')).toContain('api1');
+    // docs/chaining.md: an authorization-grant issuer and a partner authorization server.
+    expect(issuers.map((issuer: { issuer: string; role: string }) => [issuer.issuer, issuer.role])).toEqual(
+      expect.arrayContaining([
+        ['https://enterprise-idp.demo.example', 'authorization-grant'],
+        ['https://as.partner.demo.example', 'partner'],
+      ]),
+    );
+    const enterprise = await tollgate('issuers', 'show', 'https://enterprise-idp.demo.example');
+    expect(enterprise.stdout).toMatch(/\nuser claim: +email\n/);
+    expect(enterprise.stdout).toMatch(/\nmaximum lifetime: +300 s\n/);
+    expect(enterprise.stdout).toMatch(/\ntrusted by: +enterprise-agent/);
+    const partner = await tollgate('issuers', 'show', 'https://as.partner.demo.example');
+    expect(partner.stdout).toMatch(/\nresources: +https:\/\/api\.partner\.demo\.example\/\n/);
+    expect(partner.stdout).toContain('webapp (webapp-at-partner there)');
 
     const users = await tollgate('users', 'list');
     expect(users.stdout).toMatch(/^USERNAME +SUBJECT +ENABLED +ROLES +PASSKEYS\n/);

@@ -40,6 +40,9 @@ import { TrustedIssuersModule } from '../../src/identity/trusted-issuers/trusted
 import { TransactionTokensModule } from '../../src/tokens/txn-tokens/txn-tokens.module';
 import { UserInfoModule } from '../../src/endpoints/userinfo/userinfo.module';
 import { UsersModule } from '../../src/identity/users/users.module';
+import { CrossDomainGrantsModule } from '../../src/grants/cross-domain/cross-domain-grants.module';
+import { PartnersModule } from '../../src/identity/partners/partners.module';
+import { TokenSignerModule } from '../../src/grants/token-signer.module';
 import { testConfig } from '../support/create-test-app';
 
 const grants = GrantsModule.register({ modules: BUILT_IN_GRANT_MODULES });
@@ -59,6 +62,9 @@ const MODULES: [string, Type | DynamicModule][] = [
   ['DiscoveryModule', DiscoveryModule.register(grants)],
   ['GrantsModule', grants],
   ['TokenExchangeGrantModule', TokenExchangeGrantModule],
+  ['CrossDomainGrantsModule', CrossDomainGrantsModule],
+  ['PartnersModule', PartnersModule],
+  ['TokenSignerModule', TokenSignerModule],
   ['TransactionTokenExchangeModule', TransactionTokenExchangeModule],
   ['HealthModule', HealthModule],
   ['IdTokenModule', IdTokenModule],

@@ -20,11 +20,22 @@ const RESOURCES = `
   UNION ALL
   SELECT name, 'identity' AS kind, enabled, ARRAY[name], NULL, NULL, true, claim_types FROM identity_resources`;
 
+// Trusted issuers of every role, and the partner authorization servers grants are issued for (docs/chaining.md).
 const ISSUERS = `
-  SELECT t.issuer, t.role, t.kind, t.enabled, t.description, t.jwks, t.jwks_uri, t.subject_audience, t.subject_user_claim,
-         t.subject_identity_scopes, t.created_at,
-         ARRAY(SELECT s.client_id FROM client_subject_issuers s WHERE s.issuer = t.issuer ORDER BY s.client_id) AS trusted_by
-    FROM trusted_issuers t`;
+  SELECT * FROM (
+    SELECT t.issuer, t.role, t.kind, t.enabled, t.description, t.jwks, t.jwks_uri, t.subject_audience, t.subject_user_claim,
+           t.subject_identity_scopes, t.created_at,
+           ARRAY(SELECT s.client_id FROM client_subject_issuers s WHERE s.issuer = t.issuer
+                 UNION SELECT g.client_id FROM client_authorization_grant_issuers g WHERE g.issuer = t.issuer ORDER BY 1) AS trusted_by,
+           a.user_claim AS grant_user_claim, a.identity_scopes AS grant_identity_scopes, a.max_lifetime_seconds AS grant_max_lifetime,
+           NULL::text[] AS partner_resources, NULL::jsonb AS partner_clients
+      FROM trusted_issuers t LEFT JOIN authorization_grant_issuers a USING (issuer)
+    UNION ALL
+    SELECT p.issuer, 'partner', '-', p.enabled, p.description, NULL::jsonb, NULL, NULL, NULL, '{}'::text[], p.created_at, '{}'::text[],
+           NULL, NULL, NULL, p.resources,
+           (SELECT jsonb_object_agg(c.client_id, c.partner_client_id) FROM partner_authorization_server_clients c WHERE c.issuer = p.issuer)
+      FROM partner_authorization_servers p
+  ) t`;
 
 // A user's passkeys are counted, never read: their public keys are not shown either (docs/passkeys.md).
 const USERS =
@@ -60,11 +71,12 @@ export class SqlInventory extends Inventory {
   }
 
   async trustedIssuers(): Promise<TrustedIssuerView[]> {
-    return (await this.query(`${ISSUERS} ORDER BY t.issuer`)).map(toIssuer);
+    return (await this.query(`${ISSUERS} ORDER BY t.issuer, t.role = 'partner'`)).map(toIssuer);
   }
 
   async trustedIssuer(issuer: string): Promise<TrustedIssuerView | undefined> {
-    return (await this.query(`${ISSUERS} WHERE t.issuer = $1`, [issuer])).map(toIssuer)[0];
+    // A partner may have the URL of a trusted issuer too (the other direction): the trusted issuer comes first.
+    return (await this.query(`${ISSUERS} WHERE t.issuer = $1 ORDER BY t.role = 'partner'`, [issuer])).map(toIssuer)[0];
   }
 
   async users(): Promise<UserView[]> {
@@ -147,6 +159,18 @@ function toIssuer(row: Row): TrustedIssuerView {
     subjectUserClaim: (row.subject_user_claim as string | null) ?? null,
     subjectIdentityScopes: row.subject_identity_scopes as string[],
     trustedBy: row.trusted_by as string[],
+    ...(row.role === 'authorization-grant' && row.grant_user_claim
+      ? {
+          authorizationGrant: {
+            userClaim: row.grant_user_claim as string,
+            identityScopes: row.grant_identity_scopes as string[],
+            maxLifetimeSeconds: row.grant_max_lifetime as number,
+          },
+        }
+      : {}),
+    ...(row.role === 'partner'
+      ? { partner: { resources: (row.partner_resources as string[] | null) ?? [], clientIds: (row.partner_clients as Record<string, string> | null) ?? {} } }
+      : {}),
     createdAt: iso(row.created_at) ?? '',
   };
 }

@@ -11,6 +11,8 @@ export interface DiscoveryInput {
   /** docs/agents.md: whether URL client_ids name metadata documents, and whether clients may register. */
   readonly metadataDocuments: boolean;
   readonly dynamicRegistration: boolean;
+  /** The `requested_token_type`s token exchange issues (every registered handler's). */
+  readonly exchangeTokenTypes?: readonly string[];
 }
 
 // docs/client-authentication.md: every endpoint that authenticates clients does it the same way.
@@ -21,6 +23,10 @@ const ASSERTION_ALGORITHMS = [...FOREIGN_JWT_ALGORITHMS];
 const PUBLIC_CLIENT_AUTH_METHODS = [...CLIENT_AUTH_METHODS, 'none'];
 // Claims of ID tokens (OpenID Connect Core §2) besides those the identity resources map to.
 const ID_TOKEN_CLAIMS = ['auth_time', 'amr', 'acr', 'sid', 'nonce', 'azp', 'at_hash'];
+// docs/chaining.md: JWT authorization grants across trust domains, received and issued.
+const JWT_BEARER_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+const ID_JAG_PROFILE = 'urn:ietf:params:oauth:grant-profile:id-jag';
+const IDENTITY_CHAINING_TOKEN_TYPES = ['urn:ietf:params:oauth:token-type:id-jag', 'urn:ietf:params:oauth:token-type:jwt'];
 
 /**
  * RFC 8414 §3.1: for an issuer with a path (`https://host/auth`), the metadata URL puts the
@@ -40,6 +46,7 @@ export function discoveryDocument({
   signingAlgorithms,
   metadataDocuments,
   dynamicRegistration,
+  exchangeTokenTypes = [],
 }: DiscoveryInput): Record<string, unknown> {
   return {
     issuer,
@@ -85,5 +92,19 @@ export function discoveryDocument({
     dpop_signing_alg_values_supported: DPOP_SIGNING_ALGORITHMS,
     // draft-ietf-oauth-client-id-metadata-document §6.
     ...(metadataDocuments ? { client_id_metadata_document_supported: true } : {}),
+    ...crossDomainMetadata(grantTypes, exchangeTokenTypes),
+  };
+}
+
+/**
+ * draft-ietf-oauth-identity-assertion-authz-grant and draft-ietf-oauth-identity-chaining: the ID-JAG
+ * profile while the jwt-bearer grant is served, and the grant types token exchange issues for other
+ * domains' authorization servers, as far as handlers for them are registered.
+ */
+function crossDomainMetadata(grantTypes: readonly string[], exchangeTokenTypes: readonly string[]): Record<string, string[]> {
+  const chaining = IDENTITY_CHAINING_TOKEN_TYPES.filter((type) => exchangeTokenTypes.includes(type));
+  return {
+    ...(grantTypes.includes(JWT_BEARER_GRANT_TYPE) ? { authorization_grant_profiles_supported: [ID_JAG_PROFILE] } : {}),
+    ...(chaining.length > 0 ? { identity_chaining_requested_token_types_supported: chaining } : {}),
   };
 }

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ConfigType } from '../../platform/config/config-slice';
 import { agentsConfig, issuerConfig } from '../../platform/config/config.slices';
 import { GrantValidatorRegistry } from '../../grants/grant-validator.registry';
+import { TokenExchangeHandlers } from '../../grants/token-exchange-handlers';
 import { SigningKeyStore } from '../../tokens/keys/signing-key.store';
 import { ResourceStore } from '../../identity/resources/resource.store';
 import { OAuthError } from '../../protocol/oauth-error';
@@ -16,6 +17,7 @@ export class DiscoveryController {
     private readonly grants: GrantValidatorRegistry,
     private readonly resources: ResourceStore,
     private readonly keys: SigningKeyStore,
+    @Inject(TokenExchangeHandlers) private readonly exchangeHandlers: Pick<TokenExchangeHandlers, 'requestedTokenTypes'>,
   ) {}
 
   // RFC 8414 §3 serves the same metadata as OpenID Connect Discovery 1.0 §4.
@@ -29,6 +31,7 @@ export class DiscoveryController {
       signingAlgorithms: this.keys.publishedAlgorithms(),
       metadataDocuments: this.agents.metadataDocuments,
       dynamicRegistration: this.agents.dynamicRegistration !== 'off',
+      exchangeTokenTypes: this.exchangeHandlers.requestedTokenTypes(),
     });
   }
 

@@ -1,7 +1,7 @@
 import type { JwkSetSource } from '../../protocol/jwk-set-source';
 
 /** What an issuer is trusted for (docs/trusted-issuers.md). */
-export type TrustedIssuerRole = 'workload' | 'subject';
+export type TrustedIssuerRole = 'workload' | 'subject' | 'authorization-grant';
 
 /** How its tokens look: Kubernetes service-account tokens, SPIFFE JWT-SVIDs, or plain JWTs. */
 export type TrustedIssuerKind = 'kubernetes' | 'spiffe' | 'jwt';
@@ -16,6 +16,20 @@ export interface TrustedIssuer {
   readonly enabled: boolean;
   /** For subject issuers: what their tokens must say to be exchanged, and who trusts them. */
   readonly subject?: SubjectIssuerPolicy;
+  /** For authorization-grant issuers: how their RFC 7523 assertions are redeemed (docs/chaining.md). */
+  readonly authorizationGrant?: AuthorizationGrantIssuerPolicy;
+}
+
+/** docs/chaining.md#authorization-grant-issuers */
+export interface AuthorizationGrantIssuerPolicy {
+  /** The claim of an assertion that names the local user: `sub` (the user's `sub` here) or one compared with the users' claim of that name. */
+  readonly userClaim: string;
+  /** The identity scopes a redeemed assertion's token may carry. */
+  readonly identityScopes: readonly string[];
+  /** The longest `exp − iat` accepted, in seconds. */
+  readonly maxLifetimeSeconds: number;
+  /** The clients that may present its assertions. */
+  readonly trustedBy: readonly string[];
 }
 
 /** docs/delegation.md#tokens-from-your-identity-provider */

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { ConfigType } from '../../platform/config/config-slice';
 import { jwkSetsConfig } from '../../platform/config/config.slices';
+import { AuthorizationGrantIssuers } from './authorization-grant-issuers';
 import { ForeignJwtVerifier } from './foreign-jwt.verifier';
 import { JwkSetFetcher } from './jwk-set.fetcher';
 import { JwkSetResolver } from './jwk-set.resolver';
@@ -27,7 +28,8 @@ import { TrustedIssuerStore } from './trusted-issuer.store';
     RemoteJwkSetCache,
     JwkSetResolver,
     ForeignJwtVerifier,
+    AuthorizationGrantIssuers,
   ],
-  exports: [TrustedIssuerStore, JwkSetResolver, ForeignJwtVerifier],
+  exports: [TrustedIssuerStore, JwkSetResolver, ForeignJwtVerifier, AuthorizationGrantIssuers],
 })
 export class TrustedIssuersModule {}

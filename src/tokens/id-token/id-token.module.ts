@@ -5,10 +5,11 @@ import { SessionsModule } from '../../identity/sessions/sessions.module';
 import { KeysModule } from '../keys/keys.module';
 import { IdTokenHintVerifier } from './id-token-hint.verifier';
 import { IdTokenIssuer } from './id-token.issuer';
+import { IdTokenValidator } from './id-token.validator';
 
 @Module({
   imports: [JwtModule.register({}), KeysModule, SessionsModule],
-  providers: [IdTokenIssuer, IdTokenHintVerifier, OwnTokenVerifier],
-  exports: [IdTokenIssuer, IdTokenHintVerifier],
+  providers: [IdTokenIssuer, IdTokenHintVerifier, IdTokenValidator, OwnTokenVerifier],
+  exports: [IdTokenIssuer, IdTokenHintVerifier, IdTokenValidator],
 })
 export class IdTokenModule {}

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { JSONWebKeySet } from 'jose';
 import { Repository } from 'typeorm';
 import type { JwkSetSource } from '../../../protocol/jwk-set-source';
-import type { TrustedIssuer, TrustedIssuerKind, TrustedIssuerRole } from '../trusted-issuer';
+import type { AuthorizationGrantIssuerPolicy, TrustedIssuer, TrustedIssuerKind, TrustedIssuerRole } from '../trusted-issuer';
 import { TrustedIssuerRepository } from '../trusted-issuer.repository';
 import { ClientSubjectIssuerEntity } from './client-subject-issuer.entity';
 import { TrustedIssuerEntity } from './trusted-issuer.entity';
@@ -20,11 +20,31 @@ export class TypeOrmTrustedIssuerRepository extends TrustedIssuerRepository {
   async findByIssuer(issuer: string): Promise<TrustedIssuer | undefined> {
     const entity = await this.issuers.findOne({ where: { issuer } });
     if (!entity) return undefined;
+    if (entity.role === 'authorization-grant') return { ...toTrustedIssuer(entity), ...(await this.authorizationGrantPolicy(issuer)) };
     const trustedBy = entity.role === 'subject' ? await this.subjectIssuers.find({ select: { clientId: true }, where: { issuer } }) : [];
     return toTrustedIssuer(
       entity,
       trustedBy.map((row) => row.clientId),
     );
+  }
+
+  /** An authorization-grant issuer without its settings row is trusted by no one. */
+  private async authorizationGrantPolicy(issuer: string): Promise<{ authorizationGrant?: AuthorizationGrantIssuerPolicy }> {
+    const [settings] = (await this.issuers.query(
+      `SELECT user_claim, identity_scopes, max_lifetime_seconds,
+              ARRAY(SELECT client_id FROM client_authorization_grant_issuers c WHERE c.issuer = a.issuer ORDER BY client_id) AS trusted_by
+         FROM authorization_grant_issuers a WHERE issuer = $1`,
+      [issuer],
+    )) as { user_claim: string; identity_scopes: string[]; max_lifetime_seconds: number; trusted_by: string[] }[];
+    if (!settings) return {};
+    return {
+      authorizationGrant: {
+        userClaim: settings.user_claim,
+        identityScopes: settings.identity_scopes,
+        maxLifetimeSeconds: settings.max_lifetime_seconds,
+        trustedBy: settings.trusted_by,
+      },
+    };
   }
 }
 

@@ -1,0 +1,111 @@
+'use strict';
+/**
+ * The jwt-bearer grant (docs/chaining.md) for bench/run.js: redemptions of JWT authorization grants of
+ * the demo authorization-grant issuer (https://enterprise-idp.demo.example, the demo-idp key), as the
+ * demo client enterprise-agent. Every assertion has its own jti (each may be presented once), so the
+ * scenario is a pool of distinct assertions taken in turn; the issuer's keys are inline and hot.
+ *
+ * `node bench/jwt-bearer.js cold` measures the other case, in-process on the built service's classes:
+ * the first redemption's signature check of an issuer whose keys come from a jwks_uri not fetched yet
+ * (a local HTTP server), against the same check with the key set cached. The assertions are signed
+ * with node:crypto here (the harness only); Tollgate verifies them with jose.
+ */
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const http = require('node:http');
+const path = require('node:path');
+
+const ISSUER = 'https://enterprise-idp.demo.example';
+const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+const POOL_SIZE = Number(process.env.BENCH_POOL) || 12_000;
+const demoKeys = JSON.parse(fs.readFileSync(path.join(__dirname, '../test/fixtures/demo-keys.json'), 'utf8'));
+
+/** A compact ES256 JWS (RFC 7515 §3.1) of `claims`, signed with `key`. */
+function sign(claims, key, header) {
+  const input = [header, claims].map((part) => Buffer.from(JSON.stringify(part)).toString('base64url')).join('.');
+  return `${input}.${crypto.sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+}
+
+function assertions(audience, count, key = crypto.createPrivateKey({ key: demoKeys['demo-idp'].private, format: 'jwk' }), issuer = ISSUER, kid = 'demo-idp-1') {
+  const now = Math.floor(Date.now() / 1000);
+  return Array.from({ length: count }, () =>
+    sign({ iss: issuer, sub: 'idp|alice', email: 'alice@example.com', aud: audience, iat: now, exp: now + 300, jti: crypto.randomUUID() }, key, {
+      alg: 'ES256',
+      typ: 'JWT',
+      kid,
+    }),
+  );
+}
+
+const SCENARIOS = [
+  {
+    name: 'jwt_bearer',
+    description: `POST /connect/token grant_type=${JWT_BEARER}, scope "openid api1", as enterprise-agent: each request another of a pool of distinct assertions of the demo authorization-grant issuer (inline keys, hot)`,
+    unsupported: {
+      baseline: 'no jwt-bearer grant',
+      design: 'no jwt-bearer grant',
+      floor: 'no jwt-bearer grant',
+      'oidc-provider': 'no jwt-bearer grant',
+    },
+    prepare: async (baseUrl) => {
+      const audience = (await (await fetch(`${baseUrl}/.well-known/openid-configuration`)).json()).issuer;
+      const form = (assertion) => new URLSearchParams({ grant_type: JWT_BEARER, assertion, scope: 'openid api1' }).toString();
+      // One more than the pool: the harness's single probe request must not use up a pooled assertion.
+      const [probe, ...pool] = assertions(audience, POOL_SIZE + 1).map((assertion) => ({ body: form(assertion) }));
+      return {
+        method: 'POST',
+        // Its own path spelling: run.js keeps one pool file per URL.
+        path: '/connect/token?bench=jwt_bearer',
+        headers: {
+          authorization: `Basic ${Buffer.from('enterprise-agent:enterprise-agent-secret').toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: probe.body,
+        pool,
+      };
+    },
+  },
+];
+
+/** `cold`: the signature check with a jwks_uri fetched for the first time, against the same with its keys cached. */
+async function cold(rounds = Number(process.env.BENCH_ROUNDS) || 200) {
+  const { AuthorizationGrantIssuers } = require('../dist/src/identity/trusted-issuers/authorization-grant-issuers');
+  const { JwkSetResolver } = require('../dist/src/identity/trusted-issuers/jwk-set.resolver');
+  const { RemoteJwkSetCache } = require('../dist/src/identity/trusted-issuers/remote-jwk-set.cache');
+  const { JwkSetFetcher } = require('../dist/src/identity/trusted-issuers/jwk-set.fetcher');
+  const { privateKey, publicKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const jwks = JSON.stringify({ keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'cold-1', alg: 'ES256', use: 'sig' }] });
+  const server = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(jwks));
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const issuer = { issuer: 'https://cold.example', userClaim: 'sub', identityScopes: [], maxLifetimeSeconds: 300, trustedBy: ['enterprise-agent'] };
+  const uri = `http://127.0.0.1:${server.address().port}/jwks`;
+  const trusted = { issuer: issuer.issuer, role: 'authorization-grant', kind: 'jwt', keys: { type: 'remote', uri }, enabled: true, authorizationGrant: issuer };
+  const store = { find: async () => trusted };
+  const [assertion] = assertions('http://localhost', 1, privateKey, issuer.issuer, 'cold-1');
+  const timings = { cold: [], hot: [] };
+  for (let round = 0; round < rounds; round += 1) {
+    // A fresh cache each round: its first check fetches the key set.
+    const issuers = new AuthorizationGrantIssuers(store, new JwkSetResolver(new RemoteJwkSetCache(new JwkSetFetcher())), { issuer: 'http://localhost' });
+    for (const kind of ['cold', 'hot']) {
+      const started = process.hrtime.bigint();
+      await issuers.verifySignature(assertion, issuer);
+      timings[kind].push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+  }
+  server.close();
+  const summary = (values) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(3);
+    return `p50 ${at(0.5)} ms, p99 ${at(0.99)} ms`;
+  };
+  console.log(`jwt-bearer signature check, ${rounds} rounds: cold jwks_uri fetch ${summary(timings.cold)}; hot keys ${summary(timings.hot)}`);
+}
+
+module.exports = { SCENARIOS };
+
+if (require.main === module && process.argv[2] === 'cold') {
+  cold().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
