@@ -51,7 +51,8 @@ const COMMANDS: Record<string, { readonly summary: string; readonly run: (argv: 
     run: async (argv) => (await import('./inventory.cli.js')).runInventoryCommand('issuers', argv),
   },
   'issuer:migration': {
-    summary: 'write a migration that trusts a workload, subject or authorization-grant issuer (changes or disables one), or registers a partner authorization server',
+    summary:
+      'write a migration that trusts a workload, subject or authorization-grant issuer (changes or disables one), or registers a partner authorization server',
     run: async (argv, io) => (await import('./issuer-migration/issuer-migration.command.js')).runIssuerMigrationCommand(argv, io),
   },
   'registration-tokens': {

@@ -87,7 +87,9 @@ export class TokenService {
       dpop,
     };
     // Checked, bounded in time; a fault the grant throws is `server_error` without its details, an outage 503 (docs/errors.md).
-    const outcome = await inSpan('tollgate.token.grant_validation', () => this.runner.run(validator, request.parameters, context), { 'tollgate.grant_type': grantType });
+    const outcome = await inSpan('tollgate.token.grant_validation', () => this.runner.run(validator, request.parameters, context), {
+      'tollgate.grant_type': grantType,
+    });
     const result = issuingResult(outcome);
     const scopes = grantedScopes(result, request.scopes, client);
     requireKnownAudience(result, catalog, validator.resourceIndicators === true ? request.resourceIndicators : undefined);
