@@ -98,7 +98,8 @@ if (process.env.BASELINE_JWT && !design) {
   console.error('BASELINE_JWT must be nestjs or unset');
   process.exit(1);
 }
-const jwtService = design ? new (require('@nestjs/jwt').JwtService)({}) : undefined;
+/** @type {import('@nestjs/jwt').JwtService} The design-card mode's only: never called in the bare mode. */
+const jwtService = design ? new (require('@nestjs/jwt').JwtService)({}) : /** @type {any} */ (undefined);
 const jose = design && algorithm === 'EdDSA' ? require('jose') : undefined;
 
 function sign(claims) {
@@ -106,7 +107,7 @@ function sign(claims) {
     // As signJws: the header and KeyObject handed over, jose for EdDSA.
     const header = { alg: algorithm, typ: 'at+jwt', kid };
     if (jose) return new jose.SignJWT(claims).setProtectedHeader(header).sign(privateKey);
-    return jwtService.sign(claims, { privateKey, algorithm, keyid: kid, header });
+    return jwtService.sign(claims, { privateKey, algorithm: /** @type {import('jsonwebtoken').Algorithm} */ (algorithm), keyid: kid, header });
   }
   const input = encodedHeader + '.' + base64url(JSON.stringify(claims));
   return input + '.' + crypto.sign(digest, Buffer.from(input), { key: privateKey, ...signOptions }).toString('base64url');
@@ -143,7 +144,12 @@ function verifyAsTollgate(token) {
       () => undefined,
     );
   }
-  return jwtService.verify(token, { publicKey, algorithms: [algorithm], issuer, clockTolerance: CLOCK_SKEW_SECONDS });
+  return jwtService.verify(token, {
+    publicKey,
+    algorithms: [/** @type {import('jsonwebtoken').Algorithm} */ (algorithm)],
+    issuer,
+    clockTolerance: CLOCK_SKEW_SECONDS,
+  });
 }
 
 function authenticateClient(authorization) {
@@ -271,7 +277,7 @@ function listen() {
       else chunks.push(chunk);
     });
     request.on('end', () => {
-      const path = request.url.split('?')[0];
+      const path = (request.url ?? '').split('?')[0];
       const handled =
         request.method === 'POST' && path === '/connect/token'
           ? token(request, Buffer.concat(chunks).toString('utf8'))
@@ -288,7 +294,7 @@ function listen() {
   });
   server.keepAliveTimeout = 5000;
   server.listen(Number(process.env.PORT || 0), process.env.HOST || '127.0.0.1', () => {
-    const { port } = server.address();
+    const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
     issuer = process.env.ISSUER || `http://localhost:${port}`;
     process.stdout.write(JSON.stringify({ listening: port, algorithm, jwt: design ? 'nestjs' : 'node:crypto' }) + '\n');
   });

@@ -177,7 +177,7 @@ async function main() {
         : await launch('design', run.BASELINE_ENTRY, { ...run.baselineEnvironment(algorithm), BASELINE_JWT: 'nestjs' }, '/health');
     for (const scenario of scenarios) {
       const row = { scenario: scenario.name };
-      for (const server of [tollgate, baseline, design].filter(Boolean)) {
+      for (const server of [tollgate, baseline, design].filter((server) => server !== undefined)) {
         const prepared = await run.prepare(server, scenario);
         if (prepared.status !== 'ready') throw new Error(`${server.name}, ${scenario.name}: ${prepared.reason}`);
         const counted = await count(server, prepared.request, settings);

@@ -43,6 +43,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { summarize, printSummary } = require('./profile-summary');
 const { dpopProofs } = require('./dpop-proof');
+const { startCommand } = require('./start-command');
 
 const ROOT = path.resolve(__dirname, '..');
 const RESULTS_DIR = path.join(__dirname, 'results');
@@ -56,10 +57,10 @@ const OIDC_PROVIDER_USERINFO_POOL_SCOPE = 'openid profile';
 const BOOT_TIMEOUT_MS = 180_000;
 // The glibc malloc setting `npm start` and the Dockerfile run the service with (see
 // docs/operator-guide.md, "Running it"); both servers get it, so that they are measured as deployed.
-const START_SCRIPT = require('../package.json').scripts.start;
-const GLIBC_TUNABLES = /GLIBC_TUNABLES=(\S+)/.exec(START_SCRIPT)[1];
+const START = startCommand();
+const GLIBC_TUNABLES = START.env.GLIBC_TUNABLES;
 // And the node options it starts the service with (the young generation's size, see Memory).
-const SERVICE_NODE_OPTIONS = /\bnode ((?:--\S+ )*)dist\/src\/main\.js/.exec(START_SCRIPT)[1].trim().split(' ').filter(Boolean);
+const SERVICE_NODE_OPTIONS = START.nodeOptions;
 
 const SCENARIOS = [
   {
@@ -75,7 +76,7 @@ const SCENARIOS = [
       // RFC 9449 §4.3: htu is the advertised token endpoint (the issuer is http://localhost:<port>).
       // The baseline has no discovery and ignores the proof.
       const discovery = await fetch(`${baseUrl}/.well-known/openid-configuration`);
-      const htu = discovery.ok ? (await discovery.json()).token_endpoint : `${baseUrl}/connect/token`;
+      const htu = discovery.ok ? /** @type {{ token_endpoint: string }} */ (await discovery.json()).token_endpoint : `${baseUrl}/connect/token`;
       const request = tokenRequest('m2m', 'm2m-secret', { grant_type: 'client_credentials', scope: 'api1 api2' });
       return { ...request, headers: { ...request.headers, dpop: dpopProofs('POST', htu)() }, dpop: { htm: 'POST', htu } };
     },
@@ -196,7 +197,7 @@ async function freePort() {
     const server = net.createServer();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
+      const { port } = /** @type {net.AddressInfo} */ (server.address());
       server.close(() => resolve(port));
     });
   });
@@ -330,7 +331,7 @@ async function send(baseUrl, request, attempt = 1) {
     });
   } catch (error) {
     // A pooled keep-alive connection the server closed (idle past its keep-alive timeout) just as it was reused.
-    if (attempt === 1 && error.cause?.code === 'UND_ERR_SOCKET') return send(baseUrl, request, 2);
+    if (attempt === 1 && /** @type {any} */ (error)?.cause?.code === 'UND_ERR_SOCKET') return send(baseUrl, request, 2);
     throw error;
   }
   return { status: response.status, body: await response.text() };
@@ -412,7 +413,7 @@ function runLoad(options, url, request, durationSeconds) {
     child.once('exit', (code) => {
       clearTimeout(timer);
       if (code !== 0) return reject(new Error(`load generator exited with ${code}: ${stderr.slice(-1000)}`));
-      const result = JSON.parse(stdout.trim().split('\n').pop());
+      const result = JSON.parse(stdout.trim().split('\n').pop() ?? '');
       if (poolFile) poolOffsets.set(origin, poolOffset + result.poolTaken);
       resolve(result);
     });
@@ -427,13 +428,13 @@ async function prepare(server, scenario) {
   try {
     request = await scenario.prepare(server.baseUrl, server);
   } catch (error) {
-    return { status: 'failed', reason: `preparing the scenario failed: ${error.message}` };
+    return { status: 'failed', reason: `preparing the scenario failed: ${messageOf(error)}` };
   }
   let probe;
   try {
     probe = await send(server.baseUrl, request);
   } catch (error) {
-    return { status: 'failed', reason: `a single request failed: ${error.message}` };
+    return { status: 'failed', reason: `a single request failed: ${messageOf(error)}` };
   }
   if (probe.status === 404 && request.path === '/connect/userinfo') {
     return { status: 'unavailable', reason: 'GET /connect/userinfo answered 404: the endpoint does not exist in this build' };
@@ -449,6 +450,7 @@ async function prepare(server, scenario) {
  * rounds' values, max the largest.
  */
 async function measureScenario(options, servers, scenario, first) {
+  /** @type {any[]} */
   const prepared = [];
   for (const server of servers) prepared.push({ server, ...(await prepare(server, scenario)) });
   const ready = prepared.filter((entry) => entry.status === 'ready');
@@ -541,7 +543,9 @@ function combineRounds(rounds) {
 /** The rounds' profiles of a server as one .cpuprofile: the parts' trees under one root, samples concatenated. */
 function mergeProfiles(server, count, name) {
   const files = Array.from({ length: count }, (_, i) => `${server.profilePrefix}.${server.profiles - count + i + 1}.cpuprofile`);
+  /** @type {{ id: number, callFrame: object, hitCount: number, children: number[] }} */
   const root = { id: 1, callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 }, hitCount: 0, children: [] };
+  /** @type {{ nodes: any[], startTime: number, endTime: number, samples: number[], timeDeltas: number[] }} */
   const merged = { nodes: [root], startTime: 0, endTime: 0, samples: [], timeDeltas: [] };
   let offset = 1;
   for (const file of files) {
@@ -575,6 +579,7 @@ async function waitForFile(file, timeoutMs) {
 function serviceEnvironment(options, algorithm, runDirs) {
   const runDir = options.databaseUrl ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'tollgate-bench-'));
   if (runDir) runDirs.push(runDir);
+  /** @type {NodeJS.ProcessEnv} */
   const env = {
     ...process.env,
     NODE_ENV: 'production',
@@ -801,6 +806,10 @@ function round(value, digits) {
   return Math.round(value * factor) / factor;
 }
 
+function messageOf(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
 function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -830,6 +839,7 @@ async function main() {
       pinning,
       profiled: options.profile,
     },
+    /** @type {any[]} */
     runs: [],
   };
   log(
