@@ -15,7 +15,20 @@ const TYPEORM = {
 const NEST = { regex: '^(@nestjs/|fastify(/|$))', message: 'src/protocol is plain protocol code: no Nest or HTTP types (docs/README.md).' };
 
 export default defineConfig(
-  { ignores: ['dist/**', 'coverage/**', '.data/**', 'bench/results/**', '**/*.js', '**/*.mjs', '**/*.cjs', '!bench/*.js', '!bench/*.mjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'coverage/**',
+      '.data/**',
+      'bench/results/**',
+      '**/*.js',
+      '**/*.mjs',
+      '**/*.cjs',
+      '!bench/*.js',
+      '!bench/*.mjs',
+      '!scripts/check-doc-links.mjs',
+    ],
+  },
   {
     files: ['**/*.ts'],
     extends: [js.configs.recommended, tseslint.configs.recommended],
@@ -36,8 +49,8 @@ export default defineConfig(
     },
   },
   {
-    // The bench harness: plain JavaScript, type-checked by bench/tsconfig.json (checkJs), which also finds undefined names.
-    files: ['bench/*.js', 'bench/*.mjs'],
+    // The bench harness and the doc-link check: plain JavaScript, type-checked by bench/tsconfig.json (checkJs), which also finds undefined names.
+    files: ['bench/*.js', 'bench/*.mjs', 'scripts/check-doc-links.mjs'],
     extends: [js.configs.recommended],
     languageOptions: { ecmaVersion: 2024 },
     rules: {

@@ -67,7 +67,7 @@ trap cleanup EXIT
 # ALLOW_DEMO_DATA: a test bench, so the smoke test has a client to ask for a token.
 ENV_ARGS=(-e DATABASE_URL="$DB_URL" -e ISSUER=https://tollgate.check -e PORT="$PORT" -e METRICS_PORT="$METRICS"
   -e KEY_ENCRYPTION_KEY="$KEK" -e SEED_DEMO=true -e ALLOW_DEMO_DATA=true -e SHUTDOWN_DRAIN_SECONDS=1)
-# The extension of examples/extensions, mounted read-only as an operator would (docs/extending.md#container-extensions).
+# The extension of examples/extensions, mounted read-only as an operator would (docs/extending.md#3-a-container-extension).
 PARTNER_GRANT=urn:example:params:oauth:grant-type:partner-api-key
 PARTNER_API_KEY=$(node -e "console.log(require('crypto').randomBytes(24).toString('base64url'))")
 PARTNER_KEYS=$(node -e "const h=require('crypto').createHash('sha256').update(process.argv[1]).digest('hex');console.log(JSON.stringify({[h]:'1'}))" "$PARTNER_API_KEY")

@@ -1,4 +1,4 @@
-// A container extension (docs/extending.md#container-extensions): plain CommonJS, loaded by Tollgate
+// A container extension (docs/extending.md#3-a-container-extension): plain CommonJS, loaded by Tollgate
 // from TOLLGATE_EXTENSIONS. `@nestjs/common`, `class-validator` and `tollgate` are the service's own
 // (NODE_PATH in the image). Decorators are applied as functions: no compiler is needed.
 const { createHash } = require('node:crypto');
