@@ -40,6 +40,10 @@ class Endpoints {
     return answer(await handlers.userinfo(request));
   }
 
+  async authorize(request) {
+    return answer(await handlers.authorize(request));
+  }
+
   health() {
     return { status: 'ok' };
   }
@@ -61,6 +65,7 @@ route('token', [
   parameter(common.Body(), 1),
 ]);
 route('userinfo', [common.Get('connect/userinfo'), ...noStore, parameter(common.Req(), 0)]);
+route('authorize', [common.Get('connect/authorize'), ...noStore, parameter(common.Req(), 0)]);
 route('health', [common.Get('health')]);
 Reflect.decorate([common.Controller()], Endpoints);
 
