@@ -1,5 +1,4 @@
 import { constants, createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import { weakKeyProblem } from '../../protocol/jwk-strength';
 
 interface AlgorithmParameters {
@@ -39,38 +38,26 @@ export interface DpopProofKey {
 }
 
 /**
- * The public keys of DPoP proofs' `jwk` headers (RFC 9449 §4.2), checked against the proof's `alg`
- * and imported with node:crypto. A client signs every proof with the same key, so imported keys are
- * kept by thumbprint: the thumbprint covers every member the key is made of.
+ * The public key of a DPoP proof's `jwk` header (RFC 9449 §4.2) for the proof's `alg`, imported with
+ * node:crypto, or why it cannot verify such a proof.
  */
-export class DpopProofKeys {
-  private readonly imported = new LRUCache<string, KeyObject>({ max: 10_000 });
-
-  /** The key of `jwk` for `alg`, or why it cannot verify such a proof. */
-  keyOf(jwk: Readonly<Record<string, unknown>>, alg: string): DpopProofKey | string {
-    const parameters = ALGORITHMS[alg];
-    if (!parameters) return 'the DPoP proof alg is not supported';
-    if (jwk.kty !== parameters.kty || (parameters.crv !== undefined && jwk.crv !== parameters.crv)) return `the DPoP proof jwk is no key for ${alg}`;
-    // As a JWK import checks them (RFC 7517 §4.2 to §4.4): the key may not be meant for something else.
-    if (jwk.alg !== undefined && jwk.alg !== alg) return 'the DPoP proof jwk is for another alg';
-    if (jwk.use !== undefined && jwk.use !== 'sig') return 'the DPoP proof jwk is not for signatures';
-    if (jwk.key_ops !== undefined && !(Array.isArray(jwk.key_ops) && jwk.key_ops.includes('verify'))) return 'the DPoP proof jwk is not for verifying';
-    const members = THUMBPRINT_MEMBERS[parameters.kty];
-    if (!members.every((name) => typeof jwk[name] === 'string')) return 'the DPoP proof jwk lacks a member of its key type';
-    const weak = weakKeyProblem(jwk);
-    if (weak) return `the DPoP proof jwk is too weak: ${weak}`;
-    const canonical = JSON.stringify(Object.fromEntries(members.map((name) => [name, jwk[name]])));
-    const jkt = createHash('sha256').update(canonical).digest('base64url');
-    let key = this.imported.get(jkt);
-    if (!key) {
-      try {
-        key = createPublicKey({ key: JSON.parse(canonical), format: 'jwk' });
-      } catch {
-        return 'the DPoP proof jwk is not a valid public key';
-      }
-      this.imported.set(jkt, key);
-    }
-    return { key, jkt };
+export function keyOf(jwk: Readonly<Record<string, unknown>>, alg: string): DpopProofKey | string {
+  const parameters = ALGORITHMS[alg];
+  if (!parameters) return 'the DPoP proof alg is not supported';
+  if (jwk.kty !== parameters.kty || (parameters.crv !== undefined && jwk.crv !== parameters.crv)) return `the DPoP proof jwk is no key for ${alg}`;
+  // As a JWK import checks them (RFC 7517 §4.2 to §4.4): the key may not be meant for something else.
+  if (jwk.alg !== undefined && jwk.alg !== alg) return 'the DPoP proof jwk is for another alg';
+  if (jwk.use !== undefined && jwk.use !== 'sig') return 'the DPoP proof jwk is not for signatures';
+  if (jwk.key_ops !== undefined && !(Array.isArray(jwk.key_ops) && jwk.key_ops.includes('verify'))) return 'the DPoP proof jwk is not for verifying';
+  const members = THUMBPRINT_MEMBERS[parameters.kty];
+  if (!members.every((name) => typeof jwk[name] === 'string')) return 'the DPoP proof jwk lacks a member of its key type';
+  const weak = weakKeyProblem(jwk);
+  if (weak) return `the DPoP proof jwk is too weak: ${weak}`;
+  const canonical = JSON.stringify(Object.fromEntries(members.map((name) => [name, jwk[name]])));
+  try {
+    return { key: createPublicKey({ key: JSON.parse(canonical), format: 'jwk' }), jkt: createHash('sha256').update(canonical).digest('base64url') };
+  } catch {
+    return 'the DPoP proof jwk is not a valid public key';
   }
 }
 
