@@ -1007,6 +1007,7 @@ if (require.main === module) {
 module.exports = {
   SCENARIOS,
   GLIBC_TUNABLES,
+  SERVICE_NODE_OPTIONS,
   parseOptions,
   combineRounds,
   formatTable,
@@ -1015,6 +1016,10 @@ module.exports = {
   prepare,
   send,
   nextRequest,
+  runLoad,
+  settle,
+  cpuSeconds,
+  rssMegabytes,
   freePort,
   tokenRequest,
   serviceEnvironment,
