@@ -15,7 +15,20 @@ const TYPEORM = {
 const NEST = { regex: '^(@nestjs/|fastify(/|$))', message: 'src/protocol is plain protocol code: no Nest or HTTP types (docs/README.md).' };
 
 export default defineConfig(
-  { ignores: ['dist/**', 'coverage/**', '.data/**', 'bench/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'coverage/**',
+      '.data/**',
+      'bench/results/**',
+      '**/*.js',
+      '**/*.mjs',
+      '**/*.cjs',
+      '!bench/*.js',
+      '!bench/*.mjs',
+      '!scripts/check-doc-links.mjs',
+    ],
+  },
   {
     files: ['**/*.ts'],
     extends: [js.configs.recommended, tseslint.configs.recommended],
@@ -35,6 +48,17 @@ export default defineConfig(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
   },
+  {
+    // The bench harness and the doc-link check: plain JavaScript, type-checked by bench/tsconfig.json (checkJs), which also finds undefined names.
+    files: ['bench/*.js', 'bench/*.mjs', 'scripts/check-doc-links.mjs'],
+    extends: [js.configs.recommended],
+    languageOptions: { ecmaVersion: 2024 },
+    rules: {
+      'no-undef': 'off',
+      'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+  { files: ['bench/*.js'], languageOptions: { sourceType: 'commonjs' } },
   {
     // TypeORM relations name each other's entity classes (resolved lazily through `() => Entity`).
     files: ['src/**/persistence/*.entity.ts'],

@@ -98,7 +98,8 @@ if (process.env.BASELINE_JWT && !design) {
   console.error('BASELINE_JWT must be nestjs or unset');
   process.exit(1);
 }
-const jwtService = design ? new (require('@nestjs/jwt').JwtService)({}) : undefined;
+/** @type {import('@nestjs/jwt').JwtService} The design-card mode's only: never called in the bare mode. */
+const jwtService = design ? new (require('@nestjs/jwt').JwtService)({}) : /** @type {any} */ (undefined);
 const jose = design && algorithm === 'EdDSA' ? require('jose') : undefined;
 
 function sign(claims) {
@@ -106,7 +107,7 @@ function sign(claims) {
     // As signJws: the header and KeyObject handed over, jose for EdDSA.
     const header = { alg: algorithm, typ: 'at+jwt', kid };
     if (jose) return new jose.SignJWT(claims).setProtectedHeader(header).sign(privateKey);
-    return jwtService.sign(claims, { privateKey, algorithm, keyid: kid, header });
+    return jwtService.sign(claims, { privateKey, algorithm: /** @type {import('jsonwebtoken').Algorithm} */ (algorithm), keyid: kid, header });
   }
   const input = encodedHeader + '.' + base64url(JSON.stringify(claims));
   return input + '.' + crypto.sign(digest, Buffer.from(input), { key: privateKey, ...signOptions }).toString('base64url');
@@ -143,7 +144,12 @@ function verifyAsTollgate(token) {
       () => undefined,
     );
   }
-  return jwtService.verify(token, { publicKey, algorithms: [algorithm], issuer, clockTolerance: CLOCK_SKEW_SECONDS });
+  return jwtService.verify(token, {
+    publicKey,
+    algorithms: [/** @type {import('jsonwebtoken').Algorithm} */ (algorithm)],
+    issuer,
+    clockTolerance: CLOCK_SKEW_SECONDS,
+  });
 }
 
 function authenticateClient(authorization) {
@@ -250,6 +256,71 @@ function userinfoResponse(claims) {
   return [200, result];
 }
 
+// The authorization scenarios: mcp-client, and clients named by a metadata document (bench/metadata-documents.js).
+const AUTHORIZE_SCOPES = ['openid', 'profile', 'notes', 'offline_access'];
+const registeredClients = new Map([['mcp-client', { clientId: 'mcp-client', redirectUris: ['http://127.0.0.1:5181/callback'] }]]);
+const DOCUMENT_LIMIT_BYTES = 5 * 1024;
+const DOCUMENT_CACHE_MS = 5 * 60_000;
+const MAX_DOCUMENTS = 1000;
+const MAX_CODES = 100_000;
+const CODE_LIFETIME_MS = 60_000;
+const documents = new Map();
+const codes = new Map();
+// Alice's session, as the harness gives it (it has no sign-in pages): a fixed secret compared in constant time.
+const sessionHash = sha256(process.env.BASELINE_SESSION || crypto.randomBytes(16).toString('base64url'));
+
+/** A client named by a metadata document: fetched (no redirects, 5 s, 5 KiB), checked, cached in memory. */
+async function documentClient(url) {
+  const cached = documents.get(url);
+  if (cached && cached.expires > Date.now()) return cached.client;
+  try {
+    const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(5000) });
+    const text = await response.text();
+    if (response.status !== 200 || Buffer.byteLength(text) > DOCUMENT_LIMIT_BYTES) return undefined;
+    const document = JSON.parse(text);
+    if (document?.client_id !== url || !Array.isArray(document.redirect_uris) || 'client_secret' in document) return undefined;
+    const client = { clientId: url, redirectUris: document.redirect_uris.filter((uri) => typeof uri === 'string') };
+    if (documents.size >= MAX_DOCUMENTS) documents.delete(documents.keys().next().value);
+    documents.set(url, { client, expires: Date.now() + DOCUMENT_CACHE_MS });
+    return client;
+  } catch {
+    return undefined;
+  }
+}
+
+function sessionUser(cookieHeader) {
+  const value = /(?:^|;\s*)baseline_session=([^;]*)/.exec(cookieHeader || '')?.[1];
+  return value !== undefined && crypto.timingSafeEqual(sha256(value), sessionHash) ? users[0] : undefined;
+}
+
+/** GET /connect/authorize for a signed-in user whose consent is not asked: a code, stored hashed in memory, answered as JSON. */
+async function authorize(request) {
+  const query = querystring.parse((request.url ?? '').split('?')[1] ?? '');
+  const clientId = query.client_id;
+  if (typeof clientId !== 'string') return [400, { error: 'invalid_request' }];
+  const client = /^https?:\/\//.test(clientId) ? await documentClient(clientId) : registeredClients.get(clientId);
+  if (!client || typeof query.redirect_uri !== 'string' || !client.redirectUris.includes(query.redirect_uri)) return [400, { error: 'invalid_client' }];
+  const challenge = query.code_challenge;
+  if (query.response_type !== 'code' || query.code_challenge_method !== 'S256' || typeof challenge !== 'string' || challenge.length !== 43) {
+    return [400, { error: 'invalid_request' }];
+  }
+  const scopes = typeof query.scope === 'string' ? query.scope.split(' ').filter(Boolean) : [];
+  if (!scopes.every((scope) => AUTHORIZE_SCOPES.includes(scope))) return [400, { error: 'invalid_scope' }];
+  const user = sessionUser(request.headers.cookie);
+  if (!user) return [400, { error: 'login_required' }];
+  const code = crypto.randomBytes(32).toString('base64url');
+  if (codes.size >= MAX_CODES) codes.delete(codes.keys().next().value);
+  codes.set(sha256(code).toString('base64url'), {
+    clientId,
+    redirectUri: query.redirect_uri,
+    challenge,
+    sub: user.sub,
+    scopes,
+    expires: Date.now() + CODE_LIFETIME_MS,
+  });
+  return [200, { code, state: query.state, iss: issuer }];
+}
+
 function send(response, status, body) {
   const json = JSON.stringify(body);
   response.writeHead(status, {
@@ -271,15 +342,17 @@ function listen() {
       else chunks.push(chunk);
     });
     request.on('end', () => {
-      const path = request.url.split('?')[0];
+      const path = (request.url ?? '').split('?')[0];
       const handled =
         request.method === 'POST' && path === '/connect/token'
           ? token(request, Buffer.concat(chunks).toString('utf8'))
           : request.method === 'GET' && path === '/connect/userinfo'
             ? userinfo(request)
-            : path === '/health'
-              ? [200, { status: 'ok' }]
-              : [404, { error: 'not_found' }];
+            : request.method === 'GET' && path === '/connect/authorize'
+              ? authorize(request)
+              : path === '/health'
+                ? [200, { status: 'ok' }]
+                : [404, { error: 'not_found' }];
       Promise.resolve(handled).then(
         ([status, body]) => send(response, status, body),
         () => send(response, 500, { error: 'server_error' }),
@@ -288,7 +361,7 @@ function listen() {
   });
   server.keepAliveTimeout = 5000;
   server.listen(Number(process.env.PORT || 0), process.env.HOST || '127.0.0.1', () => {
-    const { port } = server.address();
+    const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
     issuer = process.env.ISSUER || `http://localhost:${port}`;
     process.stdout.write(JSON.stringify({ listening: port, algorithm, jwt: design ? 'nestjs' : 'node:crypto' }) + '\n');
   });
@@ -302,5 +375,5 @@ function listen() {
 }
 
 /** The handlers, for bench/nest-floor.js; run directly, the bare server. */
-module.exports = { algorithm, authenticateClient, issue, userinfo, setIssuer: (value) => (issuer = value) };
+module.exports = { algorithm, authenticateClient, issue, userinfo, authorize, setIssuer: (value) => (issuer = value) };
 if (require.main === module) listen();

@@ -12,9 +12,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const run = require('./run');
+const { startCommand } = require('./start-command');
 
 const ROOT = path.resolve(__dirname, '..');
-const START_SCRIPT = require('../package.json').scripts.start;
 
 function option(name, fallback) {
   const index = process.argv.indexOf(`--${name}`);
@@ -37,13 +37,14 @@ async function main() {
   const idleSeconds = option('idle', 10);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollgate-rss-'));
   const port = await run.freePort();
-  const [, tunables, nodeArgs] = /^GLIBC_TUNABLES=(\S+) node ((?:--\S+ )*)dist\/src\/main\.js$/.exec(START_SCRIPT);
-  const env = { ...process.env, GLIBC_TUNABLES: tunables, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+  const start = startCommand();
+  /** @type {NodeJS.ProcessEnv} */
+  const env = { ...process.env, ...start.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
   delete env.NODE_ENV;
   delete env.DATABASE_URL;
   const entryIndex = process.argv.indexOf('--entry');
-  const entry = entryIndex >= 0 ? path.resolve(process.argv[entryIndex + 1]) : 'dist/src/main.js';
-  const child = spawn(process.execPath, [...nodeArgs.trim().split(' ').filter(Boolean), entry], {
+  const entry = entryIndex >= 0 ? path.resolve(process.argv[entryIndex + 1]) : start.entry;
+  const child = spawn(process.execPath, [...start.nodeOptions, entry], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -53,15 +53,13 @@ function callgrindControl(server, ...args) {
     throw new Error(`callgrind_control ${args.join(' ')} failed: ${result.stderr || result.stdout}`);
 }
 
-/** Sends `count` requests; a cold scenario's requests take the next entries of its pool (`cursor` carries on). */
+/** Sends `count` requests, each as bench/load.js would vary it (a cold scenario's pool goes on at `cursor`). */
 async function drive(baseUrl, request, count, cursor = { next: 0 }) {
   let left = count;
   let failed = 0;
   const worker = async () => {
     while (left-- > 0) {
-      const variant = request.pool ? request.pool[cursor.next++ % request.pool.length] : {};
-      const headers = { ...request.headers, ...variant.headers };
-      const response = await run.send(baseUrl, { ...request, headers, body: variant.body ?? request.body });
+      const response = await run.send(baseUrl, run.nextRequest(request, cursor));
       if (response.status !== 200 && failed++ === 0) console.error(`first failure: ${response.status} ${response.body.slice(0, 300)}`);
     }
   };
@@ -177,7 +175,7 @@ async function main() {
         : await launch('design', run.BASELINE_ENTRY, { ...run.baselineEnvironment(algorithm), BASELINE_JWT: 'nestjs' }, '/health');
     for (const scenario of scenarios) {
       const row = { scenario: scenario.name };
-      for (const server of [tollgate, baseline, design].filter(Boolean)) {
+      for (const server of [tollgate, baseline, design].filter((server) => server !== undefined)) {
         const prepared = await run.prepare(server, scenario);
         if (prepared.status !== 'ready') throw new Error(`${server.name}, ${scenario.name}: ${prepared.reason}`);
         const counted = await count(server, prepared.request, settings);

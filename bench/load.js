@@ -8,8 +8,10 @@
  * poolFile?, poolOffset?}. poolFile names a JSON array of {headers?, body?}: successive requests take
  * its entries in turn from poolOffset (the "cold" scenarios: many distinct tokens instead of one);
  * the figures printed include poolTaken, how many entries this pass used. dpop {htm, htu} sends a
- * fresh DPoP proof with every request (bench/dpop-proof.js).
+ * fresh DPoP proof with every request (bench/dpop-proof.js). fresh {path, placeholder} sends every
+ * request to `path` with `placeholder` replaced by a new random value (first-seen client_ids).
  */
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const autocannon = require('autocannon');
 const { dpopProofs } = require('./dpop-proof');
@@ -25,12 +27,14 @@ const pool = spec.poolFile ? JSON.parse(fs.readFileSync(spec.poolFile, 'utf8')) 
 const poolOffset = Math.max(Number(spec.poolOffset) || 0, 0);
 let next = poolOffset;
 const proof = spec.dpop && dpopProofs(spec.dpop.htm, spec.dpop.htu);
-const requests = (pool || proof) && [
+const fresh = spec.fresh && { path: String(spec.fresh.path), placeholder: String(spec.fresh.placeholder) };
+const requests = (pool || proof || fresh) && [
   {
     setupRequest: (request) => {
       const entry = pool ? pool[next++ % pool.length] : {};
       const headers = { ...request.headers, ...entry.headers, ...(proof ? { dpop: proof() } : {}) };
-      return { ...request, headers, body: entry.body ?? request.body };
+      const path = fresh ? fresh.path.replace(fresh.placeholder, crypto.randomBytes(12).toString('base64url')) : request.path;
+      return { ...request, path, headers, body: entry.body ?? request.body };
     },
   },
 ];

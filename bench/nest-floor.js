@@ -25,6 +25,7 @@ class ClientGuard {
 }
 Reflect.decorate([common.Injectable()], ClientGuard);
 
+/** @param {any[]} result [status, body] as the baseline's handlers answer */
 const answer = ([status, body]) => {
   if (status !== 200) throw new common.HttpException(body, status);
   return body;
@@ -37,6 +38,10 @@ class Endpoints {
 
   async userinfo(request) {
     return answer(await handlers.userinfo(request));
+  }
+
+  async authorize(request) {
+    return answer(await handlers.authorize(request));
   }
 
   health() {
@@ -60,6 +65,7 @@ route('token', [
   parameter(common.Body(), 1),
 ]);
 route('userinfo', [common.Get('connect/userinfo'), ...noStore, parameter(common.Req(), 0)]);
+route('authorize', [common.Get('connect/authorize'), ...noStore, parameter(common.Req(), 0)]);
 route('health', [common.Get('health')]);
 Reflect.decorate([common.Controller()], Endpoints);
 
@@ -67,9 +73,10 @@ class FloorModule {}
 Reflect.decorate([common.Module({ controllers: [Endpoints] })], FloorModule);
 
 async function main() {
+  /** @type {import('@nestjs/platform-fastify').NestFastifyApplication} */
   const app = await NestFactory.create(FloorModule, new FastifyAdapter({ keepAliveTimeout: 5000 }), { logger: false });
   await app.listen({ port: Number(process.env.PORT || 0), host: process.env.HOST || '127.0.0.1' });
-  const { port } = app.getHttpServer().address();
+  const { port } = /** @type {import('node:net').AddressInfo} */ (app.getHttpServer().address());
   handlers.setIssuer(process.env.ISSUER || `http://localhost:${port}`);
   process.stdout.write(JSON.stringify({ listening: port, algorithm: handlers.algorithm, jwt: 'nestjs', framework: 'nest-fastify' }) + '\n');
   for (const signal of ['SIGTERM', 'SIGINT']) process.once(signal, () => app.close().then(() => process.exit(0)));

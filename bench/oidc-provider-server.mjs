@@ -197,7 +197,8 @@ provider.registerGrantType(
       throw new errors.InvalidGrant('the subject token is invalid');
     }
     const clientId = ctx.oidc.client.clientId;
-    if (![].concat(subject.aud).includes(`urn:${clientId}`) || subject.sub !== alice.sub) throw new errors.InvalidGrant('not addressed to this client');
+    if (!(/** @type {unknown[]} */ ([]).concat(subject.aud).includes(`urn:${clientId}`)) || subject.sub !== alice.sub)
+      throw new errors.InvalidGrant('not addressed to this client');
     const granted = new Set(String(subject.scope).split(' '));
     if (scopes.some((scope) => IDENTITY[scope] && !granted.has(scope))) throw new errors.InvalidScope('identity scope not granted', ctx.oidc.params.scope);
     const act = subject.act ? { client_id: clientId, act: subject.act } : { client_id: clientId };
@@ -213,8 +214,8 @@ const server = http.createServer((request, response) => {
     response.end('{"status":"ok"}');
     return;
   }
-  if (request.url.startsWith('/connect/token')) request.url = '/token';
-  else if (request.url.startsWith('/connect/userinfo')) request.url = '/me';
+  if (request.url?.startsWith('/connect/token')) request.url = '/token';
+  else if (request.url?.startsWith('/connect/userinfo')) request.url = '/me';
   callback(request, response);
 });
 server.keepAliveTimeout = 5000;

@@ -35,8 +35,7 @@ async function drive(baseUrl, request, count, cursor) {
   let left = count;
   const worker = async () => {
     while (left-- > 0) {
-      const variant = request.pool ? request.pool[cursor.next++ % request.pool.length] : {};
-      const response = await run.send(baseUrl, { ...request, headers: { ...request.headers, ...variant.headers }, body: variant.body ?? request.body });
+      const response = await run.send(baseUrl, run.nextRequest(request, cursor));
       if (response.status !== 200) throw new Error(`${response.status} ${response.body.slice(0, 200)}`);
     }
   };

@@ -8,7 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-const rss = () => Math.round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]) / 1024);
+const rss = () => Math.round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1]) / 1024);
 const args = process.argv.slice(2);
 const before = rss();
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'i31-pgl-'));
@@ -24,10 +24,20 @@ for (let i = 0; i < 20; i++) await db.query("insert into t(v) select repeat('x',
 await db.query('select count(*) from t');
 const sb = (await db.query('show shared_buffers')).rows[0];
 const wb = (await db.query('show wal_buffers')).rows[0];
-console.log(JSON.stringify({ args, before, after: rss(), shared_buffers: sb, wal_buffers: wb, heap: db.mod?.HEAP8?.length / 2 ** 20 }));
+console.log(
+  JSON.stringify({
+    args,
+    before,
+    after: rss(),
+    shared_buffers: sb,
+    wal_buffers: wb,
+    heap: Number(/** @type {any} the Emscripten module, not public */ (db).mod?.HEAP8?.length) / 2 ** 20,
+  }),
+);
 if (process.env.SMAPS) {
   const t = fs.readFileSync('/proc/self/smaps', 'utf8').split('\n');
   let cur = '';
+  /** @type {[number, string][]} */
   const out = [];
   for (const l of t) {
     if (/^[0-9a-f]+-[0-9a-f]+ /.test(l)) {

@@ -8,6 +8,7 @@
  */
 const fs = require('node:fs');
 
+/** @type {[string, (leaf: any, stack: any[]) => boolean][]} */
 const BUCKETS = [
   [
     'signing (native crypto)',
@@ -47,7 +48,7 @@ function breakdown(profile, requests) {
     const micros = i + 1 < timeDeltas.length ? timeDeltas[i + 1] : 0;
     const stack = [];
     for (let id = samples[i]; id !== undefined; id = parent.get(id)) stack.push(nodes.get(id).callFrame);
-    const [name] = BUCKETS.find(([, matches]) => matches(stack[0], stack));
+    const [name] = BUCKETS.find(([, matches]) => matches(stack[0], stack)) ?? BUCKETS[BUCKETS.length - 1];
     totals.set(name, totals.get(name) + micros);
   }
   const rows = [...totals].map(([name, micros]) => ({ name, microsPerRequest: Math.round((10 * micros) / requests) / 10 }));

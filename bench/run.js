@@ -19,7 +19,12 @@
  *                                           DPoP proof per request), delegation, userinfo (hot:
  *                                           one token presented again and again), delegation_cold, userinfo_cold
  *                                           (a pool of BENCH_POOL distinct tokens, default 12000: more than
- *                                           the service's verified-token cache holds), password
+ *                                           the service's verified-token cache holds), authorize
+ *                                           (mcp-client, alice signed in, consent remembered: a code per
+ *                                           request), authorize_metadata_document (the same for a client
+ *                                           ID metadata document client, its document cached),
+ *                                           authorize_metadata_document_cold (a first-seen document per
+ *                                           request), password
  *   --no-baseline                    run Tollgate only (no ratios, no design-card limit, no oidc-provider)
  *   --no-design-card                 skip the design-card limit (bench/baseline.js with BASELINE_JWT=nestjs)
  *   --no-floor                       skip the framework floor (bench/nest-floor.js)
@@ -43,6 +48,9 @@ const os = require('node:os');
 const path = require('node:path');
 const { summarize, printSummary } = require('./profile-summary');
 const { dpopProofs } = require('./dpop-proof');
+const { startCommand } = require('./start-command');
+const { Browser } = require('./browser');
+const { startMetadataDocumentServer, REDIRECT_URI } = require('./metadata-documents');
 
 const ROOT = path.resolve(__dirname, '..');
 const RESULTS_DIR = path.join(__dirname, 'results');
@@ -56,10 +64,17 @@ const OIDC_PROVIDER_USERINFO_POOL_SCOPE = 'openid profile';
 const BOOT_TIMEOUT_MS = 180_000;
 // The glibc malloc setting `npm start` and the Dockerfile run the service with (see
 // docs/operator-guide.md, "Running it"); both servers get it, so that they are measured as deployed.
-const START_SCRIPT = require('../package.json').scripts.start;
-const GLIBC_TUNABLES = /GLIBC_TUNABLES=(\S+)/.exec(START_SCRIPT)[1];
+const START = startCommand();
+const GLIBC_TUNABLES = START.env.GLIBC_TUNABLES;
 // And the node options it starts the service with (the young generation's size, see Memory).
-const SERVICE_NODE_OPTIONS = /\bnode ((?:--\S+ )*)dist\/src\/main\.js/.exec(START_SCRIPT)[1].trim().split(' ').filter(Boolean);
+const SERVICE_NODE_OPTIONS = START.nodeOptions;
+
+const NO_AUTHORIZE = 'not set up: its sign-in and consent are interactions of its own';
+const MCP_CLIENT_CALLBACK = 'http://127.0.0.1:5181/callback';
+const FRESH = 'FRESHDOCUMENT';
+// The alice session the baselines accept (BASELINE_SESSION): they have no sign-in pages.
+const BASELINE_SESSION = crypto.randomBytes(16).toString('base64url');
+const PKCE_CHALLENGE = crypto.createHash('sha256').update(crypto.randomBytes(32).toString('base64url')).digest('base64url');
 
 const SCENARIOS = [
   {
@@ -75,7 +90,7 @@ const SCENARIOS = [
       // RFC 9449 §4.3: htu is the advertised token endpoint (the issuer is http://localhost:<port>).
       // The baseline has no discovery and ignores the proof.
       const discovery = await fetch(`${baseUrl}/.well-known/openid-configuration`);
-      const htu = discovery.ok ? (await discovery.json()).token_endpoint : `${baseUrl}/connect/token`;
+      const htu = discovery.ok ? /** @type {{ token_endpoint: string }} */ (await discovery.json()).token_endpoint : `${baseUrl}/connect/token`;
       const request = tokenRequest('m2m', 'm2m-secret', { grant_type: 'client_credentials', scope: 'api1 api2' });
       return { ...request, headers: { ...request.headers, dpop: dpopProofs('POST', htu)() }, dpop: { htm: 'POST', htu } };
     },
@@ -115,6 +130,31 @@ const SCENARIOS = [
         headers: { authorization: `Bearer ${pool[0]}` },
         pool: pool.map((token) => ({ headers: { authorization: `Bearer ${token}` } })),
       };
+    },
+  },
+  // jwt-bearer and ID-JAG redemption (issue 42: keys cached, at most 1.10× delegation's CPU) go here, with their grants (CONTRACT §14).
+  {
+    name: 'authorize',
+    description:
+      'GET /connect/authorize (PKCE, response_mode=form_post) as the registered public client mcp-client, scope "openid profile", alice signed in and her consent remembered: a code per request',
+    unsupported: { 'oidc-provider': NO_AUTHORIZE },
+    prepare: async (baseUrl, server) => authorizeRequest(baseUrl, server, 'mcp-client', MCP_CLIENT_CALLBACK, 'code'),
+  },
+  {
+    name: 'authorize_metadata_document',
+    description: 'as authorize, for a client ID metadata document client (bench/metadata-documents.js): its document cached, consent remembered',
+    unsupported: { 'oidc-provider': NO_AUTHORIZE },
+    prepare: async (baseUrl, server) => authorizeRequest(baseUrl, server, `${(await documentServer()).base}/agent.json`, REDIRECT_URI, 'code'),
+  },
+  {
+    name: 'authorize_metadata_document_cold',
+    description:
+      'as authorize_metadata_document, but every request names another document, first seen: fetched, validated, then the consent page (the baselines, which ask no consent, answer a code)',
+    unsupported: { 'oidc-provider': NO_AUTHORIZE },
+    prepare: async (baseUrl, server) => {
+      const documents = `${(await documentServer()).base}/cold`;
+      const request = await authorizeRequest(baseUrl, server, `${documents}/probe-${crypto.randomUUID()}`, REDIRECT_URI, 'consent');
+      return { ...request, fresh: { path: authorizePath(`${documents}/${FRESH}`, REDIRECT_URI), placeholder: FRESH } };
     },
   },
   {
@@ -197,7 +237,7 @@ async function freePort() {
     const server = net.createServer();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
+      const { port } = /** @type {net.AddressInfo} */ (server.address());
       server.close(() => resolve(port));
     });
   });
@@ -331,10 +371,56 @@ async function send(baseUrl, request, attempt = 1) {
     });
   } catch (error) {
     // A pooled keep-alive connection the server closed (idle past its keep-alive timeout) just as it was reused.
-    if (attempt === 1 && error.cause?.code === 'UND_ERR_SOCKET') return send(baseUrl, request, 2);
+    if (attempt === 1 && /** @type {any} */ (error)?.cause?.code === 'UND_ERR_SOCKET') return send(baseUrl, request, 2);
     throw error;
   }
   return { status: response.status, body: await response.text() };
+}
+
+let documents;
+/** The agents' document server, started at the first scenario that needs it. */
+function documentServer() {
+  documents ??= startMetadataDocumentServer();
+  return documents;
+}
+
+function authorizePath(clientId, redirectUri) {
+  const query = { client_id: clientId, redirect_uri: redirectUri, response_type: 'code', scope: 'openid profile', state: 'bench' };
+  return `/connect/authorize?${new URLSearchParams({ ...query, code_challenge: PKCE_CHALLENGE, code_challenge_method: 'S256', response_mode: 'form_post' })}`;
+}
+
+const browsers = new Map();
+/** Per server: a browser in which alice has signed in (on mcp-client's login page). */
+function aliceBrowser(baseUrl) {
+  if (!browsers.has(baseUrl)) {
+    browsers.set(
+      baseUrl,
+      (async () => {
+        const browser = new Browser();
+        const login = await browser.get(baseUrl + authorizePath('mcp-client', MCP_CLIENT_CALLBACK));
+        const signedIn = await browser.submit(baseUrl, await login.text(), { username: 'alice', password: 'alice' });
+        if (signedIn.status !== 200) throw new Error(`signing alice in answered ${signedIn.status}`);
+        return browser;
+      })(),
+    );
+  }
+  return browsers.get(baseUrl);
+}
+
+/**
+ * GET /connect/authorize for `clientId` as alice, checked to answer `expected`: a code (her consent to
+ * the client given first, on Tollgate's consent page) or the consent page. The baselines take alice's
+ * session as a cookie and answer a code as JSON.
+ */
+async function authorizeRequest(baseUrl, server, clientId, redirectUri, expected) {
+  const path = authorizePath(clientId, redirectUri);
+  if (!['tollgate', 'against'].includes(server.name)) return { method: 'GET', path, headers: { cookie: `baseline_session=${BASELINE_SESSION}` } };
+  const browser = await aliceBrowser(baseUrl);
+  let page = await (await browser.get(baseUrl + path)).text();
+  if (expected === 'code' && /name="decision"/.test(page)) page = await (await browser.submit(baseUrl, page, { decision: 'allow' })).text();
+  const answered = /name="code"/.test(page) ? 'code' : /name="decision"/.test(page) ? 'consent' : 'another page';
+  if (answered !== expected) throw new Error(`authorization for ${clientId} answered ${answered}, not ${expected}: ${page.slice(0, 300)}`);
+  return { method: 'GET', path, headers: { cookie: browser.cookieHeader() } };
 }
 
 /** A fresh access token for alice from the password grant of the server under test. */
@@ -383,6 +469,19 @@ async function mintPool(baseUrl, scope) {
   return tokens;
 }
 
+const proofMakers = new WeakMap();
+/**
+ * The next request of a scenario when driven without bench/load.js (bench/instructions.js, bench/per-request.js),
+ * as load.js varies it: the pool's next entry, a fresh DPoP proof, a fresh client_id.
+ */
+function nextRequest(request, cursor) {
+  const variant = request.pool ? request.pool[cursor.next++ % request.pool.length] : {};
+  if (request.dpop && !proofMakers.has(request)) proofMakers.set(request, dpopProofs(request.dpop.htm, request.dpop.htu));
+  const proof = request.dpop ? { dpop: proofMakers.get(request)() } : {};
+  const path = request.fresh ? request.fresh.path.replace(request.fresh.placeholder, crypto.randomBytes(12).toString('base64url')) : request.path;
+  return { ...request, path, headers: { ...request.headers, ...variant.headers, ...proof }, body: variant.body ?? request.body };
+}
+
 /** One autocannon pass in a child process (pinned to CPU 1); resolves with its figures. */
 function runLoad(options, url, request, durationSeconds) {
   let poolFile;
@@ -402,6 +501,7 @@ function runLoad(options, url, request, durationSeconds) {
     poolFile,
     poolOffset,
     dpop: request.dpop,
+    fresh: request.fresh,
   };
   return new Promise((resolve, reject) => {
     const child = spawnNode(options, 1, [path.join(__dirname, 'load.js'), JSON.stringify(spec)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -413,7 +513,7 @@ function runLoad(options, url, request, durationSeconds) {
     child.once('exit', (code) => {
       clearTimeout(timer);
       if (code !== 0) return reject(new Error(`load generator exited with ${code}: ${stderr.slice(-1000)}`));
-      const result = JSON.parse(stdout.trim().split('\n').pop());
+      const result = JSON.parse(stdout.trim().split('\n').pop() ?? '');
       if (poolFile) poolOffsets.set(origin, poolOffset + result.poolTaken);
       resolve(result);
     });
@@ -428,13 +528,13 @@ async function prepare(server, scenario) {
   try {
     request = await scenario.prepare(server.baseUrl, server);
   } catch (error) {
-    return { status: 'failed', reason: `preparing the scenario failed: ${error.message}` };
+    return { status: 'failed', reason: `preparing the scenario failed: ${messageOf(error)}` };
   }
   let probe;
   try {
     probe = await send(server.baseUrl, request);
   } catch (error) {
-    return { status: 'failed', reason: `a single request failed: ${error.message}` };
+    return { status: 'failed', reason: `a single request failed: ${messageOf(error)}` };
   }
   if (probe.status === 404 && request.path === '/connect/userinfo') {
     return { status: 'unavailable', reason: 'GET /connect/userinfo answered 404: the endpoint does not exist in this build' };
@@ -450,6 +550,7 @@ async function prepare(server, scenario) {
  * rounds' values, max the largest.
  */
 async function measureScenario(options, servers, scenario, first) {
+  /** @type {any[]} */
   const prepared = [];
   for (const server of servers) prepared.push({ server, ...(await prepare(server, scenario)) });
   const ready = prepared.filter((entry) => entry.status === 'ready');
@@ -542,7 +643,9 @@ function combineRounds(rounds) {
 /** The rounds' profiles of a server as one .cpuprofile: the parts' trees under one root, samples concatenated. */
 function mergeProfiles(server, count, name) {
   const files = Array.from({ length: count }, (_, i) => `${server.profilePrefix}.${server.profiles - count + i + 1}.cpuprofile`);
+  /** @type {{ id: number, callFrame: object, hitCount: number, children: number[] }} */
   const root = { id: 1, callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 }, hitCount: 0, children: [] };
+  /** @type {{ nodes: any[], startTime: number, endTime: number, samples: number[], timeDeltas: number[] }} */
   const merged = { nodes: [root], startTime: 0, endTime: 0, samples: [], timeDeltas: [] };
   let offset = 1;
   for (const file of files) {
@@ -576,6 +679,7 @@ async function waitForFile(file, timeoutMs) {
 function serviceEnvironment(options, algorithm, runDirs) {
   const runDir = options.databaseUrl ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'tollgate-bench-'));
   if (runDir) runDirs.push(runDir);
+  /** @type {NodeJS.ProcessEnv} */
   const env = {
     ...process.env,
     NODE_ENV: 'production',
@@ -587,6 +691,8 @@ function serviceEnvironment(options, algorithm, runDirs) {
     ALLOW_INSECURE_ISSUER: 'true',
     ALLOW_DEMO_DATA: 'true',
     // Throttling as shipped: quotas on successful requests are off by default (docs/throttling.md).
+    // But for first-seen metadata documents (20 per address and window): authorize_metadata_document_cold sends nothing else.
+    RATE_LIMIT_METADATA_DOCUMENTS: '0',
     ...(runDir ? { DATA_DIR: runDir } : {}),
   };
   delete env.ISSUER;
@@ -614,7 +720,7 @@ async function checkSigningAlgorithm(server, algorithm) {
 }
 
 function baselineEnvironment(algorithm) {
-  return { PATH: process.env.PATH, NODE_ENV: 'production', GLIBC_TUNABLES, SIGNING_ALG: algorithm };
+  return { PATH: process.env.PATH, NODE_ENV: 'production', GLIBC_TUNABLES, SIGNING_ALG: algorithm, BASELINE_SESSION };
 }
 
 async function benchAlgorithm(options, algorithm) {
@@ -802,6 +908,10 @@ function round(value, digits) {
   return Math.round(value * factor) / factor;
 }
 
+function messageOf(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
 function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -831,6 +941,7 @@ async function main() {
       pinning,
       profiled: options.profile,
     },
+    /** @type {any[]} */
     runs: [],
   };
   log(
@@ -897,6 +1008,7 @@ if (require.main === module) {
 module.exports = {
   SCENARIOS,
   GLIBC_TUNABLES,
+  SERVICE_NODE_OPTIONS,
   parseOptions,
   combineRounds,
   formatTable,
@@ -904,6 +1016,11 @@ module.exports = {
   stopServer,
   prepare,
   send,
+  nextRequest,
+  runLoad,
+  settle,
+  cpuSeconds,
+  rssMegabytes,
   freePort,
   tokenRequest,
   serviceEnvironment,

@@ -46,7 +46,12 @@ const options = {
   databaseUrl: process.env.DATABASE_URL,
 };
 
-/** One HTTP exchange from `localAddress`, on a connection of its own; resolves with status, headers, body. */
+/**
+ * One HTTP exchange from `localAddress`, on a connection of its own; resolves with status, headers, body.
+ * @param {string} url
+ * @param {{ method?: string, body?: string, headers?: import('node:http').OutgoingHttpHeaders, localAddress?: string }} [request]
+ * @returns {Promise<{ status: number | undefined, headers: import('node:http').IncomingHttpHeaders, body: string }>}
+ */
 function exchange(url, { method = 'GET', body, headers = {}, localAddress = '127.0.0.1' } = {}) {
   return new Promise((resolve, reject) => {
     const outgoing = http.request(url, { method, headers, localAddress, agent: false }, (incoming) => {
@@ -98,9 +103,12 @@ async function aliceSignsIn(baseUrl, jar) {
   const page = jar.keep(await exchange(authorizeUrl(baseUrl), { headers: { cookie: jar.header() } }));
   const hidden = {};
   for (const [input] of page.body.matchAll(/<input\b[^>]*type="hidden"[^>]*>/g)) {
-    hidden[/name="([^"]*)"/.exec(input)[1]] = (/value="([^"]*)"/.exec(input)?.[1] ?? '').replace(/&amp;/g, '&');
+    const name = /name="([^"]*)"/.exec(input)?.[1];
+    if (name === undefined) continue;
+    hidden[name] = (/value="([^"]*)"/.exec(input)?.[1] ?? '').replace(/&amp;/g, '&');
   }
-  const action = /<form\b[^>]*action="([^"]*)"/.exec(page.body)[1];
+  const action = /<form\b[^>]*action="([^"]*)"/.exec(page.body)?.[1];
+  if (action === undefined) throw new Error(`the login page has no form (status ${page.status})`);
   const body = new URLSearchParams({ ...hidden, username: 'alice', password: 'alice' }).toString();
   const started = performance.now();
   const answer = jar.keep(
@@ -124,8 +132,8 @@ async function flood(baseUrl, until, counts) {
       const address = `127.0.${1 + Math.floor((n % options.addresses) / 250)}.${1 + ((n % options.addresses) % 250)}`;
       const body = new URLSearchParams({ grant_type: 'password', username: `flood-${n}`, password: 'guess' }).toString();
       const headers = { authorization, 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) };
-      const { status } = await exchange(`${baseUrl}/connect/token`, { method: 'POST', body, headers, localAddress: address }).catch(() => ({
-        status: 'error',
+      const { status = 'error' } = await exchange(`${baseUrl}/connect/token`, { method: 'POST', body, headers, localAddress: address }).catch(() => ({
+        status: undefined,
       }));
       counts[status] = (counts[status] ?? 0) + 1;
     }
@@ -149,8 +157,8 @@ function summary(samples) {
 
 async function freePort() {
   const server = net.createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+  const { port } = /** @type {net.AddressInfo} */ (server.address());
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
@@ -158,6 +166,7 @@ async function freePort() {
 async function startService(mode) {
   const port = await freePort();
   const dataDir = options.databaseUrl ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'tollgate-bench-'));
+  /** @type {NodeJS.ProcessEnv} */
   const env = {
     ...process.env,
     // Production mode needs PostgreSQL; on the embedded database the service runs in development mode.

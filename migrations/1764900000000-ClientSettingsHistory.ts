@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * What a generated client migration changed on an existing client, as it was before (docs/client-authentication.md#operators):
+ * What a generated client migration changed on an existing client, as it was before (docs/operations.md#changing-what-exists):
  * `--disable` and `--may-act`/`--transaction-tokens` record the settings they overwrite, keyed by the
  * migration's name, so that their `down` puts back exactly what was there.
  */

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * A logout revokes its session's unredeemed authorization codes (docs/browser-sign-in.md#logout):
+ * A logout revokes its session's unredeemed authorization codes (docs/browser-sign-in.md#logout--get-or-post-connectendsession):
  * this index finds them without reading every code.
  */
 export class AuthorizationCodesBySession1765400000000 implements MigrationInterface {

@@ -97,6 +97,19 @@ describe('DPoP (RFC 9449)', () => {
       expectTokenError(await tokenRequest(server.url, M2M, { grant_type: 'client_credentials' }, proof), 400, 'invalid_dpop_proof');
     });
 
+    it('accepts a proof sent many times at once on two instances exactly once, while fresh proofs sent with it all pass', async () => {
+      const key = await dpopKey();
+      const proof = await key.proof('POST', TOKEN_URL);
+      const fresh = await Promise.all(Array.from({ length: 8 }, () => key.proof('POST', TOKEN_URL)));
+      const [replayed, others] = await Promise.all([
+        Promise.all(Array.from({ length: 12 }, (_, i) => tokenRequest(i % 2 ? second.url : server.url, M2M, { grant_type: 'client_credentials' }, proof))),
+        Promise.all(fresh.map((each, i) => tokenRequest(i % 2 ? second.url : server.url, M2M, { grant_type: 'client_credentials' }, each))),
+      ]);
+      expect(replayed.map((response) => response.status).sort()).toEqual([200, ...Array<number>(11).fill(400)]);
+      for (const response of replayed.filter((each) => each.status === 400)) expectTokenError(response, 400, 'invalid_dpop_proof');
+      expect(others.map((response) => response.status)).toEqual(Array<number>(8).fill(200));
+    });
+
     it('refuses a token request without a proof from a client registered as requiring DPoP', async () => {
       expectTokenError(await tokenRequest(server.url, demanding, { grant_type: 'client_credentials' }), 400, 'invalid_dpop_proof');
       const key = await dpopKey();

@@ -28,7 +28,7 @@ async function startOtherSite(): Promise<{ url: string; server: Server }> {
 }
 
 /**
- * docs/browser-sign-in.md#logout: a logout that does not name the signed-in user by an ID token is
+ * docs/browser-sign-in.md#logout--get-or-post-connectendsession: a logout that does not name the signed-in user by an ID token is
  * confirmed on a page with a CSRF-protected form (OpenID Connect RP-Initiated Logout 1.0 §2); a
  * logout revokes the session's unredeemed authorization codes.
  */

@@ -13,7 +13,7 @@ const SPA_CALLBACK = 'http://127.0.0.1:5173/callback';
 const PAR_ONLY_CALLBACK = 'https://par-only.example/callback';
 const REQUEST_URI = /^urn:ietf:params:oauth:request_uri:[A-Za-z0-9_-]{43}$/;
 
-/** Pushed authorization requests (RFC 9126, docs/browser-sign-in.md#pushed-authorization-requests). */
+/** Pushed authorization requests (RFC 9126, docs/browser-sign-in.md#pushed-authorization-requests--post-connectpar). */
 describe('pushed authorization requests', () => {
   let server: TestServer;
   let startedAt: Date;

@@ -255,7 +255,7 @@ export class PageRenderer {
 }
 
 /**
- * The name users see: a metadata document's `client_name` always with its URL's host (docs/agents.md#consent),
+ * The name users see: a metadata document's `client_name` always with its URL's host (docs/agents.md#what-a-self-registered-client-may-do),
  * so that no document passes itself off as another application, even in an operator's own template.
  */
 function displayName(client: Client): string {

@@ -43,7 +43,7 @@ export interface Client {
   readonly selfRegistered?: 'metadata_document' | 'dynamic';
   /** A metadata document's host (with its port), shown beside `clientName` so no document passes for another application. */
   readonly clientHost?: string;
-  /** Consent asked on every request, never remembered (docs/agents.md#consent). */
+  /** Consent asked on every request, never remembered (docs/agents.md#what-a-self-registered-client-may-do). */
   readonly consentEveryTime?: boolean;
 }
 

@@ -23,7 +23,7 @@ export const LOCK_FILE = 'tollgate.pid';
  * The embedded database is opened by one process at a time: PGlite keeps its state in memory and
  * writes DATA_DIR as if alone, so a second process (another instance, `tollgate keys:rotate`) would
  * neither see the first one's changes nor be seen by it. A lock file names the holder; one left by a
- * process that no longer runs (SIGKILL, power loss) is taken over. docs/operations.md#embedded-database
+ * process that no longer runs (SIGKILL, power loss) is taken over. docs/operations.md#the-embedded-database-one-process-at-a-time
  */
 export function lockDataDir(dataDir: string, now: Date = new Date()): DataDirLock {
   const file = join(dataDir, LOCK_FILE);

@@ -114,7 +114,7 @@ export class AccessTokenIssuer {
       if (!REGISTERED_CLAIMS.has(name) && value !== undefined) claims[name] = value;
     }
     const token = await signJws(this.jwt, claims, this.keys.signingKey());
-    // docs/signals.md#privacy: a receiver hears of the users whose tokens named it.
+    // docs/signals.md#privacy-who-hears-of-whom: a receiver hears of the users whose tokens named it.
     if (request.subject !== undefined) {
       const recording = this.recipients.record(request.subject, this.namedClients(request.clientId, audiences));
       if (recording !== undefined) await recording;

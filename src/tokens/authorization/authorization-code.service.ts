@@ -66,7 +66,7 @@ export class AuthorizationCodeService {
     return this.repository.recordIssued(code.codeHash, issued);
   }
 
-  /** At logout, the session's codes not yet redeemed become unknown (docs/browser-sign-in.md#logout). */
+  /** At logout, the session's codes not yet redeemed become unknown (docs/browser-sign-in.md#logout--get-or-post-connectendsession). */
   revokeUnredeemed(sessionId: string): Promise<number> {
     return this.repository.deleteUnredeemedOfSession(sessionId);
   }

@@ -47,6 +47,12 @@ const request = { method: 'POST', url: URL_ };
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 /** The same signature bytes with a spare low bit of the last character set: decoders ignore it. */
 const respell = (token: string) => token.slice(0, -1) + BASE64URL[BASE64URL.indexOf(token.slice(-1)) ^ 1];
+/** The proof with its header members changed (the signature no longer matches, but the header is read first). */
+const reheaded = (token: string, members: Record<string, unknown>) => {
+  const [header, ...rest] = token.split('.');
+  const changed = { ...JSON.parse(Buffer.from(header, 'base64url').toString('utf8')), ...members };
+  return [Buffer.from(JSON.stringify(changed)).toString('base64url'), ...rest].join('.');
+};
 
 describe('DpopProofValidator', () => {
   describe('verify, refusing', () => {
@@ -70,6 +76,26 @@ describe('DpopProofValidator', () => {
       ['no iat', () => proof({ claims: { iat: undefined } }), 'iat'],
       ['no jti', () => proof({ claims: { jti: undefined } }), 'jti'],
       ['a jti over 256 characters', () => proof({ claims: { jti: 'j'.repeat(257) } }), 'jti'],
+      ['a P-256 key under ES384', async () => reheaded(await proof(), { alg: 'ES384' }), 'no key for ES384'],
+      ['an RSA alg with an EC key', async () => reheaded(await proof(), { alg: 'RS256' }), 'no key for RS256'],
+      ['a jwk for another alg', () => proof({ header: { jwk: { ...jwk, alg: 'ES512' } } }), 'another alg'],
+      ['a jwk for encryption', () => proof({ header: { jwk: { ...jwk, use: 'enc' } } }), 'not for signatures'],
+      ['a jwk whose key_ops lack verify', () => proof({ header: { jwk: { ...jwk, key_ops: ['encrypt'] } } }), 'not for verifying'],
+      ['a jwk without y', () => proof({ header: { jwk: { ...jwk, y: undefined } } }), 'lacks a member'],
+      ['a jwk whose point is not on its curve', () => proof({ header: { jwk: { ...jwk, y: jwk.x } } }), 'not a valid public key'],
+      ['a 1024-bit RSA jwk', async () => reheaded(await proof(), { alg: 'RS256', jwk: { kty: 'RSA', e: 'AQAB', n: 'x'.repeat(171) } }), 'too weak'],
+      ['a critical extension', async () => reheaded(await proof(), { crit: ['exp'], exp: 1 }), 'extension'],
+      ['an unencoded payload (b64)', () => proof({ header: { b64: true } }), 'extension'],
+      ['an exp in the past', () => proof({ claims: { exp: NOW / 1000 - 1 } }), 'claims are invalid'],
+      ['an nbf in the future', () => proof({ claims: { nbf: NOW / 1000 + 1 } }), 'claims are invalid'],
+      [
+        'a payload with a repeated member',
+        async () => {
+          const [header, , signature] = (await proof()).split('.');
+          return `${header}.${Buffer.from('{"jti":"a","jti":"b"}').toString('base64url')}.${signature}`;
+        },
+        'signature or claims',
+      ],
     ])('refuses %s as invalid_dpop_proof', async (_, make, reason) => {
       await expect(validator().verify({ ...request, proof: await make() })).rejects.toMatchObject({
         code: 'invalid_dpop_proof',
@@ -120,6 +146,16 @@ describe('DpopProofValidator', () => {
   describe('verify, accepting', () => {
     it('returns the RFC 7638 thumbprint of the proof key', async () => {
       expect(await validator().verify({ ...request, proof: await proof() })).toEqual({ jkt: await calculateJwkThumbprint(jwk, 'sha256') });
+    });
+
+    it('verifies every proof of a key it has imported before, and refuses a bad signature of that key', async () => {
+      const checking = validator();
+      const expected = { jkt: await calculateJwkThumbprint(jwk, 'sha256') };
+      for (let i = 0; i < 3; i++) expect(await checking.verify({ ...request, proof: await proof() })).toEqual(expected);
+      // Members outside the thumbprint change nothing: the same key, by thumbprint.
+      expect(await checking.verify({ ...request, proof: await proof({ header: { jwk: { ...jwk, kid: 'k1', alg: 'ES256' } } }) })).toEqual(expected);
+      const forged = (await proof()).replace(/\.[^.]+$/, `.${(await proof({ claims: { jti: 'x' } })).split('.')[2]}`);
+      await expect(checking.verify({ ...request, proof: forged })).rejects.toMatchObject({ description: expect.stringContaining('signature') });
     });
 
     it('compares htu without query or fragment, scheme and host case-insensitively, default port dropped', async () => {

@@ -3,7 +3,7 @@ import { Counter, Gauge } from 'prom-client';
 import { TollgateMetrics } from '../../platform/metrics/metrics';
 import { SignalOutboxRepository } from '../../identity/signals/signal-outbox.repository';
 
-/** What happened to an attempt: accepted, to be retried, or given up (docs/signals.md#metrics). */
+/** What happened to an attempt: accepted, to be retried, or given up (docs/signals.md#operations). */
 export type DeliveryOutcome = 'delivered' | 'retried' | 'rejected' | 'expired' | 'undeliverable';
 
 /**

@@ -7,6 +7,7 @@ import { agentsConfig } from '../../../platform/config/config.slices';
 import { currentClientAddress } from '../../../platform/http/client-address-context';
 import { MetadataDocumentThrottle } from '../../../platform/rate-limit/metadata-document.throttle';
 import { readJsonDocument } from '../../../protocol/json-object';
+import type { ResourceCatalog } from '../../resources/resource-catalog';
 import { ResourceStore } from '../../resources/resource.store';
 import { cacheLifetimeSeconds } from './cache-lifetime';
 import { clientIdUrlProblem } from './client-id-url';
@@ -41,6 +42,8 @@ export class ClientMetadataDocumentResolver implements OnModuleDestroy {
   private readonly fetcher: OutboundFetcher;
   private readonly allowLoopbackHttp: boolean;
   private readonly documents = new MetadataDocumentCache<ClientDocument>((url) => this.fetchDocument(url));
+  /** The client each held document makes under the catalog it was made with (its scopes come from the catalog). */
+  private readonly built = new WeakMap<ClientDocument, { readonly catalog: ResourceCatalog; readonly client: Client }>();
 
   constructor(
     @Inject(agentsConfig.KEY) private readonly config: ConfigType<typeof agentsConfig>,
@@ -62,11 +65,17 @@ export class ClientMetadataDocumentResolver implements OnModuleDestroy {
 
   async resolve(clientId: string): Promise<ClientLookup> {
     if (!this.config.metadataDocuments) return { problem: 'client ID metadata documents are not accepted by this server' };
-    const urlProblem = clientIdUrlProblem(clientId, this.allowLoopbackHttp);
-    if (urlProblem) return { problem: urlProblem };
-    await this.admitNewDocument(clientId);
+    // A URL held (its document, a remembered failure, a fetch under way) passed these checks before it was fetched.
+    if (this.documents.wouldFetchNew(clientId)) {
+      const urlProblem = clientIdUrlProblem(clientId, this.allowLoopbackHttp);
+      if (urlProblem) return { problem: urlProblem };
+      await this.admitNewDocument();
+    }
     const document = await this.documents.get(clientId);
     if ('problem' in document) return { problem: `the client metadata document cannot be used: ${document.problem}` };
+    const catalog = this.resources.catalog;
+    const built = this.built.get(document);
+    if (built?.catalog === catalog) return { client: built.client };
     const client = selfRegisteredClient(
       {
         clientId,
@@ -75,8 +84,9 @@ export class ClientMetadataDocumentResolver implements OnModuleDestroy {
         host: new URL(clientId).host,
         ...(document.jwks ? { assertionKeys: { type: 'inline', jwks: document.jwks } } : {}),
       },
-      this.resources.catalog,
+      catalog,
     );
+    this.built.set(document, { catalog, client });
     return { client };
   }
 
@@ -85,9 +95,9 @@ export class ClientMetadataDocumentResolver implements OnModuleDestroy {
    * it is fetched; over the budget, `429 temporarily_unavailable` (a 429 page at the authorization
    * endpoint), nothing fetched and nothing stored.
    */
-  private async admitNewDocument(url: string): Promise<void> {
+  private async admitNewDocument(): Promise<void> {
     const address = currentClientAddress();
-    if (address !== undefined && this.documents.wouldFetchNew(url)) await this.newDocuments.admit(address);
+    if (address !== undefined) await this.newDocuments.admit(address);
   }
 
   private async fetchDocument(url: string): Promise<Fetched<ClientDocument> | Refusal> {
