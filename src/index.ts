@@ -7,7 +7,7 @@ import 'reflect-metadata';
 export * from './grants/grant-validator';
 export type { GrantParametersClass, ParameterConstraintContext } from './protocol/grant-parameters';
 export type { GrantModule } from './grants/grant-modules';
-// The token services a grant injects (docs/extending.md#token-services).
+// The token services a grant injects (docs/extending.md#token-services-for-your-grant).
 export { SubjectTokenValidator, type SubjectToken, type SubjectTokenContext, type SubjectTokenOptions } from './tokens/subject-tokens/subject-token.validator';
 export { buildDelegation, type DelegatedGrant } from './grants/delegation-builder';
 export { ownIssuedToken, type OwnIssuedToken } from './grants/grant-continuation';

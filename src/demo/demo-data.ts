@@ -209,7 +209,7 @@ export const DEMO_TRUSTED_ISSUERS = [
   },
 ];
 
-/** Partner authorization servers that webapp and api1 request grants for (docs/chaining.md#issuing). */
+/** Partner authorization servers that webapp and api1 request grants for (docs/chaining.md#issuing-grants-for-partner-authorization-servers). */
 export const DEMO_PARTNER_AUTHORIZATION_SERVERS = [
   {
     issuer: 'https://as.partner.demo.example',

@@ -13,7 +13,7 @@ import { TokenSignerModule } from './token-signer.module';
 
 /**
  * The token services every grant module can inject without importing anything of Tollgate's
- * (docs/extending.md#token-services): `SubjectTokenValidator`, `UserDirectory`, `AuditSink`, and
+ * (docs/extending.md#token-services-for-your-grant): `SubjectTokenValidator`, `UserDirectory`, `AuditSink`, and
  * for grants across trust domains `AuthorizationGrantIssuers`, `PartnerAuthorizationServers`,
  * `AssertionReplayGuard`, `IdTokenValidator` and `TokenSigner` (docs/chaining.md). The
  * built-in grants get exactly these and what their own module imports.

@@ -17,7 +17,7 @@ type SigningKey = Awaited<ReturnType<typeof importJWK>>;
 const demoKeys = JSON.parse(readFileSync(join(__dirname, '../fixtures/demo-keys.json'), 'utf8')) as Record<string, { private: JWK }>;
 const now = () => Math.floor(Date.now() / 1000);
 
-/** docs/chaining.md#receiving: RFC 7523 JWT authorization grants and ID-JAGs, on the real service and PostgreSQL. */
+/** docs/chaining.md#receiving-the-jwt-bearer-grant: RFC 7523 JWT authorization grants and ID-JAGs, on the real service and PostgreSQL. */
 describe('the jwt-bearer grant', () => {
   let server: TestServer;
   let second: TestServer;

@@ -11,7 +11,7 @@ const ACCESS_TOKEN = 'urn:ietf:params:oauth:token-type:access_token';
 const PARTNER = 'https://as.partner.demo.example';
 const PARTNER_API = 'https://api.partner.demo.example/';
 
-/** docs/chaining.md#issuing: token exchange for a partner authorization server, on the real service and PostgreSQL. */
+/** docs/chaining.md#issuing-grants-for-partner-authorization-servers: token exchange for a partner authorization server, on the real service and PostgreSQL. */
 describe('token exchange issuing ID-JAGs and identity-chaining grants', () => {
   let server: TestServer;
   const signedIn = { clientId: uniqueName('rp'), secret: 'rp-secret' };

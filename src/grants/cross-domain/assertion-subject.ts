@@ -4,7 +4,7 @@ const MAX_CLAIM_LENGTH = 1000;
 
 /**
  * RFC 7523 §3 item 2: the assertion's subject, mapped to an enabled local user by its issuer's rule
- * (docs/chaining.md#subject-mapping): `sub` is the user's `sub` here, or another claim (e.g. `email`)
+ * (docs/chaining.md#authorization-grant-issuers): `sub` is the user's `sub` here, or another claim (e.g. `email`)
  * is compared with the users' claim of that name and must match exactly one.
  */
 export class AssertionSubject {

@@ -39,7 +39,7 @@ export class JwtBearerParameters {
 }
 
 /**
- * The receiving half of cross-domain access (docs/chaining.md#receiving): a JWT authorization grant
+ * The receiving half of cross-domain access (docs/chaining.md#receiving-the-jwt-bearer-grant): a JWT authorization grant
  * (RFC 7523 §2.1) of an authorization-grant issuer the client trusts — a plain one or an ID-JAG — is
  * redeemed for an access token of the user it names. Every refusal of the assertion is
  * `invalid_grant` naming the rule; an ID-JAG's `scope` and `resource` bound the token

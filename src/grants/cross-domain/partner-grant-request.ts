@@ -18,7 +18,7 @@ export function partnerAudience(rawParameters: GrantContext['rawParameters']): s
 }
 
 /**
- * docs/chaining.md#issuing: the partner must be registered, know the requesting client, and serve
+ * docs/chaining.md#issuing-grants-for-partner-authorization-servers: the partner must be registered, know the requesting client, and serve
  * every requested `resource`; otherwise `invalid_target` (RFC 8693 §2.2.2).
  */
 export function partnerGrantTarget(

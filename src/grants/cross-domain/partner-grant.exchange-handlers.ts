@@ -5,7 +5,7 @@ import { PartnerGrantIssuer } from './partner-grant.issuer';
 
 const SUBJECT_TOKEN_TYPES = [ID_TOKEN_TYPE, ACCESS_TOKEN_TYPE] as const;
 
-/** Token exchange for `requested_token_type=urn:ietf:params:oauth:token-type:id-jag`: an ID-JAG for a partner (docs/chaining.md#issuing). */
+/** Token exchange for `requested_token_type=urn:ietf:params:oauth:token-type:id-jag`: an ID-JAG for a partner (docs/chaining.md#issuing-grants-for-partner-authorization-servers). */
 @Injectable()
 export class IdJagExchangeHandler implements TokenExchangeHandler {
   readonly subjectTokenType = SUBJECT_TOKEN_TYPES;
@@ -18,7 +18,7 @@ export class IdJagExchangeHandler implements TokenExchangeHandler {
   }
 }
 
-/** Token exchange for `requested_token_type=urn:ietf:params:oauth:token-type:jwt`: the identity-chaining JWT authorization grant (docs/chaining.md#issuing). */
+/** Token exchange for `requested_token_type=urn:ietf:params:oauth:token-type:jwt`: the identity-chaining JWT authorization grant (docs/chaining.md#issuing-grants-for-partner-authorization-servers). */
 @Injectable()
 export class IdentityChainingExchangeHandler implements TokenExchangeHandler {
   readonly subjectTokenType = SUBJECT_TOKEN_TYPES;

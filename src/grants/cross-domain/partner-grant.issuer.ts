@@ -12,7 +12,7 @@ import {
 import { ID_TOKEN_TYPE } from './cross-domain';
 import { partnerAudience, partnerGrantTarget } from './partner-grant-request';
 
-/** The longest a grant for a partner lives (docs/chaining.md#issuing). */
+/** The longest a grant for a partner lives (docs/chaining.md#issuing-grants-for-partner-authorization-servers). */
 export const MAX_GRANT_LIFETIME_SECONDS = 300;
 
 /** What the two kinds of grant differ in. */
@@ -29,7 +29,7 @@ interface GrantSubject {
 }
 
 /**
- * The issuing half of cross-domain access (docs/chaining.md#issuing): token exchange turns our ID
+ * The issuing half of cross-domain access (docs/chaining.md#issuing-grants-for-partner-authorization-servers): token exchange turns our ID
  * token issued to the requesting client, or our access token addressed to it, into a JWT
  * authorization grant for a partner authorization server — signed with our keys, `aud` the
  * partner's issuer as sole value, `client_id` the requesting client's id there, `scope` and
