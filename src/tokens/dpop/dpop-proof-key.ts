@@ -1,27 +1,29 @@
-import { constants, createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { JwtService } from '@nestjs/jwt';
+import type { Algorithm } from 'jsonwebtoken';
+import { calculateJwkThumbprint, compactVerify } from 'jose';
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import { weakKeyProblem } from '../../protocol/jwk-strength';
 
 interface AlgorithmParameters {
   readonly kty: 'EC' | 'RSA' | 'OKP';
   readonly crv?: string;
-  /** node:crypto's digest; null where the algorithm hashes by itself (Ed25519). */
-  readonly digest: string | null;
-  readonly pss?: boolean;
 }
+
+const JWS = new JwtService();
 
 /** RFC 7518 §3.1 and RFC 8037 §3.1 (RFC 9864 for `Ed25519`): the key each DPoP algorithm needs. */
 const ALGORITHMS: Readonly<Record<string, AlgorithmParameters>> = {
-  ES256: { kty: 'EC', crv: 'P-256', digest: 'sha256' },
-  ES384: { kty: 'EC', crv: 'P-384', digest: 'sha384' },
-  ES512: { kty: 'EC', crv: 'P-521', digest: 'sha512' },
-  RS256: { kty: 'RSA', digest: 'sha256' },
-  RS384: { kty: 'RSA', digest: 'sha384' },
-  RS512: { kty: 'RSA', digest: 'sha512' },
-  PS256: { kty: 'RSA', digest: 'sha256', pss: true },
-  PS384: { kty: 'RSA', digest: 'sha384', pss: true },
-  PS512: { kty: 'RSA', digest: 'sha512', pss: true },
-  EdDSA: { kty: 'OKP', crv: 'Ed25519', digest: null },
-  Ed25519: { kty: 'OKP', crv: 'Ed25519', digest: null },
+  ES256: { kty: 'EC', crv: 'P-256' },
+  ES384: { kty: 'EC', crv: 'P-384' },
+  ES512: { kty: 'EC', crv: 'P-521' },
+  RS256: { kty: 'RSA' },
+  RS384: { kty: 'RSA' },
+  RS512: { kty: 'RSA' },
+  PS256: { kty: 'RSA' },
+  PS384: { kty: 'RSA' },
+  PS512: { kty: 'RSA' },
+  EdDSA: { kty: 'OKP', crv: 'Ed25519' },
+  Ed25519: { kty: 'OKP', crv: 'Ed25519' },
 };
 
 /** RFC 7638 §3.2: the members a key's thumbprint covers, in their order. */
@@ -39,9 +41,9 @@ export interface DpopProofKey {
 
 /**
  * The public key of a DPoP proof's `jwk` header (RFC 9449 §4.2) for the proof's `alg`, imported with
- * node:crypto, or why it cannot verify such a proof.
+ * node:crypto, with its RFC 7638 thumbprint (jose), or why it cannot verify such a proof.
  */
-export function keyOf(jwk: Readonly<Record<string, unknown>>, alg: string): DpopProofKey | string {
+export async function keyOf(jwk: Readonly<Record<string, unknown>>, alg: string): Promise<DpopProofKey | string> {
   const parameters = ALGORITHMS[alg];
   if (!parameters) return 'the DPoP proof alg is not supported';
   if (jwk.kty !== parameters.kty || (parameters.crv !== undefined && jwk.crv !== parameters.crv)) return `the DPoP proof jwk is no key for ${alg}`;
@@ -53,24 +55,25 @@ export function keyOf(jwk: Readonly<Record<string, unknown>>, alg: string): Dpop
   if (!members.every((name) => typeof jwk[name] === 'string')) return 'the DPoP proof jwk lacks a member of its key type';
   const weak = weakKeyProblem(jwk);
   if (weak) return `the DPoP proof jwk is too weak: ${weak}`;
-  const canonical = JSON.stringify(Object.fromEntries(members.map((name) => [name, jwk[name]])));
+  const publicJwk = Object.fromEntries(members.map((name) => [name, jwk[name] as string]));
   try {
-    return { key: createPublicKey({ key: JSON.parse(canonical), format: 'jwk' }), jkt: createHash('sha256').update(canonical).digest('base64url') };
+    return { key: createPublicKey({ key: publicJwk, format: 'jwk' }), jkt: await calculateJwkThumbprint(publicJwk, 'sha256') };
   } catch {
     return 'the DPoP proof jwk is not a valid public key';
   }
 }
 
-/** Whether the compact JWS `proof` carries a valid `alg` signature by `key` (RFC 7515 §5.2). */
-export function hasValidSignature(proof: string, alg: string, key: KeyObject): boolean {
-  const parameters = ALGORITHMS[alg];
-  const end = proof.lastIndexOf('.');
-  const signature = Buffer.from(proof.slice(end + 1), 'base64url');
-  const options = parameters.pss
-    ? { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST }
-    : { key, dsaEncoding: 'ieee-p1363' as const };
+/**
+ * Whether the compact JWS `proof` carries a valid `alg` signature by `key`: @nestjs/jwt
+ * (jsonwebtoken) checks RS, PS and ES signatures, `jose` the EdDSA ones jsonwebtoken does not
+ * implement, as for our own tokens (access-token/jws.ts). Claims are read and checked by the caller.
+ */
+export async function hasValidSignature(proof: string, alg: string, key: KeyObject): Promise<boolean> {
   try {
-    return verify(parameters.digest, Buffer.from(proof.slice(0, end), 'ascii'), options, signature);
+    if (ALGORITHMS[alg].kty === 'OKP') await compactVerify(proof, key, { algorithms: [alg] });
+    // A library type gap: jsonwebtoken's verify takes a KeyObject, which @nestjs/jwt types string | Buffer.
+    else JWS.verify(proof, { publicKey: key as unknown as Buffer, algorithms: [alg as Algorithm], ignoreExpiration: true, ignoreNotBefore: true });
+    return true;
   } catch {
     return false;
   }

@@ -45,7 +45,7 @@ export class DpopProofValidator {
 
   async verify(request: DpopProofRequest & { readonly proof: string }): Promise<VerifiedDpopProof> {
     const now = Math.floor(this.now() / 1000);
-    const { jkt, claims } = this.checkSignature(request.proof, now);
+    const { jkt, claims } = await this.checkSignature(request.proof, now);
     const jti = checkClaims(claims, request, now);
     this.checkNonce(claims.nonce);
     // Remembered past the last moment its iat would be accepted.
@@ -55,7 +55,7 @@ export class DpopProofValidator {
   }
 
   /** The header, read before any key is imported: type, algorithm, no extension, and a public key for that algorithm. */
-  private readHeader(segment: string): { readonly alg: string; readonly key: DpopProofKey } {
+  private async readHeader(segment: string): Promise<{ readonly alg: string; readonly key: DpopProofKey }> {
     const header = parseJsonObject(Buffer.from(segment, 'base64url').toString('utf8'));
     if (!header) throw invalidProof('the DPoP proof header is not a JSON object with unique member names');
     if (header.typ !== 'dpop+jwt') throw invalidProof('the DPoP proof typ is not dpop+jwt');
@@ -65,7 +65,7 @@ export class DpopProofValidator {
     const { jwk } = header;
     if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk)) throw invalidProof('the DPoP proof has no jwk header');
     if (PRIVATE_MEMBERS.some((name) => name in jwk)) throw invalidProof('the DPoP proof jwk is not a public key');
-    const key = keyOf(jwk as Record<string, unknown>, header.alg);
+    const key = await keyOf(jwk as Record<string, unknown>, header.alg);
     if (typeof key === 'string') throw invalidProof(key);
     const read = { alg: header.alg, key };
     if (segment.length <= MAX_KEPT_HEADER_LENGTH) this.headers.set(segment, read);
@@ -73,11 +73,11 @@ export class DpopProofValidator {
   }
 
   /** The signature by the header's key, then the claims as a JSON object, `exp` and `nbf` when present (RFC 7519 §4.1.4, §4.1.5). */
-  private checkSignature(proof: string, now: number): { jkt: string; claims: Record<string, unknown> } {
+  private async checkSignature(proof: string, now: number): Promise<{ jkt: string; claims: Record<string, unknown> }> {
     if (proof.length > MAX_PROOF_LENGTH || !isCanonicalCompactJws(proof)) throw invalidProof('the DPoP proof is not a compact JWS in canonical base64url');
     const segment = proof.slice(0, proof.indexOf('.'));
-    const { alg, key } = this.headers.get(segment) ?? this.readHeader(segment);
-    const claims = hasValidSignature(proof, alg, key.key) ? parseJsonObject(Buffer.from(proof.split('.')[1], 'base64url').toString('utf8')) : undefined;
+    const { alg, key } = this.headers.get(segment) ?? (await this.readHeader(segment));
+    const claims = (await hasValidSignature(proof, alg, key.key)) ? parseJsonObject(Buffer.from(proof.split('.')[1], 'base64url').toString('utf8')) : undefined;
     if (!claims) throw invalidProof('the DPoP proof signature or claims are invalid');
     const { exp, nbf } = claims;
     if ((exp !== undefined && !(typeof exp === 'number' && exp > now)) || (nbf !== undefined && !(typeof nbf === 'number' && nbf <= now))) {
