@@ -29,7 +29,8 @@ describe('a database that stops answering (frozen, or a network black hole)', ()
   let server: TestServer;
   const passwordGrant = { grant_type: 'password', username: 'alice', password: 'alice', scope: 'openid api1' };
 
-  beforeAll(async () => ({ proxy, server } = await serverBehindProxy({ CACHE_TTL_SECONDS: '1' })));
+  // The grant's own bound (GRANT_TIMEOUT_SECONDS, 10 s by default) would answer before the 12 s query timeout.
+  beforeAll(async () => ({ proxy, server } = await serverBehindProxy({ CACHE_TTL_SECONDS: '1', GRANT_TIMEOUT_SECONDS: '30' })));
   afterAll(async () => {
     proxy.restore();
     await server.close();

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Client } from '../../identity/clients/client';
 import type { ResourceCatalog } from '../../identity/resources/resource-catalog';
-import { UserDirectory } from '../../identity/users/user-directory';
+import type { UserDirectory } from '../../identity/users/user-directory';
+import { UserStore } from '../../identity/users/user.store';
 import { OAuthError } from '../../protocol/oauth-error';
 import { mayActFor, type ActorClaim, type ValidatedAccessToken } from '../access-token/access-token';
 import { AccessTokenValidator } from '../access-token/access-token.validator';
@@ -55,7 +56,7 @@ export class SubjectTokenValidator {
   constructor(
     @Inject(AccessTokenValidator) private readonly accessTokens: Pick<AccessTokenValidator, 'validate'>,
     @Inject(ExternalSubjectTokenValidator) private readonly externalTokens: Pick<ExternalSubjectTokenValidator, 'validate'>,
-    @Inject(UserDirectory) private readonly users: Pick<UserDirectory, 'findBySubjectId'>,
+    @Inject(UserStore) private readonly users: Pick<UserDirectory, 'findBySubjectId'>,
   ) {}
 
   async validate(token: string, context: SubjectTokenContext, { trustedIssuers = false }: SubjectTokenOptions = {}): Promise<SubjectToken> {
@@ -74,7 +75,7 @@ export class SubjectTokenValidator {
     }
     // RFC 8693 §4.4: a subject token naming who may act for the user admits no other actor.
     if (!mayActFor(validated.mayAct, client.clientId)) throw refused('the subject token does not allow this client to act for its subject (may_act)');
-    // The directory itself: a user disabled since the token was issued delegates nothing.
+    // A user disabled since the token was issued delegates nothing (seen within CACHE_TTL_SECONDS, docs/users.md).
     const user = await this.users.findBySubjectId(validated.subject);
     if (!user?.enabled) throw refused('the user is unknown or disabled');
     return {
