@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { APPLIED_WHEN, type CommandIo } from '../client-migration/client-migration.command';
-import { appendToMigrationIndex } from '../client-migration/client-migration-source';
+import { appendToMigrationIndex, type GeneratedMigration } from '../client-migration/client-migration-source';
 import { checkJwksDocument } from '../client-migration/secretless-client-arguments';
 import { ISSUER_USAGE, IssuerMigrationUsageError, parseIssuerMigrationArguments } from './issuer-migration-arguments';
 import type { IssuerMigrationRequest } from './issuer-migration-arguments';
@@ -53,15 +53,7 @@ export async function runIssuerMigrationCommand(argv: readonly string[], io: Com
       return 1;
     }
   }
-  const migration = renderIssuerMigration(request, now.getTime());
-  const outDir = resolve(io.cwd, command.outDir);
-  const file = join(outDir, `${migration.fileBase}.ts`);
-  const indexFile = join(outDir, 'index.ts');
-  const index = command.updateIndex ? appendToMigrationIndex(await readFile(indexFile, 'utf8'), migration) : undefined;
-  await writeFile(file, migration.source, { flag: 'wx' });
-  if (index !== undefined) await writeFile(indexFile, index);
-  io.stderr(`Wrote ${file}${index !== undefined ? ` and added ${migration.className} to ${indexFile}` : ''}. ${APPLIED_WHEN}\n`);
-  return 0;
+  return writeMigration(renderIssuerMigration(request, now.getTime()), command, io);
 }
 
 /** `--authorization-grant` and `--partner` (docs/chaining.md); the generated migration checks the database itself when it runs. */
@@ -91,7 +83,15 @@ async function runCrossDomainMigration(argv: readonly string[], io: CommandIo): 
     }
     request = { ...request, jwks: { keys: checked.keys } };
   }
-  const migration = renderCrossDomainMigration(request, (io.now?.() ?? new Date()).getTime());
+  return writeMigration(renderCrossDomainMigration(request, (io.now?.() ?? new Date()).getTime()), command, io);
+}
+
+/** Writes the migration into `--out-dir` and, unless `--no-index`, adds it to the folder's index.ts. */
+async function writeMigration(
+  migration: GeneratedMigration,
+  command: { readonly outDir: string; readonly updateIndex: boolean },
+  io: CommandIo,
+): Promise<number> {
   const outDir = resolve(io.cwd, command.outDir);
   const file = join(outDir, `${migration.fileBase}.ts`);
   const indexFile = join(outDir, 'index.ts');
