@@ -15,6 +15,8 @@ const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 
+const DIST = path.resolve(__dirname, '..', 'dist', 'src');
+
 const ISSUER = 'https://enterprise-idp.demo.example';
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 const POOL_SIZE = Number(process.env.BENCH_POOL) || 12_000;
@@ -48,7 +50,7 @@ const SCENARIOS = [
       'oidc-provider': 'no jwt-bearer grant',
     },
     prepare: async (baseUrl) => {
-      const audience = (await (await fetch(`${baseUrl}/.well-known/openid-configuration`)).json()).issuer;
+      const audience = /** @type {{ issuer: string }} */ (await (await fetch(`${baseUrl}/.well-known/openid-configuration`)).json()).issuer;
       const form = (assertion) => new URLSearchParams({ grant_type: JWT_BEARER, assertion, scope: 'openid api1' }).toString();
       // One more than the pool: the harness's single probe request must not use up a pooled assertion.
       const [probe, ...pool] = assertions(audience, POOL_SIZE + 1).map((assertion) => ({ body: form(assertion) }));
@@ -69,16 +71,16 @@ const SCENARIOS = [
 
 /** `cold`: the signature check with a jwks_uri fetched for the first time, against the same with its keys cached. */
 async function cold(rounds = Number(process.env.BENCH_ROUNDS) || 200) {
-  const { AuthorizationGrantIssuers } = require('../dist/src/identity/trusted-issuers/authorization-grant-issuers');
-  const { JwkSetResolver } = require('../dist/src/identity/trusted-issuers/jwk-set.resolver');
-  const { RemoteJwkSetCache } = require('../dist/src/identity/trusted-issuers/remote-jwk-set.cache');
-  const { JwkSetFetcher } = require('../dist/src/identity/trusted-issuers/jwk-set.fetcher');
+  const { AuthorizationGrantIssuers } = require(path.join(DIST, 'identity/trusted-issuers/authorization-grant-issuers'));
+  const { JwkSetResolver } = require(path.join(DIST, 'identity/trusted-issuers/jwk-set.resolver'));
+  const { RemoteJwkSetCache } = require(path.join(DIST, 'identity/trusted-issuers/remote-jwk-set.cache'));
+  const { JwkSetFetcher } = require(path.join(DIST, 'identity/trusted-issuers/jwk-set.fetcher'));
   const { privateKey, publicKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const jwks = JSON.stringify({ keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'cold-1', alg: 'ES256', use: 'sig' }] });
   const server = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(jwks));
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
   const issuer = { issuer: 'https://cold.example', userClaim: 'sub', identityScopes: [], maxLifetimeSeconds: 300, trustedBy: ['enterprise-agent'] };
-  const uri = `http://127.0.0.1:${server.address().port}/jwks`;
+  const uri = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/jwks`;
   const trusted = { issuer: issuer.issuer, role: 'authorization-grant', kind: 'jwt', keys: { type: 'remote', uri }, enabled: true, authorizationGrant: issuer };
   const store = { find: async () => trusted };
   const [assertion] = assertions('http://localhost', 1, privateKey, issuer.issuer, 'cold-1');

@@ -19,8 +19,7 @@ const path = require('node:path');
 const { combineRounds, parseOptions, send, serviceEnvironment, startServer, stopServer, tokenRequest } = require('./run');
 
 const ROOT = path.resolve(__dirname, '..');
-const START_SCRIPT = require('../package.json').scripts.start;
-const NODE_OPTIONS = /\bnode ((?:--\S+ )*)dist\/src\/main\.js/.exec(START_SCRIPT)[1].trim().split(' ').filter(Boolean);
+const NODE_OPTIONS = require('./start-command').startCommand().nodeOptions;
 const CLOCK_TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 const REQUEST = tokenRequest('m2m', 'm2m-secret', { grant_type: 'client_credentials', scope: 'api1 api2' });
 
@@ -40,7 +39,9 @@ function startSink() {
     request.on('end', () => (exports++, response.writeHead(200, { 'content-type': request.headers['content-type'] }).end()));
   });
   return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${server.address().port}`, exports: () => exports })),
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, url: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`, exports: () => exports }),
+    ),
   );
 }
 
@@ -70,7 +71,7 @@ function runLoad(options, url, seconds) {
     child.once('exit', (code) => {
       clearTimeout(timer);
       if (code !== 0) return reject(new Error(`load generator exited with ${code}`));
-      resolve(JSON.parse(stdout.trim().split('\n').pop()));
+      resolve(JSON.parse(stdout.trim().split('\n').pop() ?? ''));
     }),
   );
 }
@@ -85,7 +86,7 @@ const SPANS_PER_REQUEST = 5;
 
 /** What inSpan costs with tracing off (the only tracing code on a request's path then), in this process. */
 function offPathNanoseconds() {
-  const { inSpan, isTracing } = require('../dist/src/platform/tracing/spans');
+  const { inSpan, isTracing } = require(path.join(ROOT, 'dist/src/platform/tracing/spans'));
   if (isTracing()) throw new Error('tracing is on in the bench process');
   const calls = 5_000_000;
   let sum = 0;
@@ -124,6 +125,7 @@ async function main() {
       env: { ...traced, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' },
     },
   ];
+  /** @type {{ name: string, entry: string, env: Record<string, string>, server: any, rounds: any[] }[]} */
   const servers = [];
   try {
     for (const [index, variant] of variants.entries()) {
@@ -163,7 +165,7 @@ async function main() {
           `${result.requestsPerSecond} req/s  p99 ${result.latencyMs.p99} ms  non-2xx ${result.non2xx}\n`,
       );
     }
-    const offMicros = combineRounds(servers.find((entry) => entry.name === 'tracing off').rounds).cpuMicrosPerRequest;
+    const offMicros = combineRounds(/** @type {{ rounds: any[] }} */ (servers.find((entry) => entry.name === 'tracing off')).rounds).cpuMicrosPerRequest;
     const perCall = offPathNanoseconds();
     process.stdout.write(
       `off path: ${perCall.toFixed(1)} ns per stage wrapper, ${SPANS_PER_REQUEST} per request = ` +
