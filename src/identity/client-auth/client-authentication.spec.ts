@@ -79,13 +79,10 @@ describe('ClientAuthentication', () => {
       expect(await counted('failure')).toBe(1);
     });
 
-    it('checks at most the budget of a burst of wrong secrets sent at once, and refuses the others with 429', async () => {
-      const results = await Promise.allSettled(Array.from({ length: 10 }, () => authentication.authenticate(call('guess'))));
-      expect(method.checked).toBe(3);
-      expect(results.map((result) => (result.status === 'rejected' ? (result.reason as OAuthError).status : 200)).sort()).toEqual([
-        ...Array(3).fill(401),
-        ...Array(7).fill(429),
-      ]);
+    it("never holds back a busy client's own requests in flight at once, whatever the failure budget", async () => {
+      const results = await Promise.allSettled(Array.from({ length: 10 }, () => authentication.authenticate(call('right'))));
+      expect(results.map((result) => result.status)).toEqual(Array(10).fill('fulfilled'));
+      expect(method.checked).toBe(10);
     });
 
     it('refuses even the right secret once the budget is used up, from that address only', async () => {

@@ -37,22 +37,25 @@ export class ClientAuthentication {
     const clientId = throttledClientId(attempt, call);
     // A public client naming itself has no secret to guess: never refused, never counted, so that a
     // neighbour's failures cannot stop the client's other users (their codes are 128-bit, PKCE-bound).
-    const admitted = attempt.method === 'none' ? undefined : await this.throttle.admit(call.address, clientId);
+    const guessable = attempt.method !== 'none';
+    if (guessable) await this.throttle.admit(call.address, clientId);
     let authenticated: AuthenticatedClient;
     try {
       authenticated = await attempt.verify();
     } catch (error) {
-      if (isAuthenticationFailure(error)) this.failed(attempt, clientId, call.address, error);
-      else if (admitted) await this.throttle.release(admitted);
+      if (isAuthenticationFailure(error)) {
+        this.failed(attempt, clientId, call.address, error);
+        if (guessable) await this.throttle.failed(call.address, clientId);
+      }
       throw error;
     }
     this.metrics.clientAuthentications.inc({ method: metricLabel(authenticated.method), outcome: 'success' });
     annotateSpan({ 'tollgate.client_auth_method': authenticated.method, 'tollgate.client_id': authenticated.client.clientId });
-    await this.throttle.succeeded(call.address, authenticated.client.clientId, admitted);
+    await this.throttle.succeeded(call.address, authenticated.client.clientId);
     return authenticated;
   }
 
-  /** The admitted attempt stays counted as a failure. */
+  /** Counted in the metrics and audited; the throttle counts it as a failure. */
   private failed(attempt: ClientAuthAttempt, clientId: string | undefined, address: string, error: OAuthError): void {
     this.metrics.clientAuthentications.inc({ method: metricLabel(attempt.method), outcome: 'failure' });
     this.audit.emit({ name: 'client.authentication_failed', clientId, method: attempt.method, address, error: error.description ?? error.code });

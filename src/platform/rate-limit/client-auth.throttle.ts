@@ -13,12 +13,6 @@ export interface ClientAuthLimits {
   readonly perAddress: number;
 }
 
-/** An attempt `admit` counted as a failure until it is given back. */
-export interface AdmittedAttempt {
-  readonly address: string;
-  readonly clientId: string | undefined;
-}
-
 /**
  * Throttling at the endpoints that authenticate clients (docs/throttling.md). Failures count per
  * (address, client_id), so guessing from one address never locks the client out elsewhere, nor
@@ -32,37 +26,24 @@ export class ClientAuthThrottle {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /**
-   * Before the credentials are checked: one attempt taken from the budget of failures, so that of a
-   * burst sent at once no more than the budget is checked (as for sign-ins and user codes). The
-   * attempt counts as a failure until `succeeded` or `release` gives it back; over the budget, 429
-   * and nothing counted.
-   */
-  async admit(address: string, clientId: string | undefined): Promise<AdmittedAttempt> {
-    const attempt = { address, clientId };
+  /** Before the credentials are checked. */
+  async admit(address: string, clientId: string | undefined): Promise<void> {
     const failures = this.failureCounter(address, clientId);
-    if (!failures) return attempt;
+    if (!failures) return;
     const now = this.now();
-    const windowMs = this.limits.windowSeconds * 1000;
-    const [reading] = await this.store.apply([{ kind: 'hit', key: failures.key, limit: failures.limit, windowMs, gate: true }], now);
-    if (reading.refused) throw tooManyRequests(reading, now, 'too many failed client authentications');
-    return attempt;
+    const [reading] = await this.store.apply([{ kind: 'peek', key: failures.key }], now);
+    if (isOver(reading, failures.limit, now)) throw tooManyRequests(reading, now, 'too many failed client authentications');
   }
 
-  /** The admitted attempt failed for another reason than its credentials (a malformed request, an outage): no failure. */
-  async release({ address, clientId }: AdmittedAttempt): Promise<void> {
+  async failed(address: string, clientId: string | undefined): Promise<void> {
     const failures = this.failureCounter(address, clientId);
-    if (failures) await this.store.apply([{ kind: 'release', key: failures.key }], this.now());
+    if (!failures) return;
+    await this.store.apply([{ kind: 'hit', key: failures.key, limit: failures.limit, windowMs: this.limits.windowSeconds * 1000 }], this.now());
   }
 
-  /**
-   * After a successful authentication of `clientId`: its admitted attempt, if it was counted, is
-   * given back, and the quotas apply when an operator turned them on.
-   */
-  async succeeded(address: string, clientId: string, admitted?: AdmittedAttempt): Promise<void> {
+  /** After a successful authentication: the quotas, when an operator turned them on. */
+  async succeeded(address: string, clientId: string): Promise<void> {
     const windowMs = this.limits.windowSeconds * 1000;
-    const failures = admitted && this.failureCounter(admitted.address, admitted.clientId);
-    const released: CounterOp[] = failures ? [{ kind: 'release', key: failures.key }] : [];
     const quotas: { op: CounterOp; limit: number; description: string }[] = [];
     if (this.limits.perClient > 0) {
       quotas.push({
@@ -78,10 +59,13 @@ export class ClientAuthThrottle {
         description: 'too many requests from this address',
       });
     }
-    if (released.length + quotas.length === 0) return;
+    if (quotas.length === 0) return;
     const now = this.now();
-    const readings = await this.store.apply([...released, ...quotas.map((quota) => quota.op)], now);
-    readings.slice(released.length).forEach((reading, i) => {
+    const readings = await this.store.apply(
+      quotas.map((quota) => quota.op),
+      now,
+    );
+    readings.forEach((reading, i) => {
       if (reading.count > quotas[i].limit) throw tooManyRequests(reading, now, quotas[i].description);
     });
   }
@@ -92,6 +76,10 @@ export class ClientAuthThrottle {
       return failuresPerClient > 0 ? { key: `auth-failures|${addressKey(address)}|${clientId.slice(0, 200)}`, limit: failuresPerClient } : undefined;
     return failuresWithoutClient > 0 ? { key: `auth-failures-anonymous|${addressKey(address)}`, limit: failuresWithoutClient } : undefined;
   }
+}
+
+function isOver(reading: CounterReading, limit: number, now: number): boolean {
+  return reading.count >= limit && reading.untilMs > now;
 }
 
 function tooManyRequests(reading: CounterReading, now: number, description: string): OAuthError {
