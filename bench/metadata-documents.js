@@ -3,7 +3,7 @@
  * The agents' web server for the authorization scenarios: client ID metadata documents
  * (docs/agents.md) served over http on 127.0.0.1, as test/support/metadata-document-server.ts serves
  * them to the e2e specs. The bench's issuer is http (ALLOW_INSECURE_ISSUER), under which Tollgate
- * accepts http documents on loopback (CONTRACT §11.2, development); production would need https on a
+ * accepts http documents on loopback (docs/agents.md#what-a-self-registered-client-may-do, development); production would need https on a
  * public address. Every path is a document whose client_id is its own URL, cacheable for an hour.
  */
 const http = require('node:http');

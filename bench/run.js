@@ -132,7 +132,7 @@ const SCENARIOS = [
       };
     },
   },
-  // jwt-bearer and ID-JAG redemption (issue 42: keys cached, at most 1.10× delegation's CPU) go here, with their grants (CONTRACT §14).
+  // jwt-bearer and ID-JAG redemption (issue 42: keys cached, at most 1.10× delegation's CPU) go here, with their grants (docs/chaining.md).
   {
     name: 'authorize',
     description:

@@ -37,7 +37,7 @@ export const SERVER_SCENARIOS = [
 ];
 /** The checks of those scenarios that need the suite's own test tools or prompts and resources. */
 const EXPECTED_FAILURES = join(import.meta.dirname, 'expected-failures.yml');
-/** The demo resource the example serves (CONTRACT §11.4): its URI is the `aud` of the tokens it accepts. */
+/** The demo resource the example serves (docs/agents.md#mcp-clients): its URI is the `aud` of the tokens it accepts. */
 const NOTES_RESOURCE = 'http://127.0.0.1:5180/mcp';
 const ALICE = { username: 'alice', password: 'alice' };
 

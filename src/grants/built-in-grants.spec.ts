@@ -27,7 +27,7 @@ function builtInExports() {
   return { grantTypes, handlers };
 }
 
-describe('the built-in grants take the one public path (CONTRACT §12)', () => {
+describe('the built-in grants take the one public path (docs/extending.md)', () => {
   it('are grant modules that export every built-in validator and exchange handler', () => {
     const { grantTypes, handlers } = builtInExports();
     expect(grantTypes.sort()).toEqual([...BUILT_IN_GRANT_TYPES].sort());

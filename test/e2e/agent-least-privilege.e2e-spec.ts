@@ -7,7 +7,7 @@ import { startMetadataDocumentServer, type MetadataDocumentServer } from '../sup
 const CALLBACK = 'https://agent.example/callback';
 
 /**
- * CONTRACT §11.2, least privilege for agents: a metadata-document or dynamically registered client
+ * docs/agents.md#what-a-self-registered-client-may-do, least privilege for agents: a metadata-document or dynamically registered client
  * that sends no `scope` gets the scopes of the resources it named with `resource`, nothing else (no
  * identity scope, no offline_access, so no ID token); neither scope nor resource is `invalid_scope`.
  */

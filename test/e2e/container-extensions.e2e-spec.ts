@@ -136,7 +136,7 @@ export const migrations = [AddClientProbe${stamp + 1}];
       const discovery = await request(`${url}/.well-known/openid-configuration`);
       expect(discovery.body.grant_types_supported).toEqual(expect.arrayContaining([PARTNER_KEY_GRANT, 'probe']));
 
-      // CONTRACT §11.3: a self-registered client gets authorization_code and refresh_token only, never an extension's grant.
+      // docs/agents.md#dynamic-client-registration: a self-registered client gets authorization_code and refresh_token only, never an extension's grant.
       const registered = await request(`${url}/connect/register`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

@@ -16,7 +16,7 @@ import {
 } from '../fixtures/outside-grants/outside-grants.module';
 
 /**
- * CONTRACT §12, over HTTP: a grant module written as an outside team writes it (only the package's
+ * docs/extending.md, over HTTP: a grant module written as an outside team writes it (only the package's
  * public entry) gets exactly what the built-in grants get, and nothing it does stops the service.
  */
 describe('one seam for every grant — an outside grant module', () => {

@@ -352,7 +352,7 @@ describe('the MCP server example with the MCP SDK client', () => {
       return { provider, token: flow.mcpToken };
     }
 
-    /** The same claims with an `acr`, re-signed with the service's key: the tokens of a passkey sign-in (CONTRACT §15) until passkeys exist. */
+    /** The same claims with an `acr`, re-signed with the service's key: the tokens of a passkey sign-in (docs/passkeys.md) until passkeys exist. */
     async function withAcr(token: string, acr: string): Promise<string> {
       const header = JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString());
       return new SignJWT({ ...jwtPayload(token), acr }).setProtectedHeader(header).sign(await servicePrivateKey(header.kid));

@@ -35,7 +35,7 @@ function declaredNames(source: ts.SourceFile): string[] {
 /**
  * What `npm pack` publishes, unpacked as npm installs it: the documentation the README and the type
  * declarations point to is inside it, and the declarations speak only of what the package exports
- * (CONTRACT §12: nothing else is public, deep imports are not supported).
+ * (docs/extending.md: nothing else is public, deep imports are not supported).
  */
 describe('the packed tollgate package', () => {
   let directory: string;

@@ -41,7 +41,7 @@ function expectTooMany(response: HttpResponse, error: string): void {
 }
 
 /**
- * No stranger may lock a client out (CONTRACT §5a, docs/throttling.md#pending-requests): requests
+ * No stranger may lock a client out (docs/throttling.md#pending-requests): requests
  * anyone can make for a public client — pushed authorization requests (RFC 9126) and device
  * authorizations (RFC 8628) — are bounded per (client, address) well below the client's bound, so
  * a flood from one address leaves the client to everyone else. Callers at 127.0.0.x play the addresses.

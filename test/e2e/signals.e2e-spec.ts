@@ -27,7 +27,7 @@ const CREDENTIAL_CHANGE = 'https://schemas.openid.net/secevent/caep/event-type/c
 const VERIFICATION = 'https://schemas.openid.net/secevent/ssf/event-type/verification';
 
 /**
- * CONTRACT §16, docs/signals.md: back-channel logout tokens and Shared Signals SETs, pushed by the
+ * docs/signals.md: back-channel logout tokens and Shared Signals SETs, pushed by the
  * service from its outbox to a relying party and a receiver on loopback (the issuer is http).
  */
 describe('signals', () => {

@@ -2,7 +2,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 
 /** The tool that needs a phishing-resistant sign-in. */
 export const STEP_UP_TOOL = 'export_notes';
-/** OpenID EAP's phishing-resistant authentication, Tollgate's `acr` of a passkey sign-in (CONTRACT §15). */
+/** OpenID EAP's phishing-resistant authentication, Tollgate's `acr` of a passkey sign-in (docs/passkeys.md). */
 export const PHISHING_RESISTANT = 'phr';
 
 /** Whether a JSON-RPC message (or batch) calls the step-up tool. */

@@ -101,7 +101,7 @@ describe('validateAuthorizationRequest', () => {
     expect(validate(valid).dpopJkt).toBeUndefined();
   });
 
-  it('gives a client that registered itself and sends no scope the scopes of the resources it named, or invalid_scope without one (CONTRACT §11.2)', () => {
+  it('gives a client that registered itself and sends no scope the scopes of the resources it named, or invalid_scope without one (docs/agents.md#what-a-self-registered-client-may-do)', () => {
     const notes = { name: 'notes', scopes: ['notes', 'notes.admin'], uri: 'https://notes.example/mcp', openToSelfRegistered: true };
     const withNotes = { ...catalog, apiResourceByUri: (uri: string) => (uri === notes.uri ? notes : undefined) };
     const agent: Client = { ...spa, allowedScopes: ['openid', 'profile', 'offline_access', 'notes'], selfRegistered: 'metadata_document' };

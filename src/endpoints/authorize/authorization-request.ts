@@ -157,7 +157,7 @@ export function validateAuthorizationRequest(
 }
 
 /**
- * CONTRACT §11.2, least privilege for agents: a client that registered itself and sends no `scope`
+ * docs/agents.md#what-a-self-registered-client-may-do, least privilege for agents: a client that registered itself and sends no `scope`
  * gets the scopes of the resources it named with `resource` that it may request, never an identity
  * scope or `offline_access`; without a resource either there is nothing to grant (RFC 6749 §3.3).
  */

@@ -5,7 +5,7 @@ import { addressKey } from './client-address';
  * Bounds on the requests one client may hold pending (pushed authorization requests, device
  * authorizations; docs/throttling.md#pending-requests): per client, and per (client, address) for
  * requests anyone can make, well below the client's bound, so that no stranger's flood from one
- * address can lock the client out for everyone else (CONTRACT §5a).
+ * address can lock the client out for everyone else (docs/throttling.md#pending-requests).
  */
 export interface PendingLimits {
   readonly perClient: number;
