@@ -377,10 +377,59 @@ describe('migrations for secretless clients and trusted issuers', () => {
     expect((await exchange(API1, 'openid api2')).status).toBe(200);
   });
 
+  it('registers an authorization-grant issuer and a partner authorization server (docs/chaining.md); down removes them', async () => {
+    const issuer = `https://${uniqueName('ag')}.example`;
+    const partner = `https://${uniqueName('partner')}.example`;
+    await writeFile(join(outDir, 'ag.json'), JSON.stringify({ keys: [demoPublicJwk('demo-idp')] }));
+    const grants = await generate(
+      runIssuerMigrationCommand,
+      '--authorization-grant',
+      issuer,
+      '--jwks-file',
+      'ag.json',
+      '--trusted-by',
+      'api1',
+      '--user-claim',
+      'email',
+      '--max-lifetime',
+      '120',
+    );
+    const partners = await generate(runIssuerMigrationCommand, '--partner', partner, '--client', 'webapp=web-at-partner', '--resource', `${partner}/api`);
+    expect([grants.code, partners.code]).toEqual([0, 0]);
+
+    await grants.migration!.up(runner);
+    await partners.migration!.up(runner);
+    expect(
+      await sql(
+        `SELECT t.role, a.user_claim, a.max_lifetime_seconds, array(SELECT client_id FROM client_authorization_grant_issuers c WHERE c.issuer = t.issuer) AS trusted_by
+           FROM trusted_issuers t JOIN authorization_grant_issuers a USING (issuer) WHERE t.issuer = $1`,
+        [issuer],
+      ),
+    ).toEqual([{ role: 'authorization-grant', user_claim: 'email', max_lifetime_seconds: 120, trusted_by: ['api1'] }]);
+    expect(
+      await sql(
+        `SELECT p.resources, c.client_id, c.partner_client_id FROM partner_authorization_servers p JOIN partner_authorization_server_clients c USING (issuer) WHERE p.issuer = $1`,
+        [partner],
+      ),
+    ).toEqual([{ resources: [`${partner}/api`], client_id: 'webapp', partner_client_id: 'web-at-partner' }]);
+
+    await partners.migration!.down(runner);
+    await grants.migration!.down(runner);
+    expect(await sql('SELECT count(*)::int AS count FROM trusted_issuers WHERE issuer = $1', [issuer])).toEqual([{ count: 0 }]);
+    expect(await sql('SELECT count(*)::int AS count FROM partner_authorization_servers WHERE issuer = $1', [partner])).toEqual([{ count: 0 }]);
+  });
+
   it("type-checks every migration written above with the project's compiler options", async () => {
     const files = (await readdir(outDir)).filter((name) => name.endsWith('.ts'));
-    const kinds = files.map((name) => /^\d{13}-(AddClient|AddTrustedIssuer|ChangeSubjectIssuer|DisableTrustedIssuer)/.exec(name)?.[1]);
-    expect(new Set(kinds)).toEqual(new Set(['AddClient', 'AddTrustedIssuer', 'ChangeSubjectIssuer', 'DisableTrustedIssuer']));
+    const kinds = files.map(
+      (name) =>
+        /^\d{13}-(AddClient|AddTrustedIssuer|ChangeSubjectIssuer|DisableTrustedIssuer|AddAuthorizationGrantIssuer|AddPartnerAuthorizationServer)/.exec(
+          name,
+        )?.[1],
+    );
+    expect(new Set(kinds)).toEqual(
+      new Set(['AddClient', 'AddTrustedIssuer', 'ChangeSubjectIssuer', 'DisableTrustedIssuer', 'AddAuthorizationGrantIssuer', 'AddPartnerAuthorizationServer']),
+    );
     expect(typeCheck(files.map((name) => join(outDir, name)))).toEqual([]);
   });
 });
