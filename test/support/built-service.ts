@@ -27,15 +27,31 @@ function sourceTimes(directory: string): number[] {
     .map((entry) => statSync(join(entry.parentPath, entry.name)).mtimeMs);
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolveFree) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
+    server.once('error', () => resolveFree(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolveFree(true)));
   });
+}
+
+const PORTS_PER_WORKER = 500;
+let portsHandedOut = 0;
+
+/**
+ * A port for a child service to listen on. A port the kernel picks (`listen(0)`) and releases can
+ * be picked again by another jest worker, or taken by an outgoing connection, before the child
+ * binds it; so each worker takes its ports from its own slice of 10000–29999, below the kernel's
+ * ephemeral range, and skips those in use.
+ */
+export async function freePort(): Promise<number> {
+  const worker = Number(process.env.JEST_WORKER_ID ?? 1);
+  const base = 10_000 + ((worker - 1) % 40) * PORTS_PER_WORKER;
+  for (let tries = 0; tries < PORTS_PER_WORKER; tries++) {
+    const port = base + (portsHandedOut++ % PORTS_PER_WORKER);
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port in ${base}–${base + PORTS_PER_WORKER - 1}`);
 }
 
 /**

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 
 /** Debian's Chromium (apt-get install chromium), or CHROMIUM_PATH; no browser is downloaded. */
@@ -19,11 +18,4 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-/** A port free at the moment: for a server whose URL must be known before it listens (its own issuer). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort } from './built-service';
