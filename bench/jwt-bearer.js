@@ -42,7 +42,7 @@ function assertions(audience, count, key = crypto.createPrivateKey({ key: demoKe
 const SCENARIOS = [
   {
     name: 'jwt_bearer',
-    description: `POST /connect/token grant_type=${JWT_BEARER}, scope "openid api1", as enterprise-agent: each request another of a pool of distinct assertions of the demo authorization-grant issuer (inline keys, hot)`,
+    description: `POST /connect/token grant_type=${JWT_BEARER}, scope "api1", as enterprise-agent: each request another of a pool of distinct assertions of the demo authorization-grant issuer (inline keys, hot); an access token only, as delegation issues (with "openid" an ID token adds a second signature)`,
     unsupported: {
       baseline: 'no jwt-bearer grant',
       design: 'no jwt-bearer grant',
@@ -51,7 +51,7 @@ const SCENARIOS = [
     },
     prepare: async (baseUrl) => {
       const audience = /** @type {{ issuer: string }} */ (await (await fetch(`${baseUrl}/.well-known/openid-configuration`)).json()).issuer;
-      const form = (assertion) => new URLSearchParams({ grant_type: JWT_BEARER, assertion, scope: 'openid api1' }).toString();
+      const form = (assertion) => new URLSearchParams({ grant_type: JWT_BEARER, assertion, scope: 'api1' }).toString();
       // One more than the pool: the harness's single probe request must not use up a pooled assertion.
       const [probe, ...pool] = assertions(audience, POOL_SIZE + 1).map((assertion) => ({ body: form(assertion) }));
       return {
