@@ -244,6 +244,16 @@ describe('signals', () => {
         min_verification_interval: 5,
       });
       streamId = created.body.stream_id;
+      // The receiver's credential is stored sealed; a row written before sealing still reads.
+      const [{ authorization_header: sealed }] = await sql<{ authorization_header: string }>(
+        'SELECT authorization_header FROM ssf_streams WHERE stream_id = $1',
+        [streamId],
+      );
+      expect(sealed).toMatch(/^sealed:v1:/);
+      expect(sealed).not.toContain('receiver-secret');
+      await sql('UPDATE ssf_streams SET authorization_header = $2 WHERE stream_id = $1', [streamId, 'Bearer receiver-secret']);
+      expect((await json(token, 'GET', `/ssf/stream?stream_id=${streamId}`)).body).toEqual(created.body);
+      await sql('UPDATE ssf_streams SET authorization_header = $2 WHERE stream_id = $1', [streamId, sealed]);
       expect((await json(token, 'POST', '/ssf/stream', { delivery: { method: 'urn:ietf:rfc:8935', endpoint_url: `${receiver.url}/other` } })).status).toBe(409);
       expect((await json(token, 'GET', '/ssf/stream')).body).toEqual([created.body]);
       expect((await json(token, 'GET', `/ssf/stream?stream_id=${streamId}`)).body).toEqual(created.body);

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../../platform/audit/audit.module';
+import { KeyEncryptionModule } from '../../platform/key-encryption/key-encryption.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { OutboxSecurityEvents } from './outbox-security-events';
 import { SignalOutboxEntity } from './persistence/signal-outbox.entity';
@@ -21,7 +22,7 @@ import { SignalRecipientRepository, TokenRecipients } from './token-recipients';
  * Delivery is `SignalDeliveryModule`'s (tokens/signal-delivery), in the service only.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([SignalOutboxEntity, SignalRecipientEntity, SsfStreamEntity]), SessionsModule, AuditModule],
+  imports: [TypeOrmModule.forFeature([SignalOutboxEntity, SignalRecipientEntity, SsfStreamEntity]), SessionsModule, AuditModule, KeyEncryptionModule],
   providers: [
     { provide: SignalOutboxRepository, useClass: TypeOrmSignalOutboxRepository },
     { provide: SignalRecipientRepository, useClass: TypeOrmSignalRecipientRepository },

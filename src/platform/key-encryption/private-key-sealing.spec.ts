@@ -1,5 +1,5 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { isSealed, KeyEncryptionKey, KeyEncryptionKeyring, openPrivateKey, PrivateKeyUnsealError, sealPrivateKey } from './private-key-sealing';
+import { isSealed, KeyEncryptionKey, KeyEncryptionKeyring, openPrivateKey, UnsealError, sealPrivateKey } from './private-key-sealing';
 
 const PEM = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 const kek = () => new KeyEncryptionKey(randomBytes(32));
@@ -36,7 +36,7 @@ describe('KeyEncryptionKey', () => {
 
 describe('openPrivateKey', () => {
   it('refuses a row that is neither sealed nor a PEM', () => {
-    expect(() => openPrivateKey('garbage', 'kid-1', new KeyEncryptionKeyring(kek()))).toThrow(PrivateKeyUnsealError);
+    expect(() => openPrivateKey('garbage', 'kid-1', new KeyEncryptionKeyring(kek()))).toThrow(UnsealError);
   });
 
   it('refuses a sealed row with parts missing', () => {

@@ -67,7 +67,7 @@ export class KeyEncryptionKeyring {
   }
 }
 
-export class PrivateKeyUnsealError extends Error {}
+export class UnsealError extends Error {}
 
 export interface OpenedPrivateKey {
   readonly pem: string;
@@ -85,24 +85,38 @@ export function sealPrivateKey(pem: string, kid: string, keyring: KeyEncryptionK
 
 export function openPrivateKey(stored: string, kid: string, keyring: KeyEncryptionKeyring): OpenedPrivateKey {
   if (!isSealed(stored)) {
-    if (!stored.startsWith('-----BEGIN ')) throw new PrivateKeyUnsealError(`signing key ${kid} is neither sealed nor a PEM`);
+    if (!stored.startsWith('-----BEGIN ')) throw new UnsealError(`signing key ${kid} is neither sealed nor a PEM`);
     return { pem: stored, sealedUnderCurrent: false };
   }
-  const parts = stored.slice(PREFIX.length).split(':');
-  if (parts.length !== 4) throw new PrivateKeyUnsealError(`signing key ${kid} is not in the sealed format`);
+  const { plaintext, sealedUnderCurrent } = openSealed(stored, keyring, associatedData(kid), `signing key ${kid}`);
+  return { pem: plaintext, sealedUnderCurrent };
+}
+
+/**
+ * Opens a value `KeyEncryptionKey.seal` sealed with `associatedData`; `name` says what it is in the
+ * error. Throws `UnsealError` when it is not in the sealed form, its KEK is not in the keyring, or it
+ * was altered or moved to another row.
+ */
+export function openSealed(
+  stored: string,
+  keyring: KeyEncryptionKeyring,
+  associatedData: string,
+  name: string,
+): { plaintext: string; sealedUnderCurrent: boolean } {
+  const parts = isSealed(stored) ? stored.slice(PREFIX.length).split(':') : [];
+  if (parts.length !== 4) throw new UnsealError(`${name} is not in the sealed format`);
   const [kekId, iv, tag, ciphertext] = parts;
   const kek = keyring.find(kekId);
   if (!kek) {
-    throw new PrivateKeyUnsealError(
-      `signing key ${kid} was sealed under key-encryption key ${kekId}, but KEY_ENCRYPTION_KEY is ${keyring.current.id}` +
+    throw new UnsealError(
+      `${name} was sealed under key-encryption key ${kekId}, but KEY_ENCRYPTION_KEY is ${keyring.current.id}` +
         (keyring.previous.length > 0 ? ` (previous: ${keyring.previous.map((key) => key.id).join(', ')})` : ''),
     );
   }
   try {
-    const pem = kek.open(decode(iv), decode(tag), decode(ciphertext), associatedData(kid));
-    return { pem, sealedUnderCurrent: kek === keyring.current };
+    return { plaintext: kek.open(decode(iv), decode(tag), decode(ciphertext), associatedData), sealedUnderCurrent: kek === keyring.current };
   } catch {
-    throw new PrivateKeyUnsealError(`signing key ${kid} failed authentication: its stored form was altered or belongs to another key`);
+    throw new UnsealError(`${name} failed authentication: its stored form was altered or belongs to another row`);
   }
 }
 

@@ -7,7 +7,7 @@ import { signingKeysConfig } from '../../platform/config/config.slices';
 import { keyPropagationWarning } from '../../platform/config/production-safety';
 import { KEY_ENCRYPTION_KEYRING } from '../../platform/key-encryption/key-encryption-key';
 import { planRotations, rotatedAlgorithms, type KeyRotationPolicy, type PlanOptions } from './key-rotation-plan';
-import { openPrivateKey, PrivateKeyUnsealError, sealPrivateKey, type KeyEncryptionKeyring } from '../../platform/key-encryption/private-key-sealing';
+import { openPrivateKey, UnsealError, sealPrivateKey, type KeyEncryptionKeyring } from '../../platform/key-encryption/private-key-sealing';
 import { generateSigningKey, loadPublishedKey } from './signing-key';
 import { SigningKeyRepository, type KeyRotationSession } from './signing-key.repository';
 
@@ -105,7 +105,7 @@ export class SigningKeyRotator {
         opened = openPrivateKey(key.privateKey, key.kid, this.keyring);
       } catch (error) {
         // Left as it is: another instance may hold the right key-encryption key (the store reports it).
-        if (error instanceof PrivateKeyUnsealError) continue;
+        if (error instanceof UnsealError) continue;
         throw error;
       }
       if (opened.sealedUnderCurrent) continue;

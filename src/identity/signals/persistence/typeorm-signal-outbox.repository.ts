@@ -1,10 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { LogoutTokenClaims, SecurityEventClaims } from '../security-event-types';
 import { SignalOutboxRepository, type ClaimedSignal, type DroppedSignal, type SignalBacklog, type SignalKind } from '../signal-outbox.repository';
 import { SSF_SCOPE } from '../ssf-scope';
+import { KEY_ENCRYPTION_KEYRING } from '../../../platform/key-encryption/key-encryption-key';
+import type { KeyEncryptionKeyring } from '../../../platform/key-encryption/private-key-sealing';
 import { SignalOutboxEntity } from './signal-outbox.entity';
+import { openAuthorizationHeader } from './stream-authorization-header';
 
 interface ClaimedRow {
   readonly id: string;
@@ -36,7 +39,10 @@ type Rows<T> = [T[], number];
  */
 @Injectable()
 export class TypeOrmSignalOutboxRepository extends SignalOutboxRepository {
-  constructor(@InjectRepository(SignalOutboxEntity) private readonly outbox: Repository<SignalOutboxEntity>) {
+  constructor(
+    @InjectRepository(SignalOutboxEntity) private readonly outbox: Repository<SignalOutboxEntity>,
+    @Inject(KEY_ENCRYPTION_KEYRING) private readonly keyring: KeyEncryptionKeyring,
+  ) {
     super();
   }
 
@@ -89,18 +95,21 @@ export class TypeOrmSignalOutboxRepository extends SignalOutboxRepository {
         ORDER BY claimed.created_at`,
       [limit, leaseMs],
     );
-    return rows.map((row) => ({
-      id: row.id,
-      kind: row.kind,
-      clientId: row.client_id,
-      ...(row.stream_id === null ? {} : { streamId: row.stream_id }),
-      endpointUrl: row.target,
-      ...(row.authorization_header === null ? {} : { authorizationHeader: row.authorization_header }),
-      eventType: row.event_type,
-      claims: row.claims,
-      attempts: row.attempts,
-      createdAt: row.created_at,
-    }));
+    return rows.map((row) => {
+      const authorizationHeader = row.stream_id === null ? undefined : openAuthorizationHeader(row.authorization_header, row.stream_id, this.keyring);
+      return {
+        id: row.id,
+        kind: row.kind,
+        clientId: row.client_id,
+        ...(row.stream_id === null ? {} : { streamId: row.stream_id }),
+        endpointUrl: row.target,
+        ...(authorizationHeader === undefined ? {} : { authorizationHeader }),
+        eventType: row.event_type,
+        claims: row.claims,
+        attempts: row.attempts,
+        createdAt: row.created_at,
+      };
+    });
   }
 
   async delete(id: string): Promise<void> {
