@@ -7,6 +7,7 @@ import { Browser, locationParameters, pkce } from '../support/browser';
 import { ensureBuilt, ROOT, runToExit } from '../support/built-service';
 import { sql, startTestServer, testDatabaseUrl, TEST_KEY_ENCRYPTION_KEY, type TestServer } from '../support/create-test-app';
 import { basic, jwtPayload, postForm, request, type HttpResponse } from '../support/http';
+import { payloadOf, SignalReceiver } from '../support/signal-receiver';
 
 const CALLBACK = 'https://agent.example/callback';
 
@@ -203,6 +204,72 @@ describe('dynamic client registration, open', () => {
       code_verifier: 'v'.repeat(43),
     });
     expectError(token, 401, 'invalid_client');
+  });
+
+  it('registers a back-channel logout URI (OpenID Connect Back-Channel Logout §2.2): the client hears when its session ends', async () => {
+    const receiver = await SignalReceiver.start();
+    try {
+      const backchannel = { backchannel_logout_uri: `${receiver.url}/logout`, backchannel_logout_session_required: true };
+      for (const [bad, description] of [
+        [{ backchannel_logout_uri: `${receiver.url}/logout#x` }, 'fragment'],
+        [{ backchannel_logout_uri: 'ftp://rp.example/logout' }, 'https'],
+        [{ backchannel_logout_uri: 42 }, 'string'],
+        [{ ...backchannel, backchannel_logout_session_required: 'yes' }, 'boolean'],
+      ] as const) {
+        const refused = await register(server.url, { redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none', ...bad });
+        expectError(refused, 400, 'invalid_client_metadata');
+        expect(refused.body.error_description).toContain(description);
+      }
+      const registered = await register(server.url, { redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none', scope: 'openid', ...backchannel });
+      expect(registered.status).toBe(201);
+      expect(registered.body).toMatchObject(backchannel);
+      const clientId: string = registered.body.client_id;
+
+      const { verifier, challenge } = pkce();
+      const browser = new Browser();
+      const query = new URLSearchParams({
+        client_id: clientId,
+        redirect_uri: CALLBACK,
+        response_type: 'code',
+        scope: 'openid',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      });
+      const consent = await browser.submit(server.url, await (await browser.get(`${server.url}/connect/authorize?${query}`)).text(), {
+        username: 'alice',
+        password: 'alice',
+      });
+      const redirect = await browser.submit(server.url, await consent.text(), { decision: 'allow' });
+      const code = locationParameters(redirect).code;
+      const tokens = await postForm(`${server.url}/connect/token`, {
+        grant_type: 'authorization_code',
+        client_id: clientId,
+        code,
+        redirect_uri: CALLBACK,
+        code_verifier: verifier,
+      });
+      expect(tokens.status).toBe(200);
+      const { sid } = jwtPayload(tokens.body.id_token);
+
+      expect((await browser.get(`${server.url}/connect/endsession?${new URLSearchParams({ id_token_hint: tokens.body.id_token })}`)).status).toBe(200);
+      const delivered = await receiver.waitFor((signal) => signal.path === '/logout' && payloadOf(signal.token).aud === clientId);
+      expect(payloadOf(delivered.token)).toMatchObject({ aud: clientId, sid, events: { 'http://schemas.openid.net/event/backchannel-logout': {} } });
+
+      // An update without it removes it.
+      const headers = { authorization: `Bearer ${registered.body.registration_access_token}`, 'content-type': 'application/json' };
+      const updated = await request(registered.body.registration_client_uri.replace('http://tollgate.test', server.url), {
+        method: 'PUT',
+        headers,
+        body: JSON.stringify({ client_id: clientId, redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none', scope: 'openid' }),
+      });
+      expect(updated.status).toBe(200);
+      expect(updated.body).not.toHaveProperty('backchannel_logout_uri');
+      expect(await sql('SELECT backchannel_logout_uri, backchannel_logout_session_required FROM clients WHERE client_id = $1', [clientId])).toEqual([
+        { backchannel_logout_uri: null, backchannel_logout_session_required: false },
+      ]);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('stores the JWK Set of a private_key_jwt client, and replaces it on update', async () => {

@@ -38,11 +38,15 @@ export class ClientRegistrationService {
     private readonly throttle: RegistrationThrottle,
   ) {}
 
+  private get allowLoopbackHttp(): boolean {
+    return this.config.issuer.startsWith('http:');
+  }
+
   async register(input: RegistrationInput, address: string): Promise<ClientInformation> {
     this.requireEnabled();
     await this.throttle.admit(address);
     if (this.config.dynamicRegistration === 'token') await this.requireInitialAccessToken(input.authorization);
-    const metadata = readRegistrationMetadata(readJsonBody(input));
+    const metadata = readRegistrationMetadata(readJsonBody(input), this.allowLoopbackHttp);
     const clientId = `dyn-${generateCredential(18)}`;
     const record = registeredClientRecord(clientId, metadata, this.resources.catalog);
     const secret = metadata.tokenEndpointAuthMethod === 'client_secret_basic' ? generateCredential() : undefined;
@@ -72,7 +76,7 @@ export class ClientRegistrationService {
     const sent = SERVER_FIELDS.find((name) => name in body);
     if (sent) throw OAuthError.invalidClientMetadata(`${sent} must not be sent in an update`);
     const method = stored.registration.token_endpoint_auth_method;
-    const metadata = readRegistrationMetadata({ ...body, token_endpoint_auth_method: body.token_endpoint_auth_method ?? method });
+    const metadata = readRegistrationMetadata({ ...body, token_endpoint_auth_method: body.token_endpoint_auth_method ?? method }, this.allowLoopbackHttp);
     if (metadata.tokenEndpointAuthMethod !== method)
       throw OAuthError.invalidClientMetadata('token_endpoint_auth_method cannot be changed; register a new client');
     const record = registeredClientRecord(clientId, metadata, this.resources.catalog);

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ClientMetadataError, readClientMetadata, type ClientMetadata, type ClientMetadataRules } from '../../identity/clients/self-registered/client-metadata';
 import { selfRegisteredClient } from '../../identity/clients/self-registered/self-registered-client';
+import { deliveryUrlProblem } from '../../identity/signals/delivery-url';
 import { OAuthError } from '../../protocol/oauth-error';
 import type { ResourceCatalog } from '../../identity/resources/resource-catalog';
 
@@ -21,14 +22,30 @@ export interface RegisteredClientRecord {
   readonly redirectUris: readonly string[];
   readonly postLogoutRedirectUris: readonly string[];
   readonly jwks?: unknown;
+  readonly backchannelLogout?: BackchannelLogout;
   /** RFC 7591 §3.2.1: the metadata as registered (after Tollgate's narrowing), returned by RFC 7592 reads. */
   readonly registration: Readonly<Record<string, unknown>>;
 }
 
-/** Validates a registration or update request's metadata (RFC 7591 §2); errors are RFC 7591 §3.2.2's. */
-export function readRegistrationMetadata(body: unknown): ClientMetadata {
+/** OpenID Connect Back-Channel Logout 1.0 §2.2: where the client hears that a session ended (docs/signals.md). */
+export interface BackchannelLogout {
+  readonly uri: string;
+  readonly sessionRequired: boolean;
+}
+
+export interface RegistrationMetadata extends ClientMetadata {
+  readonly backchannelLogout?: BackchannelLogout;
+}
+
+/**
+ * Validates a registration or update request's metadata (RFC 7591 §2); errors are RFC 7591 §3.2.2's.
+ * `allowLoopbackHttp`: an http issuer (development) accepts an http back-channel logout URI on a loopback host.
+ */
+export function readRegistrationMetadata(body: Readonly<Record<string, unknown>>, allowLoopbackHttp: boolean): RegistrationMetadata {
   try {
-    return readClientMetadata(body, REGISTRATION_RULES);
+    const metadata = readClientMetadata(body, REGISTRATION_RULES);
+    const backchannelLogout = readBackchannelLogout(body, allowLoopbackHttp);
+    return backchannelLogout ? { ...metadata, backchannelLogout } : metadata;
   } catch (error) {
     if (error instanceof ClientMetadataError) {
       throw error.code === 'invalid_redirect_uri' ? OAuthError.invalidRedirectUri(error.description) : OAuthError.invalidClientMetadata(error.description);
@@ -37,11 +54,23 @@ export function readRegistrationMetadata(body: unknown): ClientMetadata {
   }
 }
 
+function readBackchannelLogout(body: Readonly<Record<string, unknown>>, allowLoopbackHttp: boolean): BackchannelLogout | undefined {
+  const { backchannel_logout_uri: uri, backchannel_logout_session_required: sessionRequired } = body;
+  if (sessionRequired !== undefined && typeof sessionRequired !== 'boolean')
+    throw OAuthError.invalidClientMetadata('backchannel_logout_session_required must be a boolean');
+  if (uri === undefined) return undefined;
+  if (typeof uri !== 'string') throw OAuthError.invalidClientMetadata('backchannel_logout_uri must be a string');
+  const problem = deliveryUrlProblem(uri, allowLoopbackHttp);
+  if (problem) throw OAuthError.invalidClientMetadata(`backchannel_logout_uri ${problem}`);
+  return { uri, sessionRequired: sessionRequired === true };
+}
+
 /**
  * What is stored for a registration: the grants and scopes the self-registered rules allow
  * (docs/agents.md), and the metadata the response states, with `grant_types` and `scope` as granted.
  */
-export function registeredClientRecord(clientId: string, metadata: ClientMetadata, catalog: ResourceCatalog): RegisteredClientRecord {
+export function registeredClientRecord(clientId: string, metadata: RegistrationMetadata, catalog: ResourceCatalog): RegisteredClientRecord {
+  const { backchannelLogout } = metadata;
   const client = selfRegisteredClient({ clientId, kind: 'dynamic', metadata }, catalog);
   const registration: Record<string, unknown> = {
     redirect_uris: metadata.redirectUris,
@@ -56,6 +85,7 @@ export function registeredClientRecord(clientId: string, metadata: ClientMetadat
     ...(metadata.clientUri === undefined ? {} : { client_uri: metadata.clientUri }),
     ...(metadata.logoUri === undefined ? {} : { logo_uri: metadata.logoUri }),
     ...(metadata.jwks === undefined ? {} : { jwks: metadata.jwks }),
+    ...(backchannelLogout ? { backchannel_logout_uri: backchannelLogout.uri, backchannel_logout_session_required: backchannelLogout.sessionRequired } : {}),
   };
   return {
     clientId,
@@ -66,6 +96,7 @@ export function registeredClientRecord(clientId: string, metadata: ClientMetadat
     redirectUris: metadata.redirectUris,
     postLogoutRedirectUris: metadata.postLogoutRedirectUris,
     ...(metadata.jwks === undefined ? {} : { jwks: metadata.jwks }),
+    ...(backchannelLogout ? { backchannelLogout } : {}),
     registration,
   };
 }

@@ -77,6 +77,8 @@ function settings(record: RegisteredClientRecord) {
     postLogoutRedirectUris: [...record.postLogoutRedirectUris],
     // A jsonb column typed `unknown` takes no plain null: SQL NULL clears a JWK Set an update removes.
     jwks: record.jwks ?? (() => 'NULL'),
+    backchannelLogoutUri: record.backchannelLogout?.uri ?? null,
+    backchannelLogoutSessionRequired: record.backchannelLogout?.sessionRequired ?? false,
     registration: record.registration,
   };
 }
