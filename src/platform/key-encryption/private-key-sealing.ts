@@ -93,9 +93,9 @@ export function openPrivateKey(stored: string, kid: string, keyring: KeyEncrypti
 }
 
 /**
- * Opens a value `KeyEncryptionKey.seal` sealed with `associatedData`; `name` says what it is in the
- * error. Throws `UnsealError` when it is not in the sealed form, its KEK is not in the keyring, or it
- * was altered or moved to another row.
+ * Opens a value the keyring sealed with `associatedData`; `name` says what it is in the error. Throws
+ * an UnsealError when it is not in the sealed form, its KEK is not in the keyring, or it was altered
+ * or moved to another row.
  */
 export function openSealed(
   stored: string,

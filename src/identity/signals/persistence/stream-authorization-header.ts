@@ -8,7 +8,7 @@ export function sealAuthorizationHeader(header: string | undefined, streamId: st
   return header === undefined ? null : keyring.current.seal(header, associatedData(streamId));
 }
 
-/** The stored header opened; a row written before sealing holds the header itself. Throws `UnsealError`. */
+/** The stored header opened; a row written before sealing holds the header itself. Throws an UnsealError. */
 export function openAuthorizationHeader(stored: string | null, streamId: string, keyring: KeyEncryptionKeyring): string | undefined {
   if (stored === null) return undefined;
   if (!isSealed(stored)) return stored;
