@@ -166,6 +166,22 @@ describe('authentication context and step-up', () => {
       expect(locationParameters((await authorize(browser, { acr_values: 'phr', prompt: 'none' })).response)).toMatchObject({ error: 'login_required' });
     });
 
+    it('lets the user cancel the step-up: access_denied at the redirect URI, the session kept', async () => {
+      const browser = await browserSignedIn(await userWithPasskeys(1), ['pwd']);
+      const session = browser.cookies.get('tollgate.session');
+      const page = await (await authorize(browser, { acr_values: 'phr' })).response.text();
+      expect(page).toContain('>Cancel</button>');
+      const cancelled = await browser.submit(server.url, page, { decision: 'cancel' });
+      expect(cancelled.status).toBe(302);
+      expect(locationParameters(cancelled)).toEqual({
+        error: 'access_denied',
+        error_description: expect.any(String),
+        state: 's1',
+        iss: 'http://tollgate.test',
+      });
+      expect(browser.cookies.get('tollgate.session')).toBe(session);
+    });
+
     it('asks for phr for every sign-in of a client registered so, and lets acr_values=pwd pass a password session', async () => {
       const browser = await browserSignedIn(await userWithPasskeys(1), ['pwd']);
       const { response } = await authorize(browser, { acr_values: 'pwd' }, phrClientId);
@@ -211,7 +227,10 @@ describe('authentication context and step-up', () => {
 
     it('asks a password session of a user with a passkey for it first; a passkey session goes on to consent', async () => {
       const { page } = await enterCode(await browserSignedIn(await userWithPasskeys(1), ['pwd']));
-      expect(await page.text()).toContain('Confirm it is you');
+      const text = await page.text();
+      expect(text).toContain('Confirm it is you');
+      // The device flow has no redirect URI to tell; closing the page leaves the device to its code's expiry.
+      expect(text).not.toContain('>Cancel</button>');
       const stepped = await enterCode(await browserSignedIn(await userWithPasskeys(1), PASSKEY));
       expect(await stepped.page.text()).toContain('Allow access?');
     });

@@ -23,6 +23,11 @@ export class PasskeyForm extends AuthorizationParameters {
   @FormField(MAX_CREDENTIAL_JSON_LENGTH) credential?: string;
 }
 
+/** The step-up form: a passkey sign-in, or `decision=cancel`. */
+export class StepUpForm extends PasskeyForm {
+  @FormField('cancel'.length) decision?: string;
+}
+
 /** The consent form: the authorization request in hidden fields, the CSRF token, `allow` or `deny`. */
 export class ConsentForm extends AuthorizationParameters {
   @FormField(MAX_CSRF_TOKEN_LENGTH) csrf_token?: string;

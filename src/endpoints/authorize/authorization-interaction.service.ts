@@ -5,7 +5,7 @@ import type { InspectedParameters } from '../../protocol/inspected-parameters';
 import { BrowserCookies } from '../../identity/sessions/browser-cookies';
 import { SignInSessionService } from '../../identity/sessions/sign-in-session.service';
 import { CSRF_FIELD, CsrfTokens } from '../interaction/csrf';
-import type { ConsentForm, LoginForm, PasskeyForm } from './authorization-forms';
+import type { ConsentForm, LoginForm, PasskeyForm, StepUpForm } from './authorization-forms';
 import { PasskeySignIn } from '../interaction/passkey-sign-in';
 import { PASSKEY_METHODS } from '../../protocol/authentication-context';
 import type { PageResult } from '../interaction/page';
@@ -75,9 +75,10 @@ export class AuthorizationInteractionService {
    * The step-up page (RFC 9470, docs/passkeys.md#step-up): the session's user signs in again with one
    * of their passkeys, within the same session (same `sid`, a new cookie), and the request goes on.
    */
-  async stepUp(form: InspectedParameters<PasskeyForm>, cookies: string | undefined, address: string): Promise<PageResult> {
+  async stepUp(form: InspectedParameters<StepUpForm>, cookies: string | undefined, address: string): Promise<PageResult> {
     const handle = this.cookies.session(cookies);
     if (handle === undefined || !this.csrf.isValid({ kind: 'session', handle }, form.accepted(CSRF_FIELD))) return { page: { kind: 'csrf_failed' } };
+    if (form.accepted('decision') === 'cancel') return { page: await this.authorization.cancel(form) };
     const outcome = await this.authorization.authorize(form, await this.sessions.find(handle), { resumed: true });
     if (outcome.kind !== 'step_up') return { page: outcome };
     const clientId = outcome.request.client.clientId;

@@ -4,7 +4,7 @@ import type { InspectedParameters } from '../../protocol/inspected-parameters';
 import { PageForm, PageQuery } from '../interaction/page-parameters';
 import { PageExceptionFilter } from '../interaction/page-exception.filter';
 import { PageRenderer } from '../interaction/page.renderer';
-import { ConsentForm, LoginForm, PasskeyForm } from './authorization-forms';
+import { ConsentForm, LoginForm, PasskeyForm, StepUpForm } from './authorization-forms';
 import { AuthorizationInteractionService } from './authorization-interaction.service';
 import { AuthorizationParameters, type AuthorizationInput } from './authorization-parameters';
 
@@ -49,7 +49,7 @@ export class AuthorizeController {
   }
 
   @Post('interaction/step-up')
-  async stepUp(@PageForm(PasskeyForm) form: InspectedParameters<PasskeyForm>, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async stepUp(@PageForm(StepUpForm) form: InspectedParameters<StepUpForm>, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.pages.render(request, reply, await this.interaction.stepUp(form, request.headers.cookie, request.ip));
   }
 

@@ -69,6 +69,11 @@ export class AuthorizeService {
     });
   }
 
+  /** The user cancelled on the step-up page: `access_denied` at the redirect URI (OpenID Connect Core §3.1.2.6); the session stays. */
+  async cancel(parameters: AuthorizationInput): Promise<AuthorizationOutcome> {
+    return this.handle(parameters, { resumed: true }, () => Promise.reject(OAuthError.accessDenied('the user cancelled the sign-in')));
+  }
+
   /** Validates the request and answers its errors: on a page until the redirect URI is trusted, there after. */
   private async handle(
     parameters: AuthorizationInput,

@@ -87,8 +87,9 @@ export class PageRenderer {
           carried: outcome.carried,
           failed: page.kind === 'step_up_failed',
           username: user?.username ?? outcome.session.subject,
+          cancelAction: `${this.basePath}/interaction/step-up`,
         };
-        return this.form(context, 'session', [outcome.request.redirectUri], 'step-up', data, 200, { action: `${this.basePath}/interaction/step-up` });
+        return this.form(context, 'session', [outcome.request.redirectUri], 'step-up', data, 200, { action: data.cancelAction });
       }
       case 'consent': {
         const user = await this.users.findBySubjectId(page.session.subject);
