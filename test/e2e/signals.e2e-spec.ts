@@ -4,7 +4,7 @@ import { createLocalJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { RecordingAuditSink } from '../../src/platform/audit/recording-audit.sink';
 import { MetricsListener } from '../../src/platform/metrics/metrics.listener';
 import { ensureBuilt, ROOT, runToExit, type Exit } from '../support/built-service';
-import type { Browser } from '../support/browser';
+import { locationParameters, pkce, type Browser } from '../support/browser';
 import { signInWithCode } from '../support/code-flow';
 import { ISSUER, sql, startTestServer, testDatabaseUrl, TEST_KEY_ENCRYPTION_KEY, type TestServer } from '../support/create-test-app';
 import { insertClient, insertUser, uniqueName } from '../support/fixtures';
@@ -150,6 +150,45 @@ describe('signals', () => {
       });
       expect(payload.exp! - payload.iat!).toBeLessThanOrEqual(120);
       expect(payload).not.toHaveProperty('nonce');
+    });
+
+    it('POSTs a logout token for the session a new sign-in in the same browser replaces, and revokes its unredeemed codes', async () => {
+      const first = uniqueName('replaced');
+      const firstSub = await insertUser({ username: first, password: 'replaced-password' });
+      const { browser, idToken } = await signedIn(first, 'replaced-password');
+      const { sid } = payloadOf(idToken);
+      const { verifier, challenge } = pkce();
+      const authorize = (prompt?: string) =>
+        `${server.url}/connect/authorize?${new URLSearchParams({
+          client_id: rp,
+          redirect_uri: `${receiver.url}/callback`,
+          response_type: 'code',
+          scope: 'openid',
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+          ...(prompt === undefined ? {} : { prompt }),
+        })}`;
+      const unredeemed = locationParameters(await browser.get(authorize())).code;
+      expect(unredeemed).toEqual(expect.any(String));
+
+      const second = uniqueName('replacing');
+      await insertUser({ username: second, password: 'replacing-password' });
+      const signedInAgain = await browser.submit(server.url, await (await browser.get(authorize('login'))).text(), {
+        username: second,
+        password: 'replacing-password',
+      });
+      expect(signedInAgain.status).toBe(302);
+
+      const delivered = await receiver.waitFor((signal) => isLogout(signal) && payloadOf(signal.token).sub === firstSub);
+      expect(payloadOf(delivered.token)).toMatchObject({ aud: rp, sid, events: { [LOGOUT_EVENT]: {} } });
+      const redeemed = await requestToken(server.url, rp, 'rp-secret', {
+        grant_type: 'authorization_code',
+        code: unredeemed,
+        redirect_uri: `${receiver.url}/callback`,
+        code_verifier: verifier,
+      });
+      expect(redeemed.body.error).toBe('invalid_grant');
+      expect(await sql('SELECT 1 FROM authorization_codes WHERE session_id = $1 AND consumed_at IS NULL', [sid])).toEqual([]);
     });
 
     it('tries again after a 500, with a newly signed token of the same jti', async () => {

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { AuditSink } from '../../platform/audit/audit-event';
-import { AuthorizationCodeService } from '../../tokens/authorization/authorization-code.service';
 import { ClientStore } from '../../identity/clients/client.store';
 import { IdTokenHintVerifier, type IdTokenHint } from '../../tokens/id-token/id-token-hint.verifier';
 import type { InspectedParameters } from '../../protocol/inspected-parameters';
@@ -8,11 +7,11 @@ import { OAuthError } from '../../protocol/oauth-error';
 import { BrowserCookies } from '../../identity/sessions/browser-cookies';
 import type { SignInSession } from '../../identity/sessions/sign-in-session';
 import { SignInSessionService } from '../../identity/sessions/sign-in-session.service';
-import { SecurityEvents } from '../../identity/signals/security-events';
 import { CSRF_FIELD, CsrfTokens } from './csrf';
 import { END_SESSION_PARAMETERS, type EndSessionParameters, type LogoutForm } from './end-session-parameters';
 import type { PageResult } from './page';
 import { appendQuery } from './redirect-url';
+import { SignedInSessions } from './signed-in-sessions';
 
 type EndSessionInput = InspectedParameters<EndSessionParameters>;
 
@@ -39,11 +38,10 @@ export class EndSessionService {
     private readonly clients: ClientStore,
     private readonly hints: IdTokenHintVerifier,
     private readonly sessions: SignInSessionService,
-    private readonly codes: AuthorizationCodeService,
     private readonly cookies: BrowserCookies,
     private readonly csrf: CsrfTokens,
     private readonly audit: AuditSink,
-    private readonly signals: SecurityEvents,
+    private readonly signedIn: SignedInSessions,
   ) {}
 
   async endSession(parameters: EndSessionInput, cookies: string | undefined): Promise<PageResult> {
@@ -64,14 +62,9 @@ export class EndSessionService {
     return this.withRequest(form, async (request) => this.signOut(handle, await this.sessions.find(handle), request.location));
   }
 
-  /**
-   * Ends the session and revokes its codes not yet redeemed: a code taken before logout must not sign anyone in after it.
-   * The clients it gave ID tokens to, and Shared Signals receivers, are told from the outbox, after this page answers (docs/signals.md).
-   */
+  /** Ends the session (`SignedInSessions.end`); the clients and receivers are told after this page answers. */
   private async signOut(handle: string | undefined, session: SignInSession | undefined, location: string | undefined): Promise<PageResult> {
-    const ended = await this.sessions.end(handle);
-    if (session) await this.codes.revokeUnredeemed(session.sessionId);
-    if (ended) await this.signals.sessionEnded(ended, 'user');
+    await this.signedIn.end(handle);
     this.audit.emit({ name: 'user.signed_out', subject: session?.subject });
     return {
       page: location === undefined ? { kind: 'signed_out' } : { kind: 'redirect', location },

@@ -2,9 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { AuditSink } from '../../platform/audit/audit-event';
 import { acrOf } from '../../protocol/authentication-context';
 import { BrowserCookies } from '../../identity/sessions/browser-cookies';
-import type { SignInSession } from '../../identity/sessions/sign-in-session';
+import type { EndedSignInSession, SignInSession } from '../../identity/sessions/sign-in-session';
 import { SignInSessionService } from '../../identity/sessions/sign-in-session.service';
+import { SecurityEvents } from '../../identity/signals/security-events';
 import type { User } from '../../identity/users/user';
+import { AuthorizationCodeService } from '../../tokens/authorization/authorization-code.service';
 
 /** A session a sign-in started or renewed, with the cookies that carry it. */
 export interface SignedIn {
@@ -16,6 +18,7 @@ export interface SignedIn {
 /**
  * The session of a sign-in on a page, whatever the method (password or passkey): a new one, or the
  * same one signed in again (a step-up, or the account page's recent sign-in). Audited with its `acr`.
+ * A session ends here too, at logout or when a new sign-in replaces it.
  */
 @Injectable()
 export class SignedInSessions {
@@ -23,11 +26,13 @@ export class SignedInSessions {
     private readonly sessions: SignInSessionService,
     private readonly cookies: BrowserCookies,
     private readonly audit: AuditSink,
+    private readonly codes: AuthorizationCodeService,
+    private readonly signals: SecurityEvents,
   ) {}
 
   /** A new session for the user signed in with `methods`, replacing whatever session the browser had; the pre-session ends. */
   async start(user: User, methods: readonly string[], cookieHeader: string | undefined, clientId: string, address: string): Promise<SignedIn> {
-    await this.sessions.end(this.cookies.session(cookieHeader));
+    await this.end(this.cookies.session(cookieHeader));
     const { handle, session } = await this.sessions.start(user.subjectId, methods);
     this.audit.emit({ name: 'user.signed_in', clientId, subject: user.subjectId, address, acr: acrOf(methods) });
     return { handle, session, cookies: [this.cookies.setSession(handle, this.sessions.lifetimeSeconds), this.cookies.clearPreSession()] };
@@ -40,5 +45,18 @@ export class SignedInSessions {
     this.audit.emit({ name: 'user.signed_in', clientId, subject: session.subject, address, acr: acrOf(methods) });
     const maxAge = Math.max(Math.floor((renewed.session.expiresAt.getTime() - Date.now()) / 1000), 0);
     return { ...renewed, cookies: [this.cookies.setSession(renewed.handle, maxAge)] };
+  }
+
+  /**
+   * Ends the browser's session and revokes its codes not yet redeemed (a code taken before must not
+   * sign anyone in after); the clients it gave ID tokens to and Shared Signals receivers are told from
+   * the outbox (docs/signals.md#when-a-session-ends). Undefined when there was no session.
+   */
+  async end(handle: string | undefined): Promise<EndedSignInSession | undefined> {
+    const ended = await this.sessions.end(handle);
+    if (!ended) return undefined;
+    await this.codes.revokeUnredeemed(ended.sessionId);
+    await this.signals.sessionEnded(ended, 'user');
+    return ended;
   }
 }
