@@ -8,7 +8,7 @@
  * `node bench/jwt-bearer.js cold` measures the other case, in-process on the built service's classes:
  * the first redemption's signature check of an issuer whose keys come from a jwks_uri not fetched yet
  * (a local HTTP server), against the same check with the key set cached. The assertions are signed
- * with node:crypto here (the harness only); Tollgate verifies them with jose.
+ * with node:crypto here (the harness only); Tollgate verifies them with jsonwebtoken (EdDSA: jose).
  */
 const crypto = require('node:crypto');
 const fs = require('node:fs');

@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { compactVerify, errors, type JWTVerifyGetKey } from 'jose';
+import { decodeProtectedHeader, errors, type JWTVerifyGetKey, type ProtectedHeaderParameters } from 'jose';
+import { KeyObject, webcrypto } from 'node:crypto';
+import { hasValidSignature } from '../../platform/jws/jws-signature';
 import type { ConfigType } from '../../platform/config/config-slice';
 import { issuerConfig } from '../../platform/config/config.slices';
 import { isCanonicalCompactJws } from '../../protocol/compact-jws';
@@ -60,16 +62,46 @@ export class AuthorizationGrantIssuers {
     const found = await this.issuers.find(issuer.issuer, 'authorization-grant');
     if (!found) throw OAuthError.invalidGrant(`${issuer.issuer} is not an authorization-grant issuer`);
     const keys: JWTVerifyGetKey = this.keys.forIssuer(found);
-    let verified: Awaited<ReturnType<typeof compactVerify>>;
+    const header = readHeader(jws);
+    const { alg } = header;
+    const unverified = (reason: string) => OAuthError.invalidGrant(`the assertion's signature does not verify with the keys of ${issuer.issuer}: ${reason}`);
+    if (typeof alg !== 'string' || !(FOREIGN_JWT_ALGORITHMS as readonly string[]).includes(alg)) throw unverified('the algorithm is not allowed');
+    const [, payload, signature] = jws.split('.');
+    let key: KeyObject;
     try {
-      verified = await compactVerify(jws, keys, { algorithms: [...FOREIGN_JWT_ALGORITHMS] });
+      key = keyObjectOf(await keys({ ...header, alg }, { payload, signature }));
     } catch (error) {
-      throw OAuthError.invalidGrant(`the assertion's signature does not verify with the keys of ${issuer.issuer}: ${describe(error)}`);
+      throw unverified(describe(error));
     }
-    const claims = parseJsonObject(new TextDecoder().decode(verified.payload));
+    if (!(await hasValidSignature(jws, alg, key))) throw unverified('the signature is wrong');
+    const claims = parseJsonObject(Buffer.from(payload, 'base64url').toString('utf8'));
     if (!claims) throw OAuthError.invalidGrant('the assertion payload is not a JSON object with unique member names');
-    return { header: verified.protectedHeader as Record<string, unknown>, claims };
+    return { header: header as Record<string, unknown>, claims };
   }
+}
+
+/** The protected header, refusing what jose's verification refused: no JSON object, or an extension marked critical. */
+function readHeader(jws: string): ProtectedHeaderParameters {
+  let header: ProtectedHeaderParameters;
+  try {
+    header = decodeProtectedHeader(jws);
+  } catch {
+    throw OAuthError.invalidGrant('the assertion header is not a JSON object');
+  }
+  // RFC 7515 §4.1.11: no extension is understood here, so none may be critical (b64 included).
+  if (header.crit !== undefined || header.b64 !== undefined) throw OAuthError.invalidGrant('the assertion header has an extension');
+  return header;
+}
+
+/** jose's key sets give CryptoKeys; jsonwebtoken verifies with a KeyObject (kept per CryptoKey). */
+const keyObjects = new WeakMap<object, KeyObject>();
+function keyObjectOf(key: unknown): KeyObject {
+  if (key instanceof KeyObject) return key;
+  if (typeof key !== 'object' || key === null) throw new TypeError('the key set gave no public key');
+  let keyObject = keyObjects.get(key);
+  // KeyObject.from throws for anything but a CryptoKey.
+  if (!keyObject) keyObjects.set(key, (keyObject = KeyObject.from(key as webcrypto.CryptoKey)));
+  return keyObject;
 }
 
 function describe(error: unknown): string {

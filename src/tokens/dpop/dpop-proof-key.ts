@@ -1,6 +1,4 @@
-import { JwtService } from '@nestjs/jwt';
-import type { Algorithm } from 'jsonwebtoken';
-import { calculateJwkThumbprint, compactVerify } from 'jose';
+import { calculateJwkThumbprint } from 'jose';
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { weakKeyProblem } from '../../protocol/jwk-strength';
 
@@ -8,8 +6,6 @@ interface AlgorithmParameters {
   readonly kty: 'EC' | 'RSA' | 'OKP';
   readonly crv?: string;
 }
-
-const JWS = new JwtService();
 
 /** RFC 7518 §3.1 and RFC 8037 §3.1 (RFC 9864 for `Ed25519`): the key each DPoP algorithm needs. */
 const ALGORITHMS: Readonly<Record<string, AlgorithmParameters>> = {
@@ -60,21 +56,5 @@ export async function keyOf(jwk: Readonly<Record<string, unknown>>, alg: string)
     return { key: createPublicKey({ key: publicJwk, format: 'jwk' }), jkt: await calculateJwkThumbprint(publicJwk, 'sha256') };
   } catch {
     return 'the DPoP proof jwk is not a valid public key';
-  }
-}
-
-/**
- * Whether the compact JWS `proof` carries a valid `alg` signature by `key`: @nestjs/jwt
- * (jsonwebtoken) checks RS, PS and ES signatures, `jose` the EdDSA ones jsonwebtoken does not
- * implement, as for our own tokens (access-token/jws.ts). Claims are read and checked by the caller.
- */
-export async function hasValidSignature(proof: string, alg: string, key: KeyObject): Promise<boolean> {
-  try {
-    if (ALGORITHMS[alg].kty === 'OKP') await compactVerify(proof, key, { algorithms: [alg] });
-    // A library type gap: jsonwebtoken's verify takes a KeyObject, which @nestjs/jwt types string | Buffer.
-    else JWS.verify(proof, { publicKey: key as unknown as Buffer, algorithms: [alg as Algorithm], ignoreExpiration: true, ignoreNotBefore: true });
-    return true;
-  } catch {
-    return false;
   }
 }

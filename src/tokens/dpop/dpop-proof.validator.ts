@@ -3,7 +3,8 @@ import { isCanonicalCompactJws } from '../../protocol/compact-jws';
 import { parseJsonObject } from '../../protocol/json-object';
 import { OAuthError } from '../../protocol/oauth-error';
 import type { DpopNonces } from './dpop-nonce';
-import { hasValidSignature, keyOf, type DpopProofKey } from './dpop-proof-key';
+import { hasValidSignature } from '../../platform/jws/jws-signature';
+import { keyOf, type DpopProofKey } from './dpop-proof-key';
 import { accessTokenHash, normalizeHtu, type DpopProofRequest, type VerifiedDpopProof } from './dpop-proof';
 
 export const MAX_PROOF_LENGTH = 8 * 1024;
