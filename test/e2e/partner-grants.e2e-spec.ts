@@ -84,6 +84,17 @@ describe('token exchange issuing ID-JAGs and identity-chaining grants', () => {
     expectTokenError(await exchange(API1, tokens.body.id_token, { subject_token_type: ID_TOKEN }), 400, 'invalid_request');
   });
 
+  it('refuses the ID token of a session that has ended (logout)', async () => {
+    const { browser, tokens } = await signInWithCode({ baseUrl: server.url, ...signedIn, redirectUri, username: 'alice', password: 'alice', scope: 'openid' });
+    const idToken: string = tokens.body.id_token;
+    expect((await exchange(signedIn, idToken, { subject_token_type: ID_TOKEN, requested_token_type: JWT })).status).toBe(200);
+    expect((await browser.get(`${server.url}/connect/endsession?${new URLSearchParams({ id_token_hint: idToken })}`)).status).toBe(200);
+    const refused = await exchange(signedIn, idToken, { subject_token_type: ID_TOKEN, requested_token_type: JWT });
+    // RFC 8693 §2.2.2: an invalid subject token is invalid_request.
+    expectTokenError(refused, 400, 'invalid_request');
+    expect(refused.body.error_description).toContain('has ended');
+  });
+
   it('refuses an audience that is no partner, or one the client may not target, and a resource the partner does not serve', async () => {
     const control = await exchange(API1, aliceForApi1);
     expect(control.status).toBe(200);

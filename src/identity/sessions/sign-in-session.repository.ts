@@ -10,6 +10,8 @@ export abstract class SignInSessionRepository {
   abstract deleteBySessionId(sessionId: string): Promise<EndedSignInSession | undefined>;
   /** Ends every session of the user. */
   abstract deleteBySubject(subject: string): Promise<EndedSignInSession[]>;
+  /** Whether the session with this `sid` exists and has not expired at `now`. */
+  abstract isActive(sessionId: string, now: Date): Promise<boolean>;
   /** The user's sessions not yet expired at `now`, oldest first, with the clients they gave ID tokens to. */
   abstract findActiveBySubject(subject: string, now: Date): Promise<(SignInSession & EndedSignInSession)[]>;
   /** Records that the session gave an ID token to the client (OpenID Connect Back-Channel Logout 1.0 §2.2). */

@@ -72,6 +72,11 @@ export class SignInSessionService {
     return this.repository.deleteBySubject(subject);
   }
 
+  /** Whether the session with this `sid` has neither ended nor expired. */
+  isActive(sessionId: string): Promise<boolean> {
+    return this.repository.isActive(sessionId, new Date());
+  }
+
   activeSessionsOf(subject: string): Promise<(SignInSession & EndedSignInSession)[]> {
     return this.repository.findActiveBySubject(subject, new Date());
   }

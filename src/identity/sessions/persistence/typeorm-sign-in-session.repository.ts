@@ -74,6 +74,11 @@ export class TypeOrmSignInSessionRepository extends SignInSessionRepository {
     return this.ended(`DELETE FROM sign_in_sessions WHERE subject_id = $1 ${ENDED}`, [subject]);
   }
 
+  async isActive(sessionId: string, now: Date): Promise<boolean> {
+    const rows: unknown[] = await this.sessions.query('SELECT 1 FROM sign_in_sessions WHERE session_id = $1 AND expires_at > $2', [sessionId, now]);
+    return rows.length > 0;
+  }
+
   async findActiveBySubject(subject: string, now: Date): Promise<(SignInSession & EndedSignInSession)[]> {
     const rows = (await this.sessions.query(
       `SELECT ${SESSION_COLUMNS}, id_token_client_ids FROM sign_in_sessions WHERE subject_id = $1 AND expires_at > $2 ORDER BY created_at LIMIT 1000`,
