@@ -7,6 +7,7 @@ import { MAX_PARAMETER_LENGTH } from '../protocol/form';
 import { OAuthError } from '../protocol/oauth-error';
 import { RefreshTokenService } from '../tokens/refresh-tokens/refresh-token.service';
 import { authorizedResourceUris, narrowResources, scopesForResources } from '../identity/resources/resource-indicators';
+import { SignInSessionService } from '../identity/sessions/sign-in-session.service';
 import { UserDirectory } from '../identity/users/user-directory';
 import { continueWith, type CodeRedemption } from './grant-continuation';
 import type { GrantSuccess } from './grant-result';
@@ -34,7 +35,7 @@ export class AuthorizationCodeParameters {
 
 /**
  * RFC 6749 §4.1.3 with PKCE (RFC 7636 §4.6): a code is redeemed once, by its client, with the
- * redirect URI and the verifier of its authorization request. A code that comes back revokes what it
+ * redirect URI and the verifier of its authorization request, while its sign-in session lasts. A code that comes back revokes what it
  * was exchanged for (RFC 6749 §4.1.2): its access token and the refresh-token family issued with it.
  */
 @Injectable()
@@ -52,6 +53,7 @@ export class AuthorizationCodeGrantValidator implements GrantValidator<Authoriza
     private readonly users: UserDirectory,
     private readonly refreshTokenService: RefreshTokenService,
     private readonly audit: AuditSink,
+    private readonly sessions: SignInSessionService,
   ) {}
 
   async validate(
@@ -70,6 +72,8 @@ export class AuthorizationCodeGrantValidator implements GrantValidator<Authoriza
     // The directory itself, not the token endpoint's cached view: the user may have been disabled since signing in.
     const user = await this.users.findBySubjectId(code.subject);
     if (!user || !user.enabled) throw OAuthError.invalidGrant('the user is unknown or disabled');
+    // Ended by logout, an operator, a new sign-in or the user's disabling since the code was issued.
+    if (!(await this.sessions.isActive(code.sessionId))) throw OAuthError.invalidGrant('the sign-in session of the authorization code has ended');
     // The token endpoint issues the sign-in's tokens and binds them to the code (TokenResponseGenerator).
     const scopes = narrowed.scopes ?? code.scopes;
     return { subject: code.subject, scopes, continuation: continueWith({ kind: 'code_redemption', code, ...narrowed }) };

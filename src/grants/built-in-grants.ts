@@ -3,6 +3,7 @@ import { AccessTokenModule } from '../tokens/access-token/access-token.module';
 import { AuthorizeModule } from '../tokens/authorization/authorize.module';
 import { DeviceAuthorizationModule } from '../tokens/device-authorization/device-authorization.module';
 import { RefreshTokensModule } from '../tokens/refresh-tokens/refresh-tokens.module';
+import { SessionsModule } from '../identity/sessions/sessions.module';
 import { SignInModule } from '../identity/sign-in/sign-in.module';
 import { SubjectIssuersModule } from '../tokens/subject-tokens/subject-issuers.module';
 import { TransactionTokensModule } from '../tokens/txn-tokens/txn-tokens.module';
@@ -33,7 +34,11 @@ export class DelegationGrantModule {}
 @Module({ imports: [RefreshTokensModule], providers: [RefreshTokenGrantValidator], exports: [RefreshTokenGrantValidator] })
 export class RefreshTokenGrantModule {}
 
-@Module({ imports: [AuthorizeModule, RefreshTokensModule], providers: [AuthorizationCodeGrantValidator], exports: [AuthorizationCodeGrantValidator] })
+@Module({
+  imports: [AuthorizeModule, RefreshTokensModule, SessionsModule],
+  providers: [AuthorizationCodeGrantValidator],
+  exports: [AuthorizationCodeGrantValidator],
+})
 export class AuthorizationCodeGrantModule {}
 
 @Module({ imports: [DeviceAuthorizationModule], providers: [DeviceCodeGrantValidator], exports: [DeviceCodeGrantValidator] })

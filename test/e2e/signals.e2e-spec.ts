@@ -84,6 +84,18 @@ describe('signals', () => {
     return { browser, idToken: tokens.body.id_token };
   }
 
+  /** `rp`'s authorization request, PKCE with `challenge`. */
+  const authorizeUrl = (challenge: string, prompt?: string) =>
+    `${server.url}/connect/authorize?${new URLSearchParams({
+      client_id: rp,
+      redirect_uri: `${receiver.url}/callback`,
+      response_type: 'code',
+      scope: 'openid',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      ...(prompt === undefined ? {} : { prompt }),
+    })}`;
+
   /** The user calls the receiver's API through `app`: a token whose `aud` names the receiver. */
   async function usesReceiver(username: string, password: string): Promise<void> {
     const token = await requestToken(server.url, app, 'app-secret', { grant_type: 'password', username, password, scope: api });
@@ -158,16 +170,7 @@ describe('signals', () => {
       const { browser, idToken } = await signedIn(first, 'replaced-password');
       const { sid } = payloadOf(idToken);
       const { verifier, challenge } = pkce();
-      const authorize = (prompt?: string) =>
-        `${server.url}/connect/authorize?${new URLSearchParams({
-          client_id: rp,
-          redirect_uri: `${receiver.url}/callback`,
-          response_type: 'code',
-          scope: 'openid',
-          code_challenge: challenge,
-          code_challenge_method: 'S256',
-          ...(prompt === undefined ? {} : { prompt }),
-        })}`;
+      const authorize = (prompt?: string) => authorizeUrl(challenge, prompt);
       const unredeemed = locationParameters(await browser.get(authorize())).code;
       expect(unredeemed).toEqual(expect.any(String));
 
@@ -226,6 +229,25 @@ describe('signals', () => {
       }
       expect(metrics).toMatch(/^tollgate_signal_backlog\{kind="backchannel_logout"\} \d/m);
       expect(metrics).not.toContain(rp);
+    });
+
+    it('refuses a code of a session an operator ended before it was redeemed', async () => {
+      const username = uniqueName('ended');
+      await insertUser({ username, password: 'ended-password' });
+      const { browser, idToken } = await signedIn(username, 'ended-password');
+      const { verifier, challenge } = pkce();
+      const code = locationParameters(await browser.get(authorizeUrl(challenge))).code;
+      expect((await tollgate(['sessions', 'end', payloadOf(idToken).sid as string])).code).toBe(0);
+      const redeemed = await requestToken(server.url, rp, 'rp-secret', {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: `${receiver.url}/callback`,
+        code_verifier: verifier,
+      });
+      expect({ status: redeemed.status, body: redeemed.body }).toEqual({
+        status: 400,
+        body: { error: 'invalid_grant', error_description: 'the sign-in session of the authorization code has ended' },
+      });
     });
 
     it('POSTs a logout token when an operator ends the session', async () => {
