@@ -22,9 +22,10 @@ function grant(validate: () => unknown, signsIn = false): GrantValidator {
 const answered = (code: string, status: number) => expect.objectContaining({ code, status });
 
 describe('GrantRunner', () => {
-  const runner = new GrantRunner({ seconds: 1 });
+  let runner: GrantRunner;
   let logged: string[];
   beforeEach(() => {
+    runner = new GrantRunner({ seconds: 1 });
     logged = [];
     jest.spyOn(Logger.prototype, 'error').mockImplementation((message: unknown) => void logged.push(String(message)));
   });
@@ -101,6 +102,20 @@ describe('GrantRunner', () => {
         context,
       ),
     ).rejects.toBe(fault);
+  });
+
+  it('logs a grant failing the same way at most once a minute, then says how many it left out', async () => {
+    const malformed = grant(async () => 42);
+    const now = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
+    for (let i = 0; i < 3; i++) await expect(runner.run(malformed, {}, context)).rejects.toEqual(answered('server_error', 500));
+    expect(logged).toHaveLength(1);
+    clock.mockReturnValue(now + 60_000);
+    await expect(runner.run(malformed, {}, context)).rejects.toEqual(answered('server_error', 500));
+    expect(logged).toEqual([
+      expect.stringContaining('grant urn:test:scripted answered a malformed result'),
+      expect.stringMatching(/answered a malformed result.*\(2 more in the minute before, not logged\)$/),
+    ]);
   });
 
   it('answers a grant that never settles 503 temporarily_unavailable with Retry-After, after GRANT_TIMEOUT_SECONDS', async () => {
