@@ -13,26 +13,27 @@ export interface RequestShown {
   readonly loginHint?: string;
 }
 
+/** Where a response at the client's redirect URI goes. */
+export interface PageTarget {
+  readonly redirectUri: string;
+  readonly responseMode: 'query' | 'form_post';
+}
+
 /**
- * The authorization endpoint's answers as pages (src/endpoints/authorize/authorization-outcome.ts
- * produces them): an error page, a response at the redirect URI, the login, consent and step-up pages.
+ * The authorization endpoint's answers as pages: an error page, a response at the redirect URI, the
+ * login, consent and step-up pages. The endpoint's own `AuthorizationOutcome`
+ * (src/endpoints/authorize/authorization-outcome.ts) is this with its full request and target.
  */
-export type AuthorizationPage =
+export type AuthorizationPage<R extends RequestShown = RequestShown, T extends PageTarget = PageTarget> =
+  /** RFC 6749 §4.1.2.1: client or redirect URI not trusted: an error page, never a redirect. */
   | { readonly kind: 'error_page'; readonly description: string }
-  | {
-      readonly kind: 'respond';
-      readonly target: { readonly redirectUri: string; readonly responseMode: 'query' | 'form_post' };
-      readonly parameters: Readonly<Record<string, string>>;
-    }
-  | { readonly kind: 'login'; readonly request: RequestShown; readonly carried: CarriedParameters }
-  | {
-      readonly kind: 'consent';
-      readonly request: RequestShown;
-      readonly carried: CarriedParameters;
-      readonly session: SignInSession;
-      readonly scopes: readonly string[];
-    }
-  | { readonly kind: 'step_up'; readonly request: RequestShown; readonly carried: CarriedParameters; readonly session: SignInSession };
+  /** A response at the client's redirect URI: code or error, with `state` and `iss` (RFC 9207). */
+  | { readonly kind: 'respond'; readonly target: T; readonly parameters: Readonly<Record<string, string>> }
+  | { readonly kind: 'login'; readonly request: R; readonly carried: CarriedParameters }
+  /** `scopes`: what the consent page asks for, the requested scopes the user has not allowed this client yet. */
+  | { readonly kind: 'consent'; readonly request: R; readonly carried: CarriedParameters; readonly session: SignInSession; readonly scopes: readonly string[] }
+  /** RFC 9470: the session's sign-in is weaker than the request needs: a passkey, within the same session. */
+  | { readonly kind: 'step_up'; readonly request: R; readonly carried: CarriedParameters; readonly session: SignInSession };
 
 /** What a browser-facing endpoint answers, with the cookies to set; `PageRenderer` renders it. */
 export type Page =
