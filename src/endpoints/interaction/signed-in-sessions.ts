@@ -6,7 +6,6 @@ import type { EndedSignInSession, SignInSession } from '../../identity/sessions/
 import { SignInSessionService } from '../../identity/sessions/sign-in-session.service';
 import { SecurityEvents } from '../../identity/signals/security-events';
 import type { User } from '../../identity/users/user';
-import { AuthorizationCodeService } from '../../tokens/authorization/authorization-code.service';
 
 /** A session a sign-in started or renewed, with the cookies that carry it. */
 export interface SignedIn {
@@ -26,7 +25,6 @@ export class SignedInSessions {
     private readonly sessions: SignInSessionService,
     private readonly cookies: BrowserCookies,
     private readonly audit: AuditSink,
-    private readonly codes: AuthorizationCodeService,
     private readonly signals: SecurityEvents,
   ) {}
 
@@ -48,15 +46,13 @@ export class SignedInSessions {
   }
 
   /**
-   * Ends the browser's session and revokes its codes not yet redeemed (a code taken before must not
-   * sign anyone in after); the clients it gave ID tokens to and Shared Signals receivers are told from
-   * the outbox (docs/signals.md#when-a-session-ends). Undefined when there was no session.
+   * Ends the browser's session: the clients it gave ID tokens to and Shared Signals receivers are told
+   * from the outbox (docs/signals.md#when-a-session-ends), and its codes not yet redeemed are refused
+   * from then on (the authorization code grant checks the session). Undefined when there was no session.
    */
   async end(handle: string | undefined): Promise<EndedSignInSession | undefined> {
     const ended = await this.sessions.end(handle);
-    if (!ended) return undefined;
-    await this.codes.revokeUnredeemed(ended.sessionId);
-    await this.signals.sessionEnded(ended, 'user');
+    if (ended) await this.signals.sessionEnded(ended, 'user');
     return ended;
   }
 }

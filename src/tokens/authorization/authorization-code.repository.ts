@@ -12,7 +12,5 @@ export abstract class AuthorizationCodeRepository {
   abstract consume(codeHash: string, at: Date): Promise<{ consumed: true } | { consumed: false; issued?: IssuedFromCode }>;
   /** Records the access token issued for a consumed code; returns false when the code was replayed meanwhile. */
   abstract recordIssued(codeHash: string, issued: IssuedFromCode): Promise<boolean>;
-  /** Deletes the codes of a sign-in session (`sid`) that were not redeemed; returns how many. */
-  abstract deleteUnredeemedOfSession(sessionId: string): Promise<number>;
   abstract deleteExpiredBefore(cutoff: Date): Promise<number>;
 }

@@ -66,11 +66,6 @@ export class AuthorizationCodeService {
     return this.repository.recordIssued(code.codeHash, issued);
   }
 
-  /** At logout, the session's codes not yet redeemed become unknown (docs/browser-sign-in.md#logout--get-or-post-connectendsession). */
-  revokeUnredeemed(sessionId: string): Promise<number> {
-    return this.repository.deleteUnredeemedOfSession(sessionId);
-  }
-
   purge(now = new Date()): Promise<number> {
     return this.repository.deleteExpiredBefore(now);
   }

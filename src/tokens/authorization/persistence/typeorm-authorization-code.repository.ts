@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, LessThan, Repository } from 'typeorm';
+import { LessThan, Repository } from 'typeorm';
 import type { AuthorizationCode, IssuedFromCode } from '../authorization-code';
 import { AuthorizationCodeRepository } from '../authorization-code.repository';
 import { AuthorizationCodeEntity } from './authorization-code.entity';
@@ -68,12 +68,6 @@ export class TypeOrmAuthorizationCodeRepository extends AuthorizationCodeReposit
       [codeHash, issued.jwtId, issued.expiresAt],
     )) as [{ replayed_at: Date | null }[], number];
     return rows[0]?.replayed_at === null;
-  }
-
-  async deleteUnredeemedOfSession(sessionId: string): Promise<number> {
-    // A redeemed code stays: its replay must still revoke what it issued.
-    const { affected } = await this.codes.delete({ sessionId, consumedAt: IsNull() });
-    return affected ?? 0;
   }
 
   async deleteExpiredBefore(cutoff: Date): Promise<number> {
