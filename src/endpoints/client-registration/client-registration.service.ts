@@ -30,16 +30,17 @@ const SERVER_FIELDS = ['registration_access_token', 'registration_client_uri', '
  */
 @Injectable()
 export class ClientRegistrationService {
+  /** An http issuer (development) accepts http back-channel logout URIs on loopback hosts, as its other delivery URLs. */
+  private readonly allowLoopbackHttp: boolean;
+
   constructor(
     @Inject(agentsConfig.KEY) private readonly config: ConfigType<typeof agentsConfig>,
     private readonly clients: RegisteredClientRepository,
     private readonly initialTokens: InitialAccessTokenRepository,
     private readonly resources: ResourceStore,
     private readonly throttle: RegistrationThrottle,
-  ) {}
-
-  private get allowLoopbackHttp(): boolean {
-    return this.config.issuer.startsWith('http:');
+  ) {
+    this.allowLoopbackHttp = new URL(config.issuer).protocol === 'http:';
   }
 
   async register(input: RegistrationInput, address: string): Promise<ClientInformation> {
