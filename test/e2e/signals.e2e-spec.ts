@@ -265,6 +265,36 @@ describe('signals', () => {
       expect((await tollgate(['sessions', 'list', username, '--json'])).stdout.trim()).toBe('[]');
       expect((await tollgate(['sessions', 'end', sid as string])).code).toBe(1);
     });
+
+    it('leaves the session as it was when its logout token cannot be written, and tells of it at the next logout', async () => {
+      const username = uniqueName('untold');
+      const sub = await insertUser({ username, password: 'untold-password' });
+      const { browser, idToken } = await signedIn(username, 'untold-password');
+      const sid = payloadOf(idToken).sid as string;
+      const refuse = uniqueName('refuse_outbox').replace(/\W/g, '_');
+      // The outbox refuses this session's logout token (only its), as a failing disk or a lost connection would.
+      await sql(
+        `CREATE FUNCTION ${refuse}() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN IF NEW.claims->>'sid' = '${sid}' THEN RAISE EXCEPTION 'outbox refused'; END IF; RETURN NEW; END $$`,
+      );
+      await sql(`CREATE TRIGGER ${refuse} BEFORE INSERT ON signal_outbox FOR EACH ROW EXECUTE FUNCTION ${refuse}()`);
+      const logout = () => browser.get(`${server.url}/connect/endsession?${new URLSearchParams({ id_token_hint: idToken })}`);
+      try {
+        const failed = await logout();
+        expect(failed.status).toBeGreaterThanOrEqual(500);
+        expect(await sql('SELECT session_id FROM sign_in_sessions WHERE session_id = $1', [sid])).toEqual([{ session_id: sid }]);
+      } finally {
+        await sql(`DROP TRIGGER ${refuse} ON signal_outbox`);
+        await sql(`DROP FUNCTION ${refuse}()`);
+      }
+
+      const page = await logout();
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('signed out');
+      const delivered = await receiver.waitFor((signal) => isLogout(signal) && payloadOf(signal.token).sid === sid);
+      expect(payloadOf(delivered.token)).toMatchObject({ sub, aud: rp });
+      expect(await sql('SELECT session_id FROM sign_in_sessions WHERE session_id = $1', [sid])).toEqual([]);
+    });
   });
 
   describe('Shared Signals', () => {

@@ -4,7 +4,7 @@ import { acrOf } from '../../protocol/authentication-context';
 import { BrowserCookies } from '../../identity/sessions/browser-cookies';
 import type { EndedSignInSession, SignInSession } from '../../identity/sessions/sign-in-session';
 import { SignInSessionService } from '../../identity/sessions/sign-in-session.service';
-import { SecurityEvents } from '../../identity/signals/security-events';
+import { SessionTermination } from '../../identity/signals/session-termination';
 import type { User } from '../../identity/users/user';
 
 /** A session a sign-in started or renewed, with the cookies that carry it. */
@@ -25,7 +25,7 @@ export class SignedInSessions {
     private readonly sessions: SignInSessionService,
     private readonly cookies: BrowserCookies,
     private readonly audit: AuditSink,
-    private readonly signals: SecurityEvents,
+    private readonly termination: SessionTermination,
   ) {}
 
   /** A new session for the user signed in with `methods`, replacing whatever session the browser had; the pre-session ends. */
@@ -47,12 +47,10 @@ export class SignedInSessions {
 
   /**
    * Ends the browser's session: the clients it gave ID tokens to and Shared Signals receivers are told
-   * from the outbox (docs/signals.md#when-a-session-ends), and its codes not yet redeemed are refused
-   * from then on (the authorization code grant checks the session). Undefined when there was no session.
+   * from the outbox, in the same transaction (docs/signals.md#when-a-session-ends), and its codes not yet
+   * redeemed are refused from then on (the authorization code grant checks the session). Undefined when there was no session.
    */
-  async end(handle: string | undefined): Promise<EndedSignInSession | undefined> {
-    const ended = await this.sessions.end(handle);
-    if (ended) await this.signals.sessionEnded(ended, 'user');
-    return ended;
+  end(handle: string | undefined): Promise<EndedSignInSession | undefined> {
+    return this.termination.endBrowserSession(handle);
   }
 }

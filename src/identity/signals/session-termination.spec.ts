@@ -22,17 +22,48 @@ const session = (sessionId: string): EndedSignInSession => ({ sessionId, subject
 describe('SessionTermination', () => {
   let events: RecordingEvents;
   let audit: RecordingAuditSink;
+  // Records what happened inside a unit of work: the ending and its telling must be one write.
+  let inUnit: string[][];
+  const unitOfWork = {
+    run: async <T>(work: () => Promise<T>): Promise<T> => {
+      const before = events.told.length;
+      const result = await work();
+      inUnit.push(events.told.slice(before));
+      return result;
+    },
+  };
   const termination = (sessions: EndedSignInSession[]) => {
-    const store: Pick<SignInSessionService, 'endById' | 'endAllOf'> = {
+    const store: Pick<SignInSessionService, 'end' | 'endById' | 'endAllOf'> = {
+      end: async (handle) => sessions.find((candidate) => candidate.sessionId === handle),
       endById: async (sessionId) => sessions.find((candidate) => candidate.sessionId === sessionId),
       endAllOf: async () => sessions,
     };
-    return new SessionTermination(store, events, audit);
+    return new SessionTermination(store, events, audit, unitOfWork);
   };
 
   beforeEach(() => {
     events = new RecordingEvents();
     audit = new RecordingAuditSink();
+    inUnit = [];
+  });
+
+  describe('endBrowserSession', () => {
+    it('ends the session as its user, telling of it in the same unit of work', async () => {
+      await expect(termination([session('sid-1')]).endBrowserSession('sid-1')).resolves.toEqual(session('sid-1'));
+      expect(inUnit).toEqual([['ended sid-1 by user']]);
+    });
+
+    it('tells nobody when the browser had no session', async () => {
+      await expect(termination([]).endBrowserSession(undefined)).resolves.toBeUndefined();
+      expect(inUnit).toEqual([[]]);
+    });
+
+    it('fails, for its unit of work to roll the ending back, when the telling cannot be written', async () => {
+      events.sessionEnded = async () => {
+        throw new Error('outbox unavailable');
+      };
+      await expect(termination([session('sid-1')]).endBrowserSession('sid-1')).rejects.toThrow('outbox unavailable');
+    });
   });
 
   describe('endSession', () => {
@@ -44,7 +75,7 @@ describe('SessionTermination', () => {
 
     it('ends the session as an administrator, and records it', async () => {
       await termination([session('sid-1')]).endSession('sid-1');
-      expect(events.told).toEqual(['ended sid-1 by admin']);
+      expect(inUnit).toEqual([['ended sid-1 by admin']]);
       expect(audit.events).toEqual([{ name: 'session.ended', subject: '7', sessionId: 'sid-1', reason: 'operator' }]);
     });
   });
@@ -52,7 +83,7 @@ describe('SessionTermination', () => {
   describe('endSessionsOf', () => {
     it('tells of every session ended', async () => {
       await termination([session('sid-1'), session('sid-2')]).endSessionsOf('7');
-      expect(events.told).toEqual(['ended sid-1 by admin', 'ended sid-2 by admin']);
+      expect(inUnit).toEqual([['ended sid-1 by admin', 'ended sid-2 by admin']]);
       expect(audit.events.map((event) => event.name)).toEqual(['session.ended', 'session.ended']);
     });
 

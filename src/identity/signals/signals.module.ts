@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../../platform/audit/audit.module';
+import { TypeOrmUnitOfWork, UnitOfWork } from '../../platform/database/unit-of-work';
 import { KeyEncryptionModule } from '../../platform/key-encryption/key-encryption.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { OutboxSecurityEvents } from './outbox-security-events';
@@ -28,6 +29,7 @@ import { SignalRecipientRepository, TokenRecipients } from './token-recipients';
     { provide: SignalRecipientRepository, useClass: TypeOrmSignalRecipientRepository },
     { provide: SsfStreamRepository, useClass: TypeOrmSsfStreamRepository },
     { provide: SecurityEvents, useClass: OutboxSecurityEvents },
+    { provide: UnitOfWork, useClass: TypeOrmUnitOfWork },
     TokenRecipients,
     SessionTermination,
   ],

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { LessThan, Repository } from 'typeorm';
 import type { EndedSignInSession, NewSignInSession, SignInSession } from '../sign-in-session';
 import { SignInSessionRepository } from '../sign-in-session.repository';
+import { managerIn } from '../../../platform/database/unit-of-work';
 import { SignInSessionEntity } from './sign-in-session.entity';
 
 const SESSION_COLUMNS = 'session_id, subject_id, auth_time, authentication_methods, expires_at';
@@ -100,8 +101,9 @@ export class TypeOrmSignInSessionRepository extends SignInSessionRepository {
     return affected ?? 0;
   }
 
+  /** In the caller's unit of work, if any: the signals telling of the ending are written with it. */
   private async ended(sql: string, parameters: unknown[]): Promise<EndedSignInSession[]> {
-    const [rows] = (await this.sessions.query(sql, parameters)) as [EndedRow[], number];
+    const [rows] = (await managerIn(this.sessions.manager).query(sql, parameters)) as [EndedRow[], number];
     return rows.map((row) => ({ sessionId: row.session_id, subject: row.subject_id, idTokenClientIds: row.id_token_client_ids }));
   }
 }

@@ -6,6 +6,7 @@ import { SignalOutboxRepository, type ClaimedSignal, type DroppedSignal, type Si
 import { SSF_SCOPE } from '../ssf-scope';
 import { KEY_ENCRYPTION_KEYRING } from '../../../platform/key-encryption/key-encryption-key';
 import type { KeyEncryptionKeyring } from '../../../platform/key-encryption/private-key-sealing';
+import { managerIn } from '../../../platform/database/unit-of-work';
 import { SignalOutboxEntity } from './signal-outbox.entity';
 import { openAuthorizationHeader } from './stream-authorization-header';
 
@@ -36,6 +37,7 @@ type Rows<T> = [T[], number];
  * The outbox over raw SQL, each statement saying why (docs/architecture.md#persistence): the fan-out
  * of an event is one `INSERT … SELECT` joining who may hear it; a claim is one `UPDATE … RETURNING`
  * over rows locked `FOR UPDATE SKIP LOCKED`, so that instances never deliver the same row at once.
+ * Additions join the caller's unit of work, so that a session's ending and its signals are one write.
  */
 @Injectable()
 export class TypeOrmSignalOutboxRepository extends SignalOutboxRepository {
@@ -47,7 +49,7 @@ export class TypeOrmSignalOutboxRepository extends SignalOutboxRepository {
   }
 
   async addLogouts(clientIds: readonly string[], claims: LogoutTokenClaims, lifetimeSeconds: number): Promise<number> {
-    const rows: unknown[] = await this.outbox.query(
+    const rows: unknown[] = await managerIn(this.outbox.manager).query(
       `INSERT INTO signal_outbox (kind, client_id, endpoint_url, event_type, claims, expires_at)
        SELECT 'backchannel_logout', c.client_id, c.backchannel_logout_uri, 'backchannel-logout', $2::jsonb, now() + make_interval(secs => $3::float8)
          FROM clients c WHERE c.client_id = ANY ($1::text[]) AND c.enabled AND c.backchannel_logout_uri IS NOT NULL
@@ -58,7 +60,7 @@ export class TypeOrmSignalOutboxRepository extends SignalOutboxRepository {
   }
 
   async addUserEvent(subject: string, eventType: string, claims: SecurityEventClaims, lifetimeSeconds: number): Promise<number> {
-    const rows: unknown[] = await this.outbox.query(
+    const rows: unknown[] = await managerIn(this.outbox.manager).query(
       `INSERT INTO signal_outbox (kind, client_id, stream_id, event_type, claims, expires_at)
        SELECT 'security_event', s.client_id, s.stream_id, $2::text, $3::jsonb, now() + make_interval(secs => $4::float8)
          FROM ssf_streams s JOIN clients c ON c.client_id = s.client_id
