@@ -5,10 +5,10 @@
  * demo client enterprise-agent. Every assertion has its own jti (each may be presented once), so the
  * scenario is a pool of distinct assertions taken in turn; the issuer's keys are inline and hot.
  *
- * `node bench/jwt-bearer.js cold` measures the other case, in-process on the built service's classes:
- * the first redemption's signature check of an issuer whose keys come from a jwks_uri not fetched yet
- * (a local HTTP server), against the same check with the key set cached. The assertions are signed
- * with node:crypto here (the harness only); Tollgate verifies them with jsonwebtoken (EdDSA: jose).
+ * `node bench/jwt-bearer.js cold` (run by `npm run bench` after bench/run.js) measures the cold cases
+ * in-process on the built service's classes: an issuer whose keys come from a jwks_uri (a local HTTP
+ * server) not fetched yet, a rotated key's unknown `kid`, and a `kid` never published. The assertions
+ * are signed with node:crypto here (the harness only); Tollgate verifies them with jsonwebtoken (EdDSA: jose).
  */
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -69,38 +69,68 @@ const SCENARIOS = [
   },
 ];
 
-/** `cold`: the signature check with a jwks_uri fetched for the first time, against the same with its keys cached. */
+/**
+ * `cold`: the signature check of an issuer whose keys come from a jwks_uri, in four cases: the set
+ * not fetched yet (first redemption), the keys cached (hot), a `kid` the cached set lacks after the
+ * issuer rotated its keys over a minute ago (one refetch, then the check), and a `kid` the issuer
+ * never published, within the refetch cooldown (refused without a fetch). Counts the fetches.
+ */
 async function cold(rounds = Number(process.env.BENCH_ROUNDS) || 200) {
   const { AuthorizationGrantIssuers } = require(path.join(DIST, 'identity/trusted-issuers/authorization-grant-issuers'));
   const { JwkSetResolver } = require(path.join(DIST, 'identity/trusted-issuers/jwk-set.resolver'));
-  const { RemoteJwkSetCache } = require(path.join(DIST, 'identity/trusted-issuers/remote-jwk-set.cache'));
+  const { DEFAULT_JWK_SET_CACHE_POLICY, RemoteJwkSetCache } = require(path.join(DIST, 'identity/trusted-issuers/remote-jwk-set.cache'));
   const { JwkSetFetcher } = require(path.join(DIST, 'identity/trusted-issuers/jwk-set.fetcher'));
-  const { privateKey, publicKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const jwks = JSON.stringify({ keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'cold-1', alg: 'ES256', use: 'sig' }] });
-  const server = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(jwks));
+  const keyPair = (kid) => {
+    const { privateKey, publicKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    return { kid, privateKey, jwk: { ...publicKey.export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig' } };
+  };
+  const [old, rotated, never] = [keyPair('cold-1'), keyPair('cold-2'), keyPair('never-published')];
+  let published = [old];
+  let fetches = 0;
+  const server = http.createServer((_request, response) => {
+    fetches += 1;
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: published.map((key) => key.jwk) }));
+  });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
   const issuer = { issuer: 'https://cold.example', userClaim: 'sub', identityScopes: [], maxLifetimeSeconds: 300, trustedBy: ['enterprise-agent'] };
   const uri = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/jwks`;
   const trusted = { issuer: issuer.issuer, role: 'authorization-grant', kind: 'jwt', keys: { type: 'remote', uri }, enabled: true, authorizationGrant: issuer };
   const store = { find: async () => trusted };
-  const [assertion] = assertions('http://localhost', 1, privateKey, issuer.issuer, 'cold-1');
-  const timings = { cold: [], hot: [] };
+  const signed = (key) => assertions('http://localhost', 1, key.privateKey, issuer.issuer, key.kid)[0];
+  const cases = ['first fetch', 'hot', 'rotated kid', 'unknown kid'];
+  const timings = Object.fromEntries(cases.map((name) => [name, { ms: /** @type {number[]} */ ([]), fetches: 0, refused: 0 }]));
+  const time = async (name, issuers, assertion) => {
+    const [started, fetchesBefore] = [process.hrtime.bigint(), fetches];
+    const accepted = await issuers.verifySignature(assertion, issuer).then(
+      () => true,
+      () => false,
+    );
+    timings[name].ms.push(Number(process.hrtime.bigint() - started) / 1e6);
+    timings[name].fetches += fetches - fetchesBefore;
+    if (!accepted) timings[name].refused += 1;
+  };
   for (let round = 0; round < rounds; round += 1) {
-    // A fresh cache each round: its first check fetches the key set.
-    const issuers = new AuthorizationGrantIssuers(store, new JwkSetResolver(new RemoteJwkSetCache(new JwkSetFetcher())), { issuer: 'http://localhost' });
-    for (const kind of ['cold', 'hot']) {
-      const started = process.hrtime.bigint();
-      await issuers.verifySignature(assertion, issuer);
-      timings[kind].push(Number(process.hrtime.bigint() - started) / 1e6);
-    }
+    // A fresh cache each round, on a clock of its own: its first check fetches the key set.
+    let now = Date.now();
+    const cache = new RemoteJwkSetCache(new JwkSetFetcher(), { ...DEFAULT_JWK_SET_CACHE_POLICY, now: () => now });
+    const issuers = new AuthorizationGrantIssuers(store, new JwkSetResolver(cache), { issuer: 'http://localhost' });
+    published = [old];
+    await time('first fetch', issuers, signed(old));
+    await time('hot', issuers, signed(old));
+    await time('unknown kid', issuers, signed(never));
+    // The issuer adds a key; its first assertion comes after the refetch cooldown.
+    published = [old, rotated];
+    now += DEFAULT_JWK_SET_CACHE_POLICY.unknownKidRefetchMs + 1000;
+    await time('rotated kid', issuers, signed(rotated));
   }
   server.close();
-  const summary = (values) => {
-    const sorted = [...values].sort((a, b) => a - b);
+  console.log(`jwt-bearer signature check against a jwks_uri (ES256, a local key server), ${rounds} rounds of a fresh cache:`);
+  for (const name of cases) {
+    const sorted = [...timings[name].ms].sort((a, b) => a - b);
     const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(3);
-    return `p50 ${at(0.5)} ms, p99 ${at(0.99)} ms`;
-  };
-  console.log(`jwt-bearer signature check, ${rounds} rounds: cold jwks_uri fetch ${summary(timings.cold)}; hot keys ${summary(timings.hot)}`);
+    const { fetches: fetched, refused } = timings[name];
+    console.log(`  ${name.padEnd(12)} p50 ${at(0.5)} ms, p99 ${at(0.99)} ms; key set fetches ${fetched}, refused ${refused} of ${sorted.length}`);
+  }
 }
 
 module.exports = { SCENARIOS };
