@@ -4,13 +4,14 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt, freePort, ROOT, runToExit, spawnService, startService, stop } from '../support/built-service';
-import { TEST_KEY_ENCRYPTION_KEY, testDatabaseUrl } from '../support/create-test-app';
+import { sql, TEST_KEY_ENCRYPTION_KEY, testDatabaseUrl } from '../support/create-test-app';
 import { expectTokenError, expectTokenSuccessHeaders, secretHash, uniqueName } from '../support/fixtures';
 import { jwtPayload, request, requestToken } from '../support/http';
 
 const PARTNER_KEY_GRANT = 'urn:example:params:oauth:grant-type:partner-api-key';
 const EXAMPLE = join(ROOT, 'examples/extensions/partner-key.js');
 const ISSUER = 'http://tollgate.test';
+const TOLLGATE = join(ROOT, 'dist/cli/tollgate.js');
 
 /** A client-creating migration in plain JavaScript, as an extension carries it (docs/extending.md#3-a-container-extension). */
 function clientMigration(className: string, clientId: string, grantType: string, secret: string): string {
@@ -162,6 +163,32 @@ export const migrations = [AddClientProbe${stamp + 1}];
       new RegExp(`AddClientPartnerGateway${stamp}, AddClientProbe${stamp + 1}$`),
     );
   }, 150_000);
+
+  it("applies an extension's migrations with `tollgate migrate`, as the start does, and lists them with --check", async () => {
+    const stamp = Date.now() + 10;
+    const clientId = uniqueName('migrated-partner');
+    const extension = join(directory, 'migrated-partner-key.js');
+    await writeFile(
+      extension,
+      `${await readFile(EXAMPLE, 'utf8')}\n${clientMigration(`AddClientMigratedPartner${stamp}`, clientId, PARTNER_KEY_GRANT, 'migrated-secret')}` +
+        `module.exports.migrations = [AddClientMigratedPartner${stamp}];\n`,
+    );
+    const env = await environment(extension, { LOG_LEVEL: 'warn' });
+    const migrate = async (...argv: string[]) => runToExit(spawnService(env, directory, children, [process.execPath, TOLLGATE, 'migrate', ...argv]), 60_000);
+
+    expect(await migrate('--check')).toMatchObject({ code: 3, stdout: `Pending: AddClientMigratedPartner${stamp}\n` });
+    expect(await sql('SELECT client_id FROM clients WHERE client_id = $1', [clientId])).toEqual([]);
+    expect(await migrate()).toMatchObject({ code: 0, stdout: `Applied: AddClientMigratedPartner${stamp}\n` });
+    expect(await sql('SELECT allowed_grant_types FROM clients WHERE client_id = $1', [clientId])).toEqual([{ allowed_grant_types: [PARTNER_KEY_GRANT] }]);
+    expect(await migrate('--check')).toMatchObject({ code: 0, stdout: 'No pending migration.\n' });
+
+    const missing = join(directory, 'missing.js');
+    const failed = await runToExit(
+      spawnService({ ...env, TOLLGATE_EXTENSIONS: missing }, directory, children, [process.execPath, TOLLGATE, 'migrate']),
+      60_000,
+    );
+    expect(failed).toMatchObject({ code: 1, stderr: `tollgate migrate: TOLLGATE_EXTENSIONS: ${missing} does not exist\n` });
+  }, 120_000);
 
   it('refuses to start, in one line naming the file, when an extension is missing, throws, exports no Nest module, no validator or bad migrations', async () => {
     const missing = join(directory, 'missing.js');
