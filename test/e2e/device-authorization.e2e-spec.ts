@@ -252,6 +252,25 @@ describe('device authorization grant', () => {
       expectError(await poll(device_code), 'authorization_pending');
     });
 
+    it('answers the login page’s passkey form: 403 without its CSRF token, the login page with one message for a passkey that cannot be used', async () => {
+      const browser = new Browser();
+      const login = await (await browser.get(`${server.url}/connect/device?user_code=BCDF-GHJK`)).text();
+      const csrfToken = /name="csrf_token" value="([^"]+)"/.exec(login)?.[1] ?? '';
+      expect(csrfToken).not.toBe('');
+      expect((await browser.post(`${server.url}/connect/device/passkey`, { user_code: 'BCDF-GHJK', credential: '{}' })).status).toBe(403);
+      const failed = await browser.post(`${server.url}/connect/device/passkey`, {
+        csrf_token: csrfToken,
+        user_code: 'BCDF-GHJK',
+        credential: '{"id":"unknown"}',
+      });
+      expect(failed.status).toBe(200);
+      const html = await failed.text();
+      expect(html).toContain('The passkey could not be used to sign in.');
+      expect(html).not.toContain('The username or password is incorrect.');
+      expect(html).toContain('name="user_code" value="BCDF-GHJK"');
+      expect(browser.cookies.has('tollgate.session')).toBe(false);
+    });
+
     it('throttles one user’s wrong codes without holding back another user', async () => {
       const { device_code, user_code } = await started();
       const guesser = await signedIn(await newUser());

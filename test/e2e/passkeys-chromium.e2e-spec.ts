@@ -188,4 +188,37 @@ warnWithoutChromium('the passkey specs');
     expect(codes.at(-1)).toBe('error:unmet_authentication_requirements');
     await context.close();
   }, 120_000);
+
+  it('signs in with a passkey on the device verification page, and the device gets phr tokens', async () => {
+    const username = uniqueName('device-passkey');
+    const subject = await insertUser({ username, password: 'correct horse' });
+    const { context, page } = await browserWithAuthenticator();
+    // A passkey first: added on the account page after a password sign-in; then signed out.
+    await page.goto(`${issuer}/account`);
+    await signInWithPassword(page, username);
+    await page.fill('#passkey-name', 'Phone');
+    await page.click('button:text("Add a passkey")');
+    await page.waitForSelector('[role=status]:text("The passkey was added.")');
+    await page.click('button:text("Sign out of Tollgate")');
+    await page.waitForSelector('text=signed out');
+
+    const device = await postForm(`${issuer}/connect/deviceauthorization`, { client_id: 'tv', scope: 'openid profile api1' });
+    expect(device.status).toBe(200);
+    // The verification page's login offers a passkey, and its autofill signs in with it, as the login page's does.
+    await page.goto(device.body.verification_uri_complete);
+    await page.waitForSelector('#user_code');
+    expect(await page.inputValue('#user_code')).toBe(device.body.user_code);
+    await page.click('button[type=submit]');
+    await page.click('button[value=allow]');
+    await page.waitForSelector('text=Device connected');
+    await context.close();
+
+    const tokens = await postForm(`${issuer}/connect/token`, {
+      grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+      device_code: device.body.device_code,
+      client_id: 'tv',
+    });
+    expect(tokens.status).toBe(200);
+    expect(jwtPayload(tokens.body.id_token)).toMatchObject({ sub: subject, acr: 'phr', amr: ['hwk', 'user'] });
+  }, 120_000);
 });

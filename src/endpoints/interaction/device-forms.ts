@@ -15,8 +15,8 @@ export class DeviceLoginForm extends DeviceEntryForm {
   @FormField(MAX_BODY_BYTES) password?: string;
 }
 
-/** Its step-up form: the user code carried, the credential from `navigator.credentials.get()` (docs/passkeys.md). */
-export class DeviceStepUpForm extends DeviceEntryForm {
+/** Its passkey forms, sign-in and step-up: the user code carried, the credential from `navigator.credentials.get()` (docs/passkeys.md). */
+export class DevicePasskeyForm extends DeviceEntryForm {
   @FormField(MAX_CREDENTIAL_JSON_LENGTH) credential?: string;
 }
 

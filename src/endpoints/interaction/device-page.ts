@@ -1,7 +1,7 @@
 /** The verification page's steps (RFC 8628 §3.3, docs/device-authorization.md). */
 export type DevicePage =
-  /** Sign in first: the login page, posting to the device flow's own login endpoint. */
-  | { readonly kind: 'device_login'; readonly userCode: string; readonly failed: boolean; readonly username: string }
+  /** Sign in first: the login page, posting to the device flow's own login endpoints. `passkey`: the passkey form failed. */
+  | { readonly kind: 'device_login'; readonly userCode: string; readonly failed: boolean; readonly username: string; readonly passkey?: boolean }
   /** The user code form, prefilled from `verification_uri_complete`. */
   | { readonly kind: 'device_entry'; readonly userCode: string; readonly subject: string; readonly problem?: DeviceEntryProblem }
   /** The confirmation naming the client, for every code (RFC 8628 §5.4), the user code carried. */

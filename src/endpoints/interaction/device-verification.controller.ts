@@ -1,7 +1,7 @@
 import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { InspectedParameters } from '../../protocol/inspected-parameters';
-import { DeviceConsentForm, DeviceEntryForm, DeviceLoginForm, DeviceStepUpForm } from './device-forms';
+import { DeviceConsentForm, DeviceEntryForm, DeviceLoginForm, DevicePasskeyForm } from './device-forms';
 import { DeviceVerificationService } from './device-verification.service';
 import { PageForm, PageQuery } from './page-parameters';
 import { PageExceptionFilter } from './page-exception.filter';
@@ -43,9 +43,18 @@ export class DeviceVerificationController {
     await this.pages.render(request, reply, await this.verification.signIn(form, request.headers.cookie, request.ip));
   }
 
+  @Post('passkey')
+  async passkeySignIn(
+    @PageForm(DevicePasskeyForm) form: InspectedParameters<DevicePasskeyForm>,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    await this.pages.render(request, reply, await this.verification.signInWithPasskey(form, request.headers.cookie, request.ip));
+  }
+
   @Post('step-up')
   async stepUp(
-    @PageForm(DeviceStepUpForm) form: InspectedParameters<DeviceStepUpForm>,
+    @PageForm(DevicePasskeyForm) form: InspectedParameters<DevicePasskeyForm>,
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {

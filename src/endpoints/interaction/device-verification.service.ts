@@ -13,7 +13,7 @@ import type { SignInSession } from '../../identity/sessions/sign-in-session';
 import { SignInSessionService } from '../../identity/sessions/sign-in-session.service';
 import { UserDirectory } from '../../identity/users/user-directory';
 import { CSRF_FIELD, CsrfTokens } from './csrf';
-import type { DeviceConsentForm, DeviceEntryForm, DeviceLoginForm, DeviceStepUpForm } from './device-forms';
+import type { DeviceConsentForm, DeviceEntryForm, DeviceLoginForm, DevicePasskeyForm } from './device-forms';
 import { PasskeySignIn } from './passkey-sign-in';
 import { PasskeyRepository } from '../../identity/passkeys/passkey.repository';
 import { readAcrRequirement } from '../../protocol/acr-request';
@@ -70,6 +70,17 @@ export class DeviceVerificationService {
     return { page: { kind: 'device_entry', userCode, subject: session.subject }, cookies: set, sessionHandle: handle };
   }
 
+  /** The login page's passkey form (docs/passkeys.md): a new session and the code form, as the password form makes them. */
+  async signInWithPasskey(form: InspectedParameters<DevicePasskeyForm>, cookies: string | undefined, address: string): Promise<PageResult> {
+    const handle = this.cookies.preSession(cookies);
+    if (handle === undefined || !this.csrf.isValid({ kind: 'pre-session', handle }, form.accepted(CSRF_FIELD))) return { page: { kind: 'csrf_failed' } };
+    const userCode = form.accepted('user_code') ?? '';
+    const user = await this.passkeySignIn.verify(form.accepted('credential'), { kind: 'pre-session', handle }, VERIFICATION_PAGE, address);
+    if (!user) return { page: { kind: 'device_login', userCode, failed: true, username: '', passkey: true } };
+    const signedIn = await this.signedInSessions.start(user, PASSKEY_METHODS, cookies, VERIFICATION_PAGE, address);
+    return { page: { kind: 'device_entry', userCode, subject: signedIn.session.subject }, cookies: signedIn.cookies, sessionHandle: signedIn.handle };
+  }
+
   /**
    * The code form: always the page that names the client and asks for a decision, whatever the
    * client or a remembered consent: a code a phisher made the user type must never be approved
@@ -83,7 +94,7 @@ export class DeviceVerificationService {
    * The step-up form (docs/passkeys.md#step-up): the session's user signs in again with a passkey,
    * within the same session, and the code goes on as if just entered.
    */
-  async stepUp(form: InspectedParameters<DeviceStepUpForm>, cookies: string | undefined, address: string): Promise<PageResult> {
+  async stepUp(form: InspectedParameters<DevicePasskeyForm>, cookies: string | undefined, address: string): Promise<PageResult> {
     const typed = form.accepted('user_code') ?? '';
     const handle = this.cookies.session(cookies);
     const session = await this.activeSession(cookies);

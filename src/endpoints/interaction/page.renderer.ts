@@ -131,14 +131,23 @@ export class PageRenderer {
     const device = `${this.basePath}/connect/device`;
     switch (page.kind) {
       case 'device_login':
-        return this.form(context, 'pre-session', [], 'login', {
-          action: `${device}/login`,
-          clientId: 'your device',
-          clientName: 'your device',
-          carried: { user_code: page.userCode },
-          failed: page.failed,
-          username: page.username,
-        });
+        return this.form(
+          context,
+          'pre-session',
+          [],
+          'login',
+          {
+            action: `${device}/login`,
+            clientId: 'your device',
+            clientName: 'your device',
+            carried: { user_code: page.userCode },
+            failed: page.failed && !page.passkey,
+            passkeyFailed: page.failed && page.passkey === true,
+            username: page.username,
+          },
+          200,
+          { action: `${device}/passkey` },
+        );
       case 'device_entry': {
         const { problem } = page;
         if (problem?.kind === 'throttled') context.reply.header('Retry-After', String(problem.retryAfterSeconds));
