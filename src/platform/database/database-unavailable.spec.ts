@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable } from './database-unavailable';
+import { isDatabaseUnavailable, isQueryConnectionLost } from './database-unavailable';
 
 const withCode = (code: string, message = 'failed') => Object.assign(new Error(message), { code });
 
@@ -69,4 +69,20 @@ describe('isDatabaseUnavailable', () => {
       expect(isDatabaseUnavailable(Object.assign(new Error('query failed'), { driverError: new Error(message) }))).toBe(true);
     },
   );
+});
+
+describe('isQueryConnectionLost', () => {
+  it.each(['read ECONNRESET', 'write EPIPE', 'connect ECONNREFUSED 127.0.0.1:5432'])(
+    'is true for a query\'s socket error "%s" without its code, as an error or as text',
+    (message) => {
+      expect(isQueryConnectionLost(new Error(message))).toBe(true);
+      expect(isQueryConnectionLost(message)).toBe(true);
+      expect(isDatabaseUnavailable(new Error(message))).toBe(false);
+    },
+  );
+
+  it('is false for a query that failed otherwise', () => {
+    expect(isQueryConnectionLost('duplicate key value violates unique constraint "users_pkey"')).toBe(false);
+    expect(isQueryConnectionLost(new Error('syntax error at or near "SELEC"'))).toBe(false);
+  });
 });

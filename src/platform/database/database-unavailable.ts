@@ -19,3 +19,16 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+// A connection's socket error, which can reach TypeORM's query logger as text, without its code.
+const SOCKET_ERROR = /\b(read|write|connect) (ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|EHOSTUNREACH)\b/;
+
+/**
+ * For an error known to come from one of our database queries (TypeORM's logger): unavailable, or a
+ * socket error told only by its text. Not for errors of unknown origin: a grant's own failing
+ * connection to elsewhere is not our database's outage.
+ */
+export function isQueryConnectionLost(error: unknown): boolean {
+  if (isDatabaseUnavailable(error)) return true;
+  return SOCKET_ERROR.test(typeof error === 'string' ? error : error instanceof Error ? error.message : '');
+}

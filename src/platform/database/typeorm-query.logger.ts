@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { Logger as TypeOrmLogger } from 'typeorm';
-import { isDatabaseUnavailable } from './database-unavailable';
+import { isQueryConnectionLost } from './database-unavailable';
 
 /**
  * TypeORM's failed and slow queries through Nest's JSON logger, never with their parameters:
@@ -14,7 +14,7 @@ export class TypeOrmQueryLogger implements TypeOrmLogger {
 
   logQueryError(error: string | Error, query: string): void {
     // An unreachable database fails every query: DatabaseOutageMonitor logs the outage once instead.
-    if (isDatabaseUnavailable(error)) return;
+    if (isQueryConnectionLost(error)) return;
     this.logger.error(`query failed: ${typeof error === 'string' ? error : error.message} -- ${query}`);
   }
 
