@@ -92,8 +92,10 @@ async function neighboursGuess(send: (username: string, password: string) => Pro
       return { verifier: verifier.verifier };
     }
     const location = new URL((await answer.headerValue('location'))!);
-    // Let the redirect to the spa's callback finish before the next navigation.
+    // Let the redirect to the spa's callback finish before the next navigation; then leave its error
+    // page (nothing serves the callback), which Chromium would otherwise reload by itself mid-test.
     await on.waitForURL((url) => url.href.startsWith(SPA_CALLBACK) || url.protocol === 'chrome-error:');
+    await on.goto('about:blank');
     return { code: location.searchParams.get('code') ?? undefined, verifier: verifier.verifier };
   }
 
