@@ -7,11 +7,11 @@ import { OAuthError } from '../../protocol/oauth-error';
 import { BrowserCookies } from '../../identity/sessions/browser-cookies';
 import type { SignInSession } from '../../identity/sessions/sign-in-session';
 import { SignInSessionService } from '../../identity/sessions/sign-in-session.service';
+import { SessionTermination } from '../../identity/signals/session-termination';
 import { CSRF_FIELD, CsrfTokens } from './csrf';
 import { END_SESSION_PARAMETERS, type EndSessionParameters, type LogoutForm } from './end-session-parameters';
 import type { PageResult } from './page';
 import { appendQuery } from './redirect-url';
-import { SignedInSessions } from './signed-in-sessions';
 
 type EndSessionInput = InspectedParameters<EndSessionParameters>;
 
@@ -41,7 +41,7 @@ export class EndSessionService {
     private readonly cookies: BrowserCookies,
     private readonly csrf: CsrfTokens,
     private readonly audit: AuditSink,
-    private readonly signedIn: SignedInSessions,
+    private readonly termination: SessionTermination,
   ) {}
 
   async endSession(parameters: EndSessionInput, cookies: string | undefined): Promise<PageResult> {
@@ -62,9 +62,12 @@ export class EndSessionService {
     return this.withRequest(form, async (request) => this.signOut(handle, await this.sessions.find(handle), request.location));
   }
 
-  /** Ends the session (`SignedInSessions.end`); the clients and receivers are told after this page answers. */
+  /**
+   * Ends the session, and with it its codes not yet redeemed (the code grant checks the session); the
+   * clients and receivers are told from the outbox after this page answers (docs/signals.md#when-a-session-ends).
+   */
   private async signOut(handle: string | undefined, session: SignInSession | undefined, location: string | undefined): Promise<PageResult> {
-    await this.signedIn.end(handle);
+    await this.termination.endBrowserSession(handle);
     this.audit.emit({ name: 'user.signed_out', subject: session?.subject });
     return {
       page: location === undefined ? { kind: 'signed_out' } : { kind: 'redirect', location },

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuditSink } from '../../platform/audit/audit-event';
 import { acrOf } from '../../protocol/authentication-context';
 import { BrowserCookies } from '../../identity/sessions/browser-cookies';
-import type { EndedSignInSession, SignInSession } from '../../identity/sessions/sign-in-session';
+import type { SignInSession } from '../../identity/sessions/sign-in-session';
 import { SignInSessionService } from '../../identity/sessions/sign-in-session.service';
 import { SessionTermination } from '../../identity/signals/session-termination';
 import type { User } from '../../identity/users/user';
@@ -17,7 +17,7 @@ export interface SignedIn {
 /**
  * The session of a sign-in on a page, whatever the method (password or passkey): a new one, or the
  * same one signed in again (a step-up, or the account page's recent sign-in). Audited with its `acr`.
- * A session ends here too, at logout or when a new sign-in replaces it.
+ * A new sign-in ends the browser's previous session as a logout does (`SessionTermination`).
  */
 @Injectable()
 export class SignedInSessions {
@@ -30,7 +30,7 @@ export class SignedInSessions {
 
   /** A new session for the user signed in with `methods`, replacing whatever session the browser had; the pre-session ends. */
   async start(user: User, methods: readonly string[], cookieHeader: string | undefined, clientId: string, address: string): Promise<SignedIn> {
-    await this.end(this.cookies.session(cookieHeader));
+    await this.termination.endBrowserSession(this.cookies.session(cookieHeader));
     const { handle, session } = await this.sessions.start(user.subjectId, methods);
     this.audit.emit({ name: 'user.signed_in', clientId, subject: user.subjectId, address, acr: acrOf(methods) });
     return { handle, session, cookies: [this.cookies.setSession(handle, this.sessions.lifetimeSeconds), this.cookies.clearPreSession()] };
@@ -43,14 +43,5 @@ export class SignedInSessions {
     this.audit.emit({ name: 'user.signed_in', clientId, subject: session.subject, address, acr: acrOf(methods) });
     const maxAge = Math.max(Math.floor((renewed.session.expiresAt.getTime() - Date.now()) / 1000), 0);
     return { ...renewed, cookies: [this.cookies.setSession(renewed.handle, maxAge)] };
-  }
-
-  /**
-   * Ends the browser's session: the clients it gave ID tokens to and Shared Signals receivers are told
-   * from the outbox, in the same transaction (docs/signals.md#when-a-session-ends), and its codes not yet
-   * redeemed are refused from then on (the authorization code grant checks the session). Undefined when there was no session.
-   */
-  end(handle: string | undefined): Promise<EndedSignInSession | undefined> {
-    return this.termination.endBrowserSession(handle);
   }
 }

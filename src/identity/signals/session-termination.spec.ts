@@ -53,8 +53,13 @@ describe('SessionTermination', () => {
       expect(inUnit).toEqual([['ended sid-1 by user']]);
     });
 
-    it('tells nobody when the browser had no session', async () => {
+    it('tells nobody, and opens no unit of work, when the browser had no session', async () => {
       await expect(termination([]).endBrowserSession(undefined)).resolves.toBeUndefined();
+      expect(inUnit).toEqual([]);
+    });
+
+    it('tells nobody when the session is gone already', async () => {
+      await expect(termination([]).endBrowserSession('sid-9')).resolves.toBeUndefined();
       expect(inUnit).toEqual([[]]);
     });
 

@@ -21,7 +21,9 @@ export class SessionTermination {
   ) {}
 
   /** The session behind a browser's session cookie (`handle`), ended by its user; undefined when there was none. */
-  endBrowserSession(handle: string | undefined): Promise<EndedSignInSession | undefined> {
+  async endBrowserSession(handle: string | undefined): Promise<EndedSignInSession | undefined> {
+    // Most sign-ins come without a session: no transaction for them.
+    if (handle === undefined) return undefined;
     return this.unitOfWork.run(async () => {
       const ended = await this.sessions.end(handle);
       if (ended) await this.events.sessionEnded(ended, 'user');
