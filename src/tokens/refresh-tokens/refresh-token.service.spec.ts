@@ -12,7 +12,7 @@ class InMemoryRefreshTokens extends RefreshTokenRepository {
     return this.tokens.get(tokenHash);
   }
   async add(token: NewRefreshToken): Promise<void> {
-    this.tokens.set(token.tokenHash, { ...token, createdAt: new Date() });
+    this.tokens.set(token.tokenHash, token);
   }
   async addToFamily(token: NewRefreshToken): Promise<boolean> {
     if ([...this.tokens.values()].some((stored) => stored.familyId === token.familyId && stored.revokedAt)) return false;
@@ -129,6 +129,8 @@ describe('RefreshTokenService', () => {
       expect(JSON.stringify(stored)).not.toContain(handle);
       expect(stored.expiresAt.getTime()).toBeGreaterThanOrEqual(before + 86_400_000);
       expect(stored.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + 86_400_000);
+      // One clock for both: introspection's exp - iat is the lifetime to the second.
+      expect(stored.expiresAt.getTime() - stored.createdAt.getTime()).toBe(86_400_000);
     });
 
     it('rotates within the family, keeping its scope and absolute expiry', async () => {

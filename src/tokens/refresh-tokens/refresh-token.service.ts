@@ -80,6 +80,8 @@ export class RefreshTokenService {
       authenticationMethods: grant.authenticationMethods,
       sessionId: grant.idToken?.sessionId,
       confirmation: family.confirmation,
+      // The application's clock for both: `iat` and `exp` from one clock keep the family's lifetime exact.
+      createdAt: now,
       expiresAt: family.expiresAt,
       accessToken: { jwtId: accessToken.jwtId, expiresAt: Math.floor(now.getTime() / 1000) + accessToken.expiresIn },
     };

@@ -38,7 +38,7 @@ export interface CompanionAccessToken {
   readonly expiresAt: number;
 }
 
-export interface NewRefreshToken extends Omit<RefreshToken, 'createdAt' | 'consumedAt' | 'revokedAt'> {
+export interface NewRefreshToken extends Omit<RefreshToken, 'consumedAt' | 'revokedAt'> {
   readonly accessToken: CompanionAccessToken;
 }
 

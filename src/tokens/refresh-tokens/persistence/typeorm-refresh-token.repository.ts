@@ -120,6 +120,7 @@ function toEntity(token: NewRefreshToken): Partial<RefreshTokenEntity> {
     dpopJkt: token.confirmation?.jkt ?? null,
     accessTokenJti: token.accessToken.jwtId,
     accessTokenExpiresAt: new Date(token.accessToken.expiresAt * 1000),
+    createdAt: token.createdAt,
     expiresAt: token.expiresAt,
   };
 }
