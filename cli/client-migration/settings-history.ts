@@ -22,6 +22,13 @@ export const TRUSTED_ISSUER_HISTORY: HistoryTable = {
   key: 'issuer',
   what: 'trusted issuer',
 };
+/** Settings of an authorization-grant issuer (docs/chaining.md), kept beside the trusted issuer's own. */
+export const AUTHORIZATION_GRANT_HISTORY: HistoryTable = {
+  history: TRUSTED_ISSUER_HISTORY.history,
+  table: 'authorization_grant_issuers',
+  key: 'issuer',
+  what: 'authorization-grant issuer',
+};
 
 /**
  * The settings a generated migration overwrites on an existing record, kept under the migration's

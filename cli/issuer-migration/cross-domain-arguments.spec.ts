@@ -37,7 +37,13 @@ describe('issuer:migration --authorization-grant and --partner', () => {
   });
 
   it.each([
-    [['--authorization-grant', 'https://idp.example.com', '--trusted-by', 'agent'], 'exactly one of --jwks-file and --jwks-uri'],
+    [['--authorization-grant', 'https://idp.example.com'], 'or at least one of --user-claim, --identity-scope, --max-lifetime and --trusted-by to change it'],
+    [
+      ['--authorization-grant', 'https://idp.example.com', '--jwks-file', 'k.json', '--jwks-uri', 'https://idp.example.com/jwks', '--trusted-by', 'a'],
+      'at most one of --jwks-file and --jwks-uri',
+    ],
+    [['--authorization-grant', 'https://idp.example.com', '--max-lifetime', '60', '--description', 'x'], '--change <issuer> --description'],
+    [['--authorization-grant', 'https://idp.example.com', '--max-lifetime', '1.5'], '--max-lifetime must be 1 to 86400 seconds'],
     [['--authorization-grant', 'https://idp.example.com', '--jwks-uri', 'https://idp.example.com/jwks'], '--trusted-by'],
     [
       ['--authorization-grant', 'https://idp.example.com', '--jwks-uri', 'https://idp.example.com/jwks', '--trusted-by', 'a', '--max-lifetime', '0'],
@@ -72,5 +78,34 @@ describe('issuer:migration --authorization-grant and --partner', () => {
     expect(migration.source).toContain("'authorization-grant', 'jwt'");
     expect(migration.source).toContain('INSERT INTO client_authorization_grant_issuers');
     expect(migration.source).toContain('DELETE FROM trusted_issuers WHERE issuer = $1\', ["https://idp.example.com"]');
+  });
+
+  it('reads --authorization-grant without keys as a change of the settings given', () => {
+    const { request } = parseCrossDomainArguments(['--authorization-grant', 'https://idp.example.com', '--max-lifetime', '60', '--trusted-by', 'agent']);
+    expect(request).toEqual({
+      kind: 'authorization-grant-change',
+      issuer: 'https://idp.example.com',
+      userClaim: undefined,
+      identityScopes: undefined,
+      maxLifetimeSeconds: 60,
+      trustedBy: ['agent'],
+    });
+  });
+
+  it('renders a change that records what it replaces, and whose down restores it and removes only the clients it added', () => {
+    const { request } = parseCrossDomainArguments(['--authorization-grant', 'https://idp.example.com', '--identity-scope', 'openid', '--trusted-by', 'agent']);
+    const migration = renderCrossDomainMigration(request, 1_800_000_000_000);
+    expect(migration.className).toBe('ChangeAuthorizationGrantIssuerIdpExampleCom1800000000000');
+    expect(migration.source).toContain(
+      "jsonb_build_object('identity_scopes', identity_scopes, 'added_trusted_by', '[]'::jsonb) FROM authorization_grant_issuers",
+    );
+    expect(migration.source).toContain(
+      'UPDATE authorization_grant_issuers SET identity_scopes = $2 WHERE issuer = $1\', ["https://idp.example.com", ["openid"]]',
+    );
+    expect(migration.source).toContain(
+      'INSERT INTO client_authorization_grant_issuers (client_id, issuer) SELECT unnest($1::text[]), $2 ON CONFLICT DO NOTHING',
+    );
+    expect(migration.source).toContain('DELETE FROM client_authorization_grant_issuers WHERE issuer = $1 AND client_id = ANY($2::text[])');
+    expect(migration.source).not.toContain('max_lifetime_seconds');
   });
 });

@@ -17,6 +17,16 @@ export interface AuthorizationGrantIssuerRequest {
   readonly description?: string;
 }
 
+/** `--authorization-grant <registered issuer>` without keys: the settings given replace its own; the `trustedBy` clients are added. */
+export interface AuthorizationGrantIssuerChange {
+  readonly kind: 'authorization-grant-change';
+  readonly issuer: string;
+  readonly userClaim?: string;
+  readonly identityScopes?: readonly string[];
+  readonly maxLifetimeSeconds?: number;
+  readonly trustedBy: readonly string[];
+}
+
 /** `--partner`: an authorization server of another domain that token exchange issues grants for. */
 export interface PartnerRequest {
   readonly kind: 'partner';
@@ -27,11 +37,13 @@ export interface PartnerRequest {
   readonly description?: string;
 }
 
-export type CrossDomainRequest = AuthorizationGrantIssuerRequest | PartnerRequest;
+export type CrossDomainRequest = AuthorizationGrantIssuerRequest | AuthorizationGrantIssuerChange | PartnerRequest;
 
 export const CROSS_DOMAIN_USAGE = `Across trust domains (docs/chaining.md):
   tollgate issuer:migration --authorization-grant <issuer URL> (--jwks-file <file> | --jwks-uri <url>) --trusted-by <client_id>...
       [--user-claim <claim> (default sub)] [--identity-scope <scope>...] [--max-lifetime <seconds> (default 300)] [--description <text>]
+  tollgate issuer:migration --authorization-grant <registered issuer URL> [--user-claim <claim>] [--identity-scope <scope>...]
+      [--max-lifetime <seconds>] [--trusted-by <client_id>...]   (without keys: changes it; --trusted-by clients are added)
   tollgate issuer:migration --partner <issuer URL> --client <our client_id>=<its client_id there>... [--resource <uri>...] [--description <text>]
 Options for both: --out-dir <directory> (default: migrations), --no-index.`;
 
@@ -85,29 +97,39 @@ export function parseCrossDomainArguments(argv: readonly string[]): { request: C
   let request: CrossDomainRequest;
   if (values['authorization-grant'] !== undefined) {
     for (const flag of ['resource', 'client'] as const) if (values[flag] !== undefined) problems.push(`--${flag} goes only with --partner`);
-    if ((values['jwks-file'] === undefined) === (values['jwks-uri'] === undefined)) problems.push('give exactly one of --jwks-file and --jwks-uri');
+    if (values['jwks-file'] !== undefined && values['jwks-uri'] !== undefined) problems.push('give at most one of --jwks-file and --jwks-uri');
     const uriProblem = values['jwks-uri'] === undefined ? undefined : jwksUriProblem(values['jwks-uri']);
     if (uriProblem) problems.push(`--jwks-uri: ${uriProblem}`);
-    const userClaim = values['user-claim'] ?? 'sub';
-    if (!CLAIM_NAME.test(userClaim)) problems.push(`--user-claim "${userClaim.slice(0, 100)}" is not a claim name`);
-    const identityScopes = [...new Set(values['identity-scope'] ?? [])];
-    for (const scope of identityScopes) if (!isScopeToken(scope)) problems.push(`--identity-scope "${scope.slice(0, 100)}" is not a scope`);
-    const maxLifetimeSeconds = values['max-lifetime'] === undefined ? 300 : Number(values['max-lifetime']);
-    if (!Number.isInteger(maxLifetimeSeconds) || maxLifetimeSeconds < 1 || maxLifetimeSeconds > 86400)
+    const userClaim = values['user-claim'];
+    if (userClaim !== undefined && !CLAIM_NAME.test(userClaim)) problems.push(`--user-claim "${userClaim.slice(0, 100)}" is not a claim name`);
+    const identityScopes = values['identity-scope'] === undefined ? undefined : [...new Set(values['identity-scope'])];
+    for (const scope of identityScopes ?? []) if (!isScopeToken(scope)) problems.push(`--identity-scope "${scope.slice(0, 100)}" is not a scope`);
+    const maxLifetimeSeconds = values['max-lifetime'] === undefined ? undefined : Number(values['max-lifetime']);
+    if (maxLifetimeSeconds !== undefined && !(Number.isInteger(maxLifetimeSeconds) && maxLifetimeSeconds >= 1 && maxLifetimeSeconds <= 86400))
       problems.push('--max-lifetime must be 1 to 86400 seconds');
     const trustedBy = clientIds(values['trusted-by'], 'trusted-by');
-    if (trustedBy.length === 0) problems.push('--trusted-by names at least one client that may present its assertions');
-    request = {
-      kind: 'authorization-grant',
-      issuer,
-      jwksFile: values['jwks-file'],
-      jwksUri: values['jwks-uri'],
-      userClaim,
-      identityScopes,
-      maxLifetimeSeconds,
-      trustedBy,
-      description: values.description,
-    };
+    if (values['jwks-file'] === undefined && values['jwks-uri'] === undefined) {
+      // Without keys: a change of a registered issuer, as `--subject` without keys.
+      if (values.description !== undefined) problems.push('--description of a registered issuer changes with --change <issuer> --description');
+      if ([userClaim, identityScopes, maxLifetimeSeconds].every((value) => value === undefined) && trustedBy.length === 0)
+        problems.push(
+          'give --jwks-file or --jwks-uri to register the issuer, or at least one of --user-claim, --identity-scope, --max-lifetime and --trusted-by to change it',
+        );
+      request = { kind: 'authorization-grant-change', issuer, userClaim, identityScopes, maxLifetimeSeconds, trustedBy };
+    } else {
+      if (trustedBy.length === 0) problems.push('--trusted-by names at least one client that may present its assertions');
+      request = {
+        kind: 'authorization-grant',
+        issuer,
+        jwksFile: values['jwks-file'],
+        jwksUri: values['jwks-uri'],
+        userClaim: userClaim ?? 'sub',
+        identityScopes: identityScopes ?? [],
+        maxLifetimeSeconds: maxLifetimeSeconds ?? 300,
+        trustedBy,
+        description: values.description,
+      };
+    }
   } else {
     for (const flag of ['jwks-file', 'jwks-uri', 'user-claim', 'identity-scope', 'trusted-by', 'max-lifetime'] as const)
       if (values[flag] !== undefined) problems.push(`--${flag} goes only with --authorization-grant`);

@@ -1,12 +1,19 @@
 import type { GeneratedMigration } from '../client-migration/client-migration-source';
-import { commentSafe, literal } from '../client-migration/settings-history';
-import type { AuthorizationGrantIssuerRequest, CrossDomainRequest, PartnerRequest } from './cross-domain-arguments';
+import { AUTHORIZATION_GRANT_HISTORY, commentSafe, literal, SettingsHistory } from '../client-migration/settings-history';
+import type { AuthorizationGrantIssuerChange, AuthorizationGrantIssuerRequest, CrossDomainRequest, PartnerRequest } from './cross-domain-arguments';
+import { addTrustingClients, removeAddedTrustingClients } from './issuer-change';
+import { requireKnown, type MigrationBody } from './subject-issuer-source';
 
 /** The TypeORM migration registering an authorization-grant issuer or a partner authorization server (docs/chaining.md). */
 export function renderCrossDomainMigration(request: CrossDomainRequest, timestamp: number): GeneratedMigration {
-  const name = `${request.kind === 'partner' ? 'AddPartnerAuthorizationServer' : 'AddAuthorizationGrantIssuer'}${pascalCase(request.issuer)}`;
+  const name = `${NAMES[request.kind]}${pascalCase(request.issuer)}`;
   const className = `${name}${timestamp}`;
-  const { summary, up, down } = request.kind === 'partner' ? partner(request) : authorizationGrantIssuer(request);
+  const { summary, up, down } =
+    request.kind === 'partner'
+      ? partner(request)
+      : request.kind === 'authorization-grant'
+        ? authorizationGrantIssuer(request)
+        : authorizationGrantIssuerChange(request, className);
   const source = `import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
@@ -27,6 +34,12 @@ ${down.map((line) => `    ${line}`).join('\n')}
 `;
   return { className, fileBase: `${timestamp}-${name}`, source };
 }
+
+const NAMES = {
+  'authorization-grant': 'AddAuthorizationGrantIssuer',
+  'authorization-grant-change': 'ChangeAuthorizationGrantIssuer',
+  partner: 'AddPartnerAuthorizationServer',
+} as const;
 
 function requireClients(clientIds: readonly string[]): string[] {
   return [
@@ -51,6 +64,35 @@ function authorizationGrantIssuer(request: AuthorizationGrantIssuerRequest) {
       '// Its settings and the clients that trusted it go with it (ON DELETE CASCADE).',
       `await queryRunner.query('DELETE FROM trusted_issuers WHERE issuer = $1', [${issuer}]);`,
     ],
+  };
+}
+
+const CHANGED_COLUMNS = { userClaim: 'user_claim', identityScopes: 'identity_scopes', maxLifetimeSeconds: 'max_lifetime_seconds' } as const;
+
+/** Replaces the settings given and adds the trusting clients; `down` puts back exactly what was there (docs/operations.md#changing-what-exists). */
+function authorizationGrantIssuerChange(request: AuthorizationGrantIssuerChange, migration: string): MigrationBody {
+  const history = new SettingsHistory(AUTHORIZATION_GRANT_HISTORY, migration, request.issuer);
+  const assignments = (Object.keys(CHANGED_COLUMNS) as (keyof typeof CHANGED_COLUMNS)[])
+    .filter((setting) => request[setting] !== undefined)
+    .map((setting) => [CHANGED_COLUMNS[setting], literal(request[setting])] as const);
+  const columns = assignments.map(([column]) => column);
+  const table = 'client_authorization_grant_issuers';
+  return {
+    summary: `Changes authorization-grant issuer \`${request.issuer}\`: ${[
+      ...assignments.map(([column, value]) => `${column} ${value}`),
+      ...(request.trustedBy.length > 0 ? [`trusted by ${request.trustedBy.join(', ')}`] : []),
+    ].join('; ')}. \`down\` puts back what was there.`,
+    up: [
+      `const [registered] = await queryRunner.query('SELECT role FROM trusted_issuers WHERE issuer = $1', [${literal(request.issuer)}]);`,
+      `if (registered?.role !== 'authorization-grant') throw new Error(${literal(
+        `Authorization-grant issuer "${request.issuer}" is not registered: add it first with tollgate issuer:migration --authorization-grant ${request.issuer} --jwks-uri …`,
+      )});`,
+      ...requireKnown({ identityScopes: request.identityScopes, trustedBy: request.trustedBy }),
+      ...history.record(columns, { added_trusted_by: "'[]'::jsonb" }),
+      ...history.update(assignments),
+      ...addTrustingClients(table, request.issuer, migration, request.trustedBy),
+    ],
+    down: history.restore(columns, removeAddedTrustingClients(table, request.issuer, request.trustedBy)),
   };
 }
 

@@ -26,7 +26,6 @@ const SUBJECT_COLUMNS = { audience: 'subject_audience', userClaim: 'subject_user
 export function renderIssuerChange(issuer: string, changes: IssuerChanges, migration: string): MigrationBody {
   const history = new SettingsHistory(TRUSTED_ISSUER_HISTORY, migration, issuer);
   const id = literal(issuer);
-  const key = literal(migration);
   const { subject } = changes;
   const subjectSettings = subject ? (Object.keys(SUBJECT_COLUMNS) as (keyof typeof SUBJECT_COLUMNS)[]).filter((setting) => subject[setting] !== undefined) : [];
   const assignments: [string, string][] = [
@@ -57,26 +56,35 @@ export function renderIssuerChange(issuer: string, changes: IssuerChanges, migra
       ...(subject ? requireKnown(subject) : []),
       ...history.record(columns, { added_trusted_by: "'[]'::jsonb" }),
       ...history.update(assignments),
-      ...(trustedBy.length > 0
-        ? [
-            'const added = await queryRunner.query(',
-            `  'INSERT INTO client_subject_issuers (client_id, issuer) SELECT unnest($1::text[]), $2 ON CONFLICT DO NOTHING RETURNING client_id',`,
-            `  [${literal(trustedBy)}, ${id}],`,
-            ');',
-            'await queryRunner.query(',
-            `  "UPDATE trusted_issuer_settings_before_migration SET settings = settings || jsonb_build_object('added_trusted_by', $2::text[]) WHERE migration = $1",`,
-            `  [${key}, added.map((row: { client_id: string }) => row.client_id)],`,
-            ');',
-          ]
-        : []),
+      ...addTrustingClients('client_subject_issuers', issuer, migration, trustedBy),
     ],
-    down: history.restore(
-      columns,
-      trustedBy.length > 0
-        ? [
-            `await queryRunner.query('DELETE FROM client_subject_issuers WHERE issuer = $1 AND client_id = ANY($2::text[])', [${id}, before.settings.added_trusted_by ?? []]);`,
-          ]
-        : [],
-    ),
+    down: history.restore(columns, removeAddedTrustingClients('client_subject_issuers', issuer, trustedBy)),
   };
+}
+
+/**
+ * Lines that make `clients` trust the issuer, recording in the migration's history row (which
+ * `record` wrote with `added_trusted_by`) the ones that did not already, for
+ * `removeAddedTrustingClients` in `down`.
+ */
+export function addTrustingClients(table: string, issuer: string, migration: string, clients: readonly string[]): string[] {
+  if (clients.length === 0) return [];
+  return [
+    'const added = await queryRunner.query(',
+    `  'INSERT INTO ${table} (client_id, issuer) SELECT unnest($1::text[]), $2 ON CONFLICT DO NOTHING RETURNING client_id',`,
+    `  [${literal(clients)}, ${literal(issuer)}],`,
+    ');',
+    'await queryRunner.query(',
+    `  "UPDATE trusted_issuer_settings_before_migration SET settings = settings || jsonb_build_object('added_trusted_by', $2::text[]) WHERE migration = $1",`,
+    `  [${literal(migration)}, added.map((row: { client_id: string }) => row.client_id)],`,
+    ');',
+  ];
+}
+
+/** `down`'s counterpart of `addTrustingClients`: only the clients `up` added stop trusting the issuer. */
+export function removeAddedTrustingClients(table: string, issuer: string, clients: readonly string[]): string[] {
+  if (clients.length === 0) return [];
+  return [
+    `await queryRunner.query('DELETE FROM ${table} WHERE issuer = $1 AND client_id = ANY($2::text[])', [${literal(issuer)}, before.settings.added_trusted_by ?? []]);`,
+  ];
 }

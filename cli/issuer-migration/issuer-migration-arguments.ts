@@ -58,6 +58,8 @@ replace its own, the --trusted-by clients are added, and down puts back exactly 
 --authorization-grant and --partner register the two sides of tokens across trust domains (docs/chaining.md):
   npm run issuer:migration -- --authorization-grant <issuer URL> (--jwks-file <file> | --jwks-uri <url>) --trusted-by <client_id>...
       [--user-claim <claim> (default sub)] [--identity-scope <scope>...] [--max-lifetime <seconds> (default 300)]
+  npm run issuer:migration -- --authorization-grant <registered issuer URL> [--user-claim <claim>] [--identity-scope <scope>...]
+      [--max-lifetime <seconds>] [--trusted-by <client_id>...]   (without keys: changes it; --trusted-by clients are added)
   npm run issuer:migration -- --partner <issuer URL> --client <our client_id>=<its client_id there>... [--resource <uri>...]`;
 
 const OPTIONS = {

@@ -1,15 +1,17 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
 import { runClientMigrationCommand, type CommandIo } from '../../cli/client-migration/client-migration.command';
 import { runIssuerMigrationCommand } from '../../cli/issuer-migration/issuer-migration.command';
 import { clientAssertion, demoPrivateJwk, demoPublicJwk, JWT_BEARER, JWT_SPIFFE, jwtSvid, serviceAccountToken, signJwt } from '../support/client-assertions';
-import { sql, startTestServer, testDatabaseUrl, type TestServer } from '../support/create-test-app';
+import { ISSUER, sql, startTestServer, testDatabaseUrl, type TestServer } from '../support/create-test-app';
 import { expectTokenError, insertClient, uniqueName } from '../support/fixtures';
 import { jwtPayload, postForm, requestToken } from '../support/http';
 import { API1, TOKEN_EXCHANGE } from '../support/token-lifecycle';
 import { SCRATCH_ROOT, typeCheck } from '../support/type-check';
+
+const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 type Command = (argv: readonly string[], io: CommandIo) => Promise<number>;
 
@@ -419,16 +421,82 @@ describe('migrations for secretless clients and trusted issuers', () => {
     expect(await sql('SELECT count(*)::int AS count FROM partner_authorization_servers WHERE issuer = $1', [partner])).toEqual([{ count: 0 }]);
   });
 
+  it('changes an authorization-grant issuer and its trusting clients; down puts back exactly what was there', async () => {
+    const issuer = `https://${uniqueName('ag-change')}.example`;
+    const newcomer = { clientId: uniqueName('agent'), secret: 'agent-secret' };
+    await insertClient({ ...newcomer, secrets: [{ secret: newcomer.secret }], grantTypes: [JWT_BEARER_GRANT], scopes: ['openid', 'api1'] });
+    await writeFile(join(outDir, 'ag-change.json'), JSON.stringify({ keys: [demoPublicJwk('demo-idp')] }));
+    const register = await generate(runIssuerMigrationCommand, '--authorization-grant', issuer, '--jwks-file', 'ag-change.json', '--trusted-by', 'api1');
+    await register.migration!.up(runner);
+    const redeem = async (lifetime: number) => {
+      const now = Math.floor(Date.now() / 1000);
+      const assertion = await signJwt(
+        { iss: issuer, sub: '1', aud: ISSUER, iat: now, exp: now + lifetime, jti: randomUUID() },
+        { key: demoPrivateJwk('demo-idp') },
+      );
+      return requestToken(server.url, newcomer.clientId, newcomer.secret, { grant_type: JWT_BEARER_GRANT, assertion, scope: 'api1' });
+    };
+    const settings = () =>
+      sql(
+        `SELECT a.user_claim, a.identity_scopes, a.max_lifetime_seconds, array(SELECT client_id FROM client_authorization_grant_issuers c WHERE c.issuer = a.issuer ORDER BY client_id) AS trusted_by
+           FROM authorization_grant_issuers a WHERE a.issuer = $1`,
+        [issuer],
+      );
+    const before = await settings();
+    expect(before).toEqual([{ user_claim: 'sub', identity_scopes: [], max_lifetime_seconds: 300, trusted_by: ['api1'] }]);
+    expectTokenError(await redeem(60), 400, 'invalid_grant');
+
+    const unregistered = await generate(runIssuerMigrationCommand, '--authorization-grant', 'https://nowhere.example', '--max-lifetime', '60');
+    await expect(unregistered.migration!.up(runner)).rejects.toThrow('Authorization-grant issuer "https://nowhere.example" is not registered');
+    const change = await generate(
+      runIssuerMigrationCommand,
+      '--authorization-grant',
+      issuer,
+      '--max-lifetime',
+      '60',
+      '--identity-scope',
+      'openid',
+      '--trusted-by',
+      newcomer.clientId,
+      '--trusted-by',
+      'api1',
+    );
+    expect({ code: change.code, stdout: change.stdout }).toEqual({ code: 0, stdout: '' });
+    await change.migration!.up(runner);
+    expect(await settings()).toEqual([{ ...before[0], identity_scopes: ['openid'], max_lifetime_seconds: 60, trusted_by: ['api1', newcomer.clientId].sort() }]);
+    const redeemed = await redeem(60);
+    expect(redeemed.status).toBe(200);
+    expect(jwtPayload(redeemed.body.access_token)).toMatchObject({ sub: '1', client_id: newcomer.clientId, scope: 'api1' });
+    const tooLong = await redeem(120);
+    expectTokenError(tooLong, 400, 'invalid_grant');
+    expect(tooLong.body.error_description).toMatch(/maximum of 60 s/);
+
+    await change.migration!.down(runner);
+    // api1 trusted the issuer before the change: down keeps it, and takes back only what up added.
+    expect(await settings()).toEqual(before);
+    expect(await sql('SELECT count(*)::int AS count FROM trusted_issuer_settings_before_migration')).toEqual([{ count: 0 }]);
+    expectTokenError(await redeem(60), 400, 'invalid_grant');
+    await register.migration!.down(runner);
+  });
+
   it("type-checks every migration written above with the project's compiler options", async () => {
     const files = (await readdir(outDir)).filter((name) => name.endsWith('.ts'));
     const kinds = files.map(
       (name) =>
-        /^\d{13}-(AddClient|AddTrustedIssuer|ChangeSubjectIssuer|DisableTrustedIssuer|AddAuthorizationGrantIssuer|AddPartnerAuthorizationServer)/.exec(
+        /^\d{13}-(AddClient|AddTrustedIssuer|ChangeSubjectIssuer|DisableTrustedIssuer|AddAuthorizationGrantIssuer|ChangeAuthorizationGrantIssuer|AddPartnerAuthorizationServer)/.exec(
           name,
         )?.[1],
     );
     expect(new Set(kinds)).toEqual(
-      new Set(['AddClient', 'AddTrustedIssuer', 'ChangeSubjectIssuer', 'DisableTrustedIssuer', 'AddAuthorizationGrantIssuer', 'AddPartnerAuthorizationServer']),
+      new Set([
+        'AddClient',
+        'AddTrustedIssuer',
+        'ChangeSubjectIssuer',
+        'DisableTrustedIssuer',
+        'AddAuthorizationGrantIssuer',
+        'ChangeAuthorizationGrantIssuer',
+        'AddPartnerAuthorizationServer',
+      ]),
     );
     expect(typeCheck(files.map((name) => join(outDir, name)))).toEqual([]);
   });
