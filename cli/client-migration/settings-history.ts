@@ -29,6 +29,12 @@ export const AUTHORIZATION_GRANT_HISTORY: HistoryTable = {
   key: 'issuer',
   what: 'authorization-grant issuer',
 };
+export const PARTNER_HISTORY: HistoryTable = {
+  history: 'partner_settings_before_migration',
+  table: 'partner_authorization_servers',
+  key: 'issuer',
+  what: 'partner authorization server',
+};
 
 /**
  * The settings a generated migration overwrites on an existing record, kept under the migration's

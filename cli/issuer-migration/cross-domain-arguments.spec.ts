@@ -52,6 +52,10 @@ describe('issuer:migration --authorization-grant and --partner', () => {
     [['--authorization-grant', 'ftp://idp', '--jwks-uri', 'https://idp.example.com/jwks', '--trusted-by', 'a'], 'https URL'],
     [['--partner', 'https://as.example', '--client', 'webapp'], '<our client_id>=<its client_id there>'],
     [['--partner', 'https://as.example', '--client', 'a=b', '--trusted-by', 'x'], 'goes only with --authorization-grant'],
+    [['--partner', 'https://as.example', '--change'], '--change needs at least one of --client, --remove-client, --resource and --description'],
+    [['--partner', 'https://as.example', '--change', '--client', 'a=b', '--remove-client', 'a'], '--client and --remove-client both name a'],
+    [['--partner', 'https://as.example', '--client', 'a=b', '--remove-client', 'c'], '--remove-client goes only with --partner <registered issuer> --change'],
+    [['--authorization-grant', 'https://idp.example.com', '--change', '--max-lifetime', '60'], '--change goes only with --partner'],
   ])('refuses %j', (argv, named) => {
     expect(() => parseCrossDomainArguments(argv)).toThrow(CrossDomainUsageError);
     expect(() => parseCrossDomainArguments(argv)).toThrow(named);
@@ -107,5 +111,26 @@ describe('issuer:migration --authorization-grant and --partner', () => {
     );
     expect(migration.source).toContain('DELETE FROM client_authorization_grant_issuers WHERE issuer = $1 AND client_id = ANY($2::text[])');
     expect(migration.source).not.toContain('max_lifetime_seconds');
+  });
+
+  it('renders a partner change that records every client mapping, and whose down restores the ones it touched', () => {
+    const { request } = parseCrossDomainArguments(['--partner', 'https://as.example', '--change', '--client', 'api1=renamed', '--remove-client', 'webapp']);
+    expect(request).toEqual({
+      kind: 'partner-change',
+      issuer: 'https://as.example',
+      resources: undefined,
+      clientIds: { api1: 'renamed' },
+      removedClients: ['webapp'],
+      description: undefined,
+    });
+    const { className, source } = renderCrossDomainMigration(request, 1_800_000_000_000);
+    expect(className).toBe('ChangePartnerAuthorizationServerAsExample1800000000000');
+    expect(source).toContain('INSERT INTO partner_settings_before_migration (migration, issuer, settings)');
+    expect(source).toContain('jsonb_object_agg(c.client_id, c.partner_client_id)');
+    expect(source).toContain(
+      'ON CONFLICT (issuer, client_id) DO UPDATE SET partner_client_id = EXCLUDED.partner_client_id", ["https://as.example", "api1", "renamed"]',
+    );
+    expect(source).toContain('for (const clientId of ["api1","webapp"])');
+    expect(source).not.toContain('UPDATE partner_authorization_servers SET');
   });
 });

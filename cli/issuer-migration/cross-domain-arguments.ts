@@ -37,7 +37,18 @@ export interface PartnerRequest {
   readonly description?: string;
 }
 
-export type CrossDomainRequest = AuthorizationGrantIssuerRequest | AuthorizationGrantIssuerChange | PartnerRequest;
+/** `--partner <registered issuer> --change`: what is given replaces its own; clients are added, re-mapped or removed. */
+export interface PartnerChange {
+  readonly kind: 'partner-change';
+  readonly issuer: string;
+  readonly resources?: readonly string[];
+  /** Our client_id → its client_id at the partner, added or replacing the one there. */
+  readonly clientIds: Readonly<Record<string, string>>;
+  readonly removedClients: readonly string[];
+  readonly description?: string;
+}
+
+export type CrossDomainRequest = AuthorizationGrantIssuerRequest | AuthorizationGrantIssuerChange | PartnerRequest | PartnerChange;
 
 export const CROSS_DOMAIN_USAGE = `Across trust domains (docs/chaining.md):
   tollgate issuer:migration --authorization-grant <issuer URL> (--jwks-file <file> | --jwks-uri <url>) --trusted-by <client_id>...
@@ -45,7 +56,9 @@ export const CROSS_DOMAIN_USAGE = `Across trust domains (docs/chaining.md):
   tollgate issuer:migration --authorization-grant <registered issuer URL> [--user-claim <claim>] [--identity-scope <scope>...]
       [--max-lifetime <seconds>] [--trusted-by <client_id>...]   (without keys: changes it; --trusted-by clients are added)
   tollgate issuer:migration --partner <issuer URL> --client <our client_id>=<its client_id there>... [--resource <uri>...] [--description <text>]
-Options for both: --out-dir <directory> (default: migrations), --no-index.`;
+  tollgate issuer:migration --partner <registered issuer URL> --change [--client <our client_id>=<its client_id there>...]
+      [--remove-client <our client_id>...] [--resource <uri>...] [--description <text>]   (--resource replaces the list)
+Options for every form: --out-dir <directory> (default: migrations), --no-index.`;
 
 const OPTIONS = {
   'authorization-grant': { type: 'string' },
@@ -58,6 +71,8 @@ const OPTIONS = {
   'max-lifetime': { type: 'string' },
   resource: { type: 'string', multiple: true },
   client: { type: 'string', multiple: true },
+  'remove-client': { type: 'string', multiple: true },
+  change: { type: 'boolean' },
   description: { type: 'string' },
   'out-dir': { type: 'string' },
   'no-index': { type: 'boolean' },
@@ -96,7 +111,8 @@ export function parseCrossDomainArguments(argv: readonly string[]): { request: C
   };
   let request: CrossDomainRequest;
   if (values['authorization-grant'] !== undefined) {
-    for (const flag of ['resource', 'client'] as const) if (values[flag] !== undefined) problems.push(`--${flag} goes only with --partner`);
+    for (const flag of ['resource', 'client', 'remove-client', 'change'] as const)
+      if (values[flag] !== undefined) problems.push(`--${flag} goes only with --partner (without keys, --authorization-grant changes a registered issuer)`);
     if (values['jwks-file'] !== undefined && values['jwks-uri'] !== undefined) problems.push('give at most one of --jwks-file and --jwks-uri');
     const uriProblem = values['jwks-uri'] === undefined ? undefined : jwksUriProblem(values['jwks-uri']);
     if (uriProblem) problems.push(`--jwks-uri: ${uriProblem}`);
@@ -133,8 +149,8 @@ export function parseCrossDomainArguments(argv: readonly string[]): { request: C
   } else {
     for (const flag of ['jwks-file', 'jwks-uri', 'user-claim', 'identity-scope', 'trusted-by', 'max-lifetime'] as const)
       if (values[flag] !== undefined) problems.push(`--${flag} goes only with --authorization-grant`);
-    const resources = [...new Set(values.resource ?? [])];
-    for (const uri of resources)
+    const resources = values.resource === undefined ? undefined : [...new Set(values.resource)];
+    for (const uri of resources ?? [])
       if (!URL.canParse(uri) || uri.includes('#') || uri.length > 2048) problems.push(`--resource "${uri.slice(0, 200)}" is not an absolute URI`);
     const pairs: Record<string, string> = {};
     for (const pair of values.client ?? []) {
@@ -143,8 +159,17 @@ export function parseCrossDomainArguments(argv: readonly string[]): { request: C
         problems.push(`--client "${pair.slice(0, 200)}" must be <our client_id>=<its client_id there>`);
       else pairs[ours] = theirs;
     }
-    if (Object.keys(pairs).length === 0) problems.push('--client names at least one of our clients and its client_id at the partner');
-    request = { kind: 'partner', issuer, resources, clientIds: pairs, description: values.description };
+    const removedClients = clientIds(values['remove-client'], 'remove-client');
+    if (values.change) {
+      for (const id of removedClients) if (id in pairs) problems.push(`--client and --remove-client both name ${id}`);
+      if (Object.keys(pairs).length === 0 && removedClients.length === 0 && resources === undefined && values.description === undefined)
+        problems.push('--change needs at least one of --client, --remove-client, --resource and --description');
+      request = { kind: 'partner-change', issuer, resources, clientIds: pairs, removedClients, description: values.description };
+    } else {
+      if (removedClients.length > 0) problems.push('--remove-client goes only with --partner <registered issuer> --change');
+      if (Object.keys(pairs).length === 0) problems.push('--client names at least one of our clients and its client_id at the partner');
+      request = { kind: 'partner', issuer, resources: resources ?? [], clientIds: pairs, description: values.description };
+    }
   }
   if (problems.length > 0) throw new CrossDomainUsageError(problems.join('\n'));
   return { request, outDir: values['out-dir'] ?? 'migrations', updateIndex: !values['no-index'] };

@@ -1,6 +1,12 @@
 import type { GeneratedMigration } from '../client-migration/client-migration-source';
-import { AUTHORIZATION_GRANT_HISTORY, commentSafe, literal, SettingsHistory } from '../client-migration/settings-history';
-import type { AuthorizationGrantIssuerChange, AuthorizationGrantIssuerRequest, CrossDomainRequest, PartnerRequest } from './cross-domain-arguments';
+import { AUTHORIZATION_GRANT_HISTORY, commentSafe, literal, PARTNER_HISTORY, SettingsHistory } from '../client-migration/settings-history';
+import type {
+  AuthorizationGrantIssuerChange,
+  AuthorizationGrantIssuerRequest,
+  CrossDomainRequest,
+  PartnerChange,
+  PartnerRequest,
+} from './cross-domain-arguments';
 import { addTrustingClients, removeAddedTrustingClients } from './issuer-change';
 import { requireKnown, type MigrationBody } from './subject-issuer-source';
 
@@ -8,12 +14,7 @@ import { requireKnown, type MigrationBody } from './subject-issuer-source';
 export function renderCrossDomainMigration(request: CrossDomainRequest, timestamp: number): GeneratedMigration {
   const name = `${NAMES[request.kind]}${pascalCase(request.issuer)}`;
   const className = `${name}${timestamp}`;
-  const { summary, up, down } =
-    request.kind === 'partner'
-      ? partner(request)
-      : request.kind === 'authorization-grant'
-        ? authorizationGrantIssuer(request)
-        : authorizationGrantIssuerChange(request, className);
+  const { summary, up, down } = body(request, className);
   const source = `import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
@@ -39,7 +40,21 @@ const NAMES = {
   'authorization-grant': 'AddAuthorizationGrantIssuer',
   'authorization-grant-change': 'ChangeAuthorizationGrantIssuer',
   partner: 'AddPartnerAuthorizationServer',
+  'partner-change': 'ChangePartnerAuthorizationServer',
 } as const;
+
+function body(request: CrossDomainRequest, migration: string): MigrationBody {
+  switch (request.kind) {
+    case 'authorization-grant':
+      return authorizationGrantIssuer(request);
+    case 'authorization-grant-change':
+      return authorizationGrantIssuerChange(request, migration);
+    case 'partner':
+      return partner(request);
+    case 'partner-change':
+      return partnerChange(request, migration);
+  }
+}
 
 function requireClients(clientIds: readonly string[]): string[] {
   return [
@@ -111,6 +126,59 @@ function partner(request: PartnerRequest) {
       ),
     ],
     down: [`await queryRunner.query('DELETE FROM partner_authorization_servers WHERE issuer = $1', [${issuer}]);`],
+  };
+}
+
+const MAP_CLIENT =
+  'INSERT INTO partner_authorization_server_clients (issuer, client_id, partner_client_id) VALUES ($1, $2, $3) ON CONFLICT (issuer, client_id) DO UPDATE SET partner_client_id = EXCLUDED.partner_client_id';
+const UNMAP_CLIENTS = 'DELETE FROM partner_authorization_server_clients WHERE issuer = $1 AND client_id = ANY($2::text[])';
+
+/**
+ * Replaces the resources and description given, maps and unmaps clients, after recording the
+ * partner's settings and every client mapping it had, so that `down` restores exactly that.
+ */
+function partnerChange(request: PartnerChange, migration: string): MigrationBody {
+  const history = new SettingsHistory(PARTNER_HISTORY, migration, request.issuer);
+  const issuer = literal(request.issuer);
+  const assignments = [
+    ...(request.resources !== undefined ? [['resources', literal(request.resources)] as const] : []),
+    ...(request.description !== undefined ? [['description', literal(request.description)] as const] : []),
+  ];
+  const columns = assignments.map(([column]) => column);
+  const mapped = Object.keys(request.clientIds);
+  const touched = [...mapped, ...request.removedClients];
+  return {
+    summary: `Changes partner authorization server \`${request.issuer}\`: ${[
+      ...assignments.map(([column, value]) => `${column} ${value}`),
+      ...Object.entries(request.clientIds).map(([ours, theirs]) => `${ours} is ${theirs} there`),
+      ...(request.removedClients.length > 0 ? [`${request.removedClients.join(', ')} no longer`] : []),
+    ].join('; ')}. \`down\` puts back what was there.`,
+    up: [
+      `if ((await queryRunner.query('SELECT 1 FROM partner_authorization_servers WHERE issuer = $1', [${issuer}])).length === 0)`,
+      `  throw new Error(${literal(`Partner "${request.issuer}" is not registered: add it first with tollgate issuer:migration --partner ${request.issuer} --client …`)});`,
+      ...(mapped.length > 0 ? requireClients(mapped) : []),
+      ...history.record(columns, {
+        clients:
+          "(SELECT coalesce(jsonb_object_agg(c.client_id, c.partner_client_id), '{}'::jsonb) FROM partner_authorization_server_clients c WHERE c.issuer = partner_authorization_servers.issuer)",
+      }),
+      ...history.update(assignments),
+      ...Object.entries(request.clientIds).map(
+        ([ours, theirs]) => `await queryRunner.query(${literal(MAP_CLIENT)}, [${issuer}, ${literal(ours)}, ${literal(theirs)}]);`,
+      ),
+      ...(request.removedClients.length > 0 ? [`await queryRunner.query(${literal(UNMAP_CLIENTS)}, [${issuer}, ${literal(request.removedClients)}]);`] : []),
+    ],
+    down: history.restore(
+      columns,
+      touched.length === 0
+        ? []
+        : [
+            `for (const clientId of ${literal(touched)}) {`,
+            '  const there: string | undefined = before.settings.clients[clientId];',
+            `  if (there === undefined) await queryRunner.query(${literal(UNMAP_CLIENTS)}, [${issuer}, [clientId]]);`,
+            `  else await queryRunner.query(${literal(MAP_CLIENT)}, [${issuer}, clientId, there]);`,
+            '}',
+          ],
+    ),
   };
 }
 

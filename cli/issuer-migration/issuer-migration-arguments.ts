@@ -60,7 +60,8 @@ replace its own, the --trusted-by clients are added, and down puts back exactly 
       [--user-claim <claim> (default sub)] [--identity-scope <scope>...] [--max-lifetime <seconds> (default 300)]
   npm run issuer:migration -- --authorization-grant <registered issuer URL> [--user-claim <claim>] [--identity-scope <scope>...]
       [--max-lifetime <seconds>] [--trusted-by <client_id>...]   (without keys: changes it; --trusted-by clients are added)
-  npm run issuer:migration -- --partner <issuer URL> --client <our client_id>=<its client_id there>... [--resource <uri>...]`;
+  npm run issuer:migration -- --partner <issuer URL> --client <our client_id>=<its client_id there>... [--resource <uri>...]
+  npm run issuer:migration -- --partner <registered issuer URL> --change [--client <ours>=<theirs>...] [--remove-client <ours>...] [--resource <uri>...]`;
 
 const OPTIONS = {
   kubernetes: { type: 'string' },

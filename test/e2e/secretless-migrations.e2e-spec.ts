@@ -7,7 +7,7 @@ import { runIssuerMigrationCommand } from '../../cli/issuer-migration/issuer-mig
 import { clientAssertion, demoPrivateJwk, demoPublicJwk, JWT_BEARER, JWT_SPIFFE, jwtSvid, serviceAccountToken, signJwt } from '../support/client-assertions';
 import { ISSUER, sql, startTestServer, testDatabaseUrl, type TestServer } from '../support/create-test-app';
 import { expectTokenError, insertClient, uniqueName } from '../support/fixtures';
-import { jwtPayload, postForm, requestToken } from '../support/http';
+import { jwtPayload, postForm, requestToken, userAccessToken } from '../support/http';
 import { API1, TOKEN_EXCHANGE } from '../support/token-lifecycle';
 import { SCRATCH_ROOT, typeCheck } from '../support/type-check';
 
@@ -479,11 +479,75 @@ describe('migrations for secretless clients and trusted issuers', () => {
     await register.migration!.down(runner);
   });
 
+  it('changes a partner authorization server: clients mapped anew and removed, resources replaced; down puts back exactly what was there', async () => {
+    const partner = `https://${uniqueName('partner-change')}.example`;
+    const register = await generate(
+      runIssuerMigrationCommand,
+      '--partner',
+      partner,
+      '--client',
+      'webapp=web-there',
+      '--client',
+      'api1=api1-there',
+      '--resource',
+      `${partner}/v1`,
+    );
+    await register.migration!.up(runner);
+    const state = () =>
+      sql(
+        `SELECT p.resources, p.description, array(SELECT client_id || '=' || partner_client_id FROM partner_authorization_server_clients c WHERE c.issuer = p.issuer ORDER BY client_id) AS clients
+           FROM partner_authorization_servers p WHERE p.issuer = $1`,
+        [partner],
+      );
+    const before = await state();
+    expect(before).toEqual([{ resources: [`${partner}/v1`], description: null, clients: ['api1=api1-there', 'webapp=web-there'] }]);
+    const aliceForApi1 = await userAccessToken(server.url, 'alice', 'openid api1');
+    const grant = () =>
+      requestToken(server.url, API1.clientId, API1.secret, {
+        grant_type: TOKEN_EXCHANGE,
+        requested_token_type: 'urn:ietf:params:oauth:token-type:id-jag',
+        audience: partner,
+        resource: `${partner}/v2`,
+        subject_token: aliceForApi1,
+        subject_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+      });
+    expectTokenError(await grant(), 400, 'invalid_target');
+
+    const unregistered = await generate(runIssuerMigrationCommand, '--partner', 'https://nowhere.example', '--change', '--description', 'x');
+    await expect(unregistered.migration!.up(runner)).rejects.toThrow('Partner "https://nowhere.example" is not registered');
+    const change = await generate(
+      runIssuerMigrationCommand,
+      '--partner',
+      partner,
+      '--change',
+      '--client',
+      'api1=api1-renamed',
+      '--remove-client',
+      'webapp',
+      '--resource',
+      `${partner}/v2`,
+      '--description',
+      'moved to v2',
+    );
+    expect({ code: change.code, stdout: change.stdout }).toEqual({ code: 0, stdout: '' });
+    await change.migration!.up(runner);
+    expect(await state()).toEqual([{ resources: [`${partner}/v2`], description: 'moved to v2', clients: ['api1=api1-renamed'] }]);
+    const granted = await grant();
+    expect(granted.status).toBe(200);
+    expect(jwtPayload(granted.body.access_token)).toMatchObject({ aud: partner, client_id: 'api1-renamed', resource: `${partner}/v2` });
+
+    await change.migration!.down(runner);
+    expect(await state()).toEqual(before);
+    expect(await sql('SELECT count(*)::int AS count FROM partner_settings_before_migration')).toEqual([{ count: 0 }]);
+    expectTokenError(await grant(), 400, 'invalid_target');
+    await register.migration!.down(runner);
+  });
+
   it("type-checks every migration written above with the project's compiler options", async () => {
     const files = (await readdir(outDir)).filter((name) => name.endsWith('.ts'));
     const kinds = files.map(
       (name) =>
-        /^\d{13}-(AddClient|AddTrustedIssuer|ChangeSubjectIssuer|DisableTrustedIssuer|AddAuthorizationGrantIssuer|ChangeAuthorizationGrantIssuer|AddPartnerAuthorizationServer)/.exec(
+        /^\d{13}-(AddClient|AddTrustedIssuer|ChangeSubjectIssuer|DisableTrustedIssuer|AddAuthorizationGrantIssuer|ChangeAuthorizationGrantIssuer|AddPartnerAuthorizationServer|ChangePartnerAuthorizationServer)/.exec(
           name,
         )?.[1],
     );
@@ -496,6 +560,7 @@ describe('migrations for secretless clients and trusted issuers', () => {
         'AddAuthorizationGrantIssuer',
         'ChangeAuthorizationGrantIssuer',
         'AddPartnerAuthorizationServer',
+        'ChangePartnerAuthorizationServer',
       ]),
     );
     expect(typeCheck(files.map((name) => join(outDir, name)))).toEqual([]);
