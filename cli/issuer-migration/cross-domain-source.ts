@@ -151,7 +151,7 @@ function partnerChange(request: PartnerChange, migration: string): MigrationBody
     summary: `Changes partner authorization server \`${request.issuer}\`: ${[
       ...assignments.map(([column, value]) => `${column} ${value}`),
       ...Object.entries(request.clientIds).map(([ours, theirs]) => `${ours} is ${theirs} there`),
-      ...(request.removedClients.length > 0 ? [`${request.removedClients.join(', ')} no longer`] : []),
+      ...(request.removedClients.length > 0 ? [`${request.removedClients.join(', ')} no longer mapped`] : []),
     ].join('; ')}. \`down\` puts back what was there.`,
     up: [
       `if ((await queryRunner.query('SELECT 1 FROM partner_authorization_servers WHERE issuer = $1', [${issuer}])).length === 0)`,
