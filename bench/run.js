@@ -253,6 +253,8 @@ async function startServer(label, options, args, env, readyPath = '/.well-known/
     args = ['-r', path.join(__dirname, 'cpu-profiler.js'), ...args];
     env = { ...env, BENCH_PROFILE_PREFIX: profilePrefix };
   }
+  // paired.js and tracing-cost.js start servers too: the folder may not exist yet on a fresh clone.
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const logFile = path.join(RESULTS_DIR, `${label}.log`);
   const log = fs.createWriteStream(logFile);
   const child = spawnNode(options, 0, args, { cwd: ROOT, env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
