@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { CROSS_DOMAIN_USAGE } from './cross-domain-arguments';
 import { jwksUriProblem } from '../../src/identity/trusted-issuers/jwks-uri';
 import { SPIFFE_TRUST_DOMAIN } from '../../src/identity/trusted-issuers/trusted-issuer';
 import { checkSubjectIssuerChanges, checkSubjectIssuerSettings, SUBJECT_FLAGS, type SubjectIssuerSettings } from './subject-issuer-arguments';
@@ -55,13 +56,7 @@ of the same name, --identity-scope (repeatable) lists the identity scopes an exc
 (none when not given), and --trusted-by (repeatable) names the clients that accept its tokens.
 Without --jwks-file and --jwks-uri, --subject changes a registered subject issuer: the settings given
 replace its own, the --trusted-by clients are added, and down puts back exactly what was there.
---authorization-grant and --partner register the two sides of tokens across trust domains (docs/chaining.md):
-  npm run issuer:migration -- --authorization-grant <issuer URL> (--jwks-file <file> | --jwks-uri <url>) --trusted-by <client_id>...
-      [--user-claim <claim> (default sub)] [--identity-scope <scope>...] [--max-lifetime <seconds> (default 300)]
-  npm run issuer:migration -- --authorization-grant <registered issuer URL> [--user-claim <claim>] [--identity-scope <scope>...]
-      [--max-lifetime <seconds>] [--trusted-by <client_id>...]   (without keys: changes it; --trusted-by clients are added)
-  npm run issuer:migration -- --partner <issuer URL> --client <our client_id>=<its client_id there>... [--resource <uri>...]
-  npm run issuer:migration -- --partner <registered issuer URL> --change [--client <ours>=<theirs>...] [--remove-client <ours>...] [--resource <uri>...]`;
+${CROSS_DOMAIN_USAGE}`;
 
 const OPTIONS = {
   kubernetes: { type: 'string' },
